@@ -1,0 +1,126 @@
+// Every failure the tool reports is one of these classes; each carries its exit code, and one
+// handler in the CLI prints them.
+
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  auth: 4,
+  interrupted: 130,
+} as const;
+
+export class StoreAdminError extends Error {
+  readonly exitCode: number = EXIT.failure;
+  /** A second line telling the user what to do next. */
+  hint?: string;
+  constructor(message: string, options?: { cause?: unknown; hint?: string }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.hint = options?.hint;
+  }
+}
+
+/** Bad flags, arguments or input: nothing was sent. */
+export class UsageError extends StoreAdminError {
+  override readonly exitCode: number = EXIT.usage;
+}
+
+export interface FieldIssue {
+  /** Where the problem is, as `body.shipping_price` or `params.id`. */
+  path: string;
+  message: string;
+}
+
+/** Input that breaks the operation's schema, caught before any request leaves the process. */
+export class ValidationError extends UsageError {
+  constructor(readonly issues: FieldIssue[]) {
+    super(issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '));
+  }
+}
+
+/** No token, or one the store rejects. */
+export class AuthError extends StoreAdminError {
+  override readonly exitCode: number = EXIT.auth;
+}
+
+/** The store answered with a non-2xx status. */
+export class ApiError extends StoreAdminError {
+  override readonly exitCode: number;
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    message: string,
+    readonly headers: Record<string, string | string[] | undefined> = {},
+  ) {
+    super(message);
+    this.exitCode = status === 401 || status === 403 ? EXIT.auth : EXIT.failure;
+  }
+}
+
+export type NetworkFailure = 'dns' | 'refused' | 'timeout' | 'reset' | 'tls' | 'redirect' | 'body' | 'other';
+
+/** The store could not be reached, or its answer could not be read. */
+export class NetworkError extends StoreAdminError {
+  constructor(
+    readonly kind: NetworkFailure,
+    message: string,
+    options?: { cause?: unknown; hint?: string },
+  ) {
+    super(message, options);
+  }
+}
+
+export class InterruptedError extends StoreAdminError {
+  override readonly exitCode: number = EXIT.interrupted;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function statusLine(status: number): string {
+  return `${status} ${STATUS_TEXT[status] ?? 'HTTP error'}`;
+}
+
+/**
+ * One line from the platform's usual error bodies: `{detail}`, `{field: [messages]}` and
+ * `non_field_errors`; anything else (an HTML page, an empty body) falls back to the status line.
+ */
+export function describeErrorBody(status: number, body: unknown): string {
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const record = body as Record<string, unknown>;
+    if (typeof record.detail === 'string' && record.detail) return record.detail;
+    const parts: string[] = [];
+    for (const [field, value] of Object.entries(record)) {
+      const messages = flattenMessages(value);
+      if (messages.length === 0) continue;
+      parts.push(field === 'non_field_errors' ? messages.join(' ') : `${field}: ${messages.join(' ')}`);
+    }
+    if (parts.length > 0) return parts.join('; ');
+  }
+  if (Array.isArray(body)) {
+    const messages = flattenMessages(body);
+    if (messages.length > 0) return messages.join(' ');
+  }
+  return statusLine(status);
+}
+
+function flattenMessages(value: unknown): string[] {
+  if (typeof value === 'string') return value ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap(flattenMessages);
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, inner]) => flattenMessages(inner).map((m) => `${key}: ${m}`));
+  }
+  return [];
+}

@@ -1,0 +1,222 @@
+// THE operation table: the only place a path, method, API version or scope is written.
+// The client, the commands, the sandbox's router and the docs all read it. Schemas load lazily
+// so that a command pays only for the operation it runs.
+import type { ZodMiniType } from 'zod/mini';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+/** `id`: a positive 32-bit integer; `string`: any non-empty text. */
+export type ParamKind = 'id' | 'string';
+
+export interface OperationSchemas {
+  body?: ZodMiniType;
+  response: ZodMiniType;
+}
+
+export interface Operation {
+  method: Method;
+  /** Relative to `{base_url}/api/admin`, with `{name}` placeholders. */
+  path: string;
+  /** Required value of the X-Store-API-Version header. */
+  version: string;
+  /** Every one of these is needed (4.9 names two); empty means a bare token suffices. */
+  scopes: readonly string[];
+  /** Path parameters in the order they appear in `path`. */
+  params: Readonly<Record<string, ParamKind>>;
+  summary: string;
+  /** The status the platform answers on success (clients accept any 2xx). */
+  success: number;
+  /** Spec section, for docs and errors. */
+  section: string;
+  schemas: () => Promise<OperationSchemas>;
+}
+
+const orders = () => import('./schemas/orders.js');
+const subscriptions = () => import('./schemas/subscriptions.js');
+
+export const operations = {
+  'orders.removeLine': {
+    section: '4.1',
+    method: 'DELETE',
+    path: '/orders/{number}/lines/{lineId}/',
+    version: '2024-04-01',
+    scopes: ['orders:write'],
+    params: { number: 'string', lineId: 'id' },
+    summary: 'Remove a line from an order; answers the order after removal',
+    success: 200,
+    schemas: () => orders().then((m) => m.removeLine),
+  },
+  'orders.addNote': {
+    section: '4.2',
+    method: 'POST',
+    path: '/orders/{number}/notes/',
+    version: 'unstable',
+    scopes: ['orders:write'],
+    params: { number: 'string' },
+    summary: 'Add a note to an order',
+    success: 200,
+    schemas: () => orders().then((m) => m.addNote),
+  },
+  'subscriptions.cancel': {
+    section: '4.3',
+    method: 'POST',
+    path: '/subscriptions/{id}/cancel/',
+    version: '2023-02-10',
+    scopes: ['subscriptions:write'],
+    params: { id: 'id' },
+    summary: 'Cancel a subscription',
+    success: 200,
+    schemas: () => subscriptions().then((m) => m.cancel),
+  },
+  'subscriptions.renew': {
+    section: '4.4',
+    method: 'POST',
+    path: '/subscriptions/{id}/renew/',
+    version: '2023-02-10',
+    scopes: ['subscriptions:write'],
+    params: { id: 'id' },
+    summary: 'Renew a subscription now, creating a renewal order',
+    success: 200,
+    schemas: () => subscriptions().then((m) => m.renew),
+  },
+  'subscriptions.update': {
+    section: '4.5',
+    method: 'PATCH',
+    path: '/subscriptions/{id}/',
+    version: '2024-04-01',
+    scopes: ['subscriptions:write'],
+    params: { id: 'id' },
+    summary: 'Change some fields of a subscription',
+    success: 200,
+    schemas: () => subscriptions().then((m) => m.update),
+  },
+  'orders.getFulfillmentEvent': {
+    section: '4.6',
+    method: 'GET',
+    path: '/orders/{number}/fulfillments/{fulfillmentId}/events/{eventId}/',
+    version: '2023-02-10',
+    scopes: ['orders:read'],
+    params: { number: 'string', fulfillmentId: 'id', eventId: 'string' },
+    summary: 'Show one event of a fulfillment',
+    success: 200,
+    schemas: () => orders().then((m) => m.getFulfillmentEvent),
+  },
+  'orders.listFulfillmentOrders': {
+    section: '4.7',
+    method: 'GET',
+    path: '/orders/{number}/fulfillment-orders/',
+    version: '2023-02-10',
+    scopes: ['orders:read'],
+    params: { number: 'string' },
+    summary: 'List the fulfillment orders of an order',
+    success: 200,
+    schemas: () => orders().then((m) => m.listFulfillmentOrders),
+  },
+  'customers.addNote': {
+    section: '4.8',
+    method: 'POST',
+    path: '/users/{id}/notes/',
+    version: '2024-04-01',
+    scopes: ['users:write'],
+    params: { id: 'id' },
+    summary: 'Add a note to a customer',
+    success: 200,
+    schemas: () => orders().then((m) => m.addCustomerNote),
+  },
+  'fulfillmentOrders.rejectCancellation': {
+    section: '4.9',
+    method: 'POST',
+    path: '/fulfillment-orders/{id}/cancellation-request/reject/',
+    version: '2024-04-01',
+    scopes: ['fulfillment_service:write', 'fulfillment_orders:write'],
+    params: { id: 'id' },
+    summary: 'Reject the pending cancellation request of a fulfillment order',
+    success: 200,
+    schemas: () => orders().then((m) => m.rejectCancellation),
+  },
+  'exports.create': {
+    section: '4.10',
+    method: 'POST',
+    path: '/exports/',
+    version: '2024-04-01',
+    scopes: ['exports:write'],
+    params: {},
+    summary: 'Create a data export for a date range',
+    success: 201,
+    schemas: () => import('./schemas/exports.js').then((m) => m.create),
+  },
+  'disputes.create': {
+    section: '4.11',
+    method: 'POST',
+    path: '/disputes/',
+    version: '2024-04-01',
+    scopes: ['disputes:write'],
+    params: {},
+    summary: 'Record a dispute (alert or chargeback)',
+    success: 201,
+    schemas: () => import('./schemas/disputes.js').then((m) => m.create),
+  },
+  'exports.listTypes': {
+    section: '4.12',
+    method: 'GET',
+    path: '/exports/types/',
+    version: '2024-04-01',
+    scopes: ['exports:read'],
+    params: {},
+    summary: 'List the types of export',
+    success: 200,
+    schemas: () => import('./schemas/exports.js').then((m) => m.listTypes),
+  },
+  'categories.get': {
+    section: '4.13',
+    method: 'GET',
+    path: '/categories/{id}/',
+    version: '2024-04-01',
+    scopes: ['catalogue:read'],
+    params: { id: 'id' },
+    summary: 'Show a product category',
+    success: 200,
+    schemas: () => import('./schemas/catalogue.js').then((m) => m.get),
+  },
+  'apps.updateSettings': {
+    section: '4.14',
+    method: 'PATCH',
+    path: '/apps/{clientId}/settings/',
+    version: '2024-04-01',
+    scopes: [],
+    params: { clientId: 'string' },
+    summary: "Merge keys into an app's settings",
+    success: 200,
+    schemas: () => import('./schemas/apps.js').then((m) => m.updateSettings),
+  },
+  'webhooks.create': {
+    section: '4.15',
+    method: 'POST',
+    path: '/webhooks/',
+    version: '2024-04-01',
+    scopes: ['webhooks:write'],
+    params: {},
+    summary: 'Register a webhook',
+    success: 201,
+    schemas: () => import('./schemas/webhooks.js').then((m) => m.create),
+  },
+  'webhooks.get': {
+    section: '4.16',
+    method: 'GET',
+    path: '/webhooks/{id}/',
+    version: '2024-04-01',
+    scopes: ['webhooks:read'],
+    params: { id: 'id' },
+    summary: 'Show a webhook',
+    success: 200,
+    schemas: () => import('./schemas/webhooks.js').then((m) => m.get),
+  },
+} as const satisfies Record<string, Operation>;
+
+export type Operations = typeof operations;
+export type OperationId = keyof Operations;
+
+export const operationIds = Object.keys(operations) as OperationId[];
+
+export function isOperationId(value: string): value is OperationId {
+  return Object.hasOwn(operations, value);
+}

@@ -1,0 +1,170 @@
+// Building blocks for the operation schemas.
+// Responses are tolerant (unknown keys kept, every field optional and nullable, enums as plain
+// strings); requests are strict and carry every constraint of the spec.
+import * as z from 'zod/mini';
+
+type Shape = Record<string, z.ZodMiniType>;
+type Tolerant<T extends Shape> = { [K in keyof T]: z.ZodMiniOptional<z.ZodMiniNullable<T[K]>> };
+
+/** A response object: every field may be missing or null, unknown fields are kept. */
+export function tolerant<T extends Shape>(shape: T) {
+  const fields: Record<string, z.ZodMiniType> = {};
+  for (const [key, schema] of Object.entries(shape)) fields[key] = z.optional(z.nullable(schema));
+  return z.looseObject(fields as Tolerant<T>);
+}
+
+/** Tolerant fields that all share one type. */
+export function same<K extends string, T extends z.ZodMiniType>(keys: readonly K[], schema: T) {
+  return Object.fromEntries(keys.map((key) => [key, schema])) as Record<K, T>;
+}
+
+export const text = z.string();
+export const num = z.number();
+export const bool = z.boolean();
+/** Money and other decimal strings; some proxies send numbers, which we keep. */
+export const decimal = z.union([z.string(), z.number()]);
+export const dateTime = z.string();
+export const uri = z.string();
+export const anyObject = z.record(z.string(), z.unknown());
+export const list = <T extends z.ZodMiniType>(item: T) => z.array(item);
+
+// --- request-side constraints ---------------------------------------------------------------
+
+export const INT32_MAX = 2147483647;
+
+/** A positive 32-bit integer id. */
+export const id = z.int().check(
+  z.minimum(1, 'must be a positive whole number'),
+  z.maximum(INT32_MAX, `must be at most ${INT32_MAX}`),
+);
+
+/** An ISO 8601 date-time with a zone (Z or an offset). */
+export const isoDateTime = z.iso.datetime({
+  offset: true,
+  error: 'must be an ISO 8601 date-time with a zone, e.g. 2026-01-31T00:00:00Z',
+});
+
+/** A decimal string matching the spec's pattern, with at least one digit. */
+export function decimalString(intDigits: number) {
+  const pattern = new RegExp(`^-?\\d{0,${intDigits}}(?:\\.\\d{0,2})?$`);
+  const message = `must be a decimal with at most ${intDigits} digits before and 2 after the point`;
+  return z.string().check(z.regex(pattern, message), z.regex(/\d/, message));
+}
+
+export const nonEmptyText = z.string().check(z.minLength(1, 'must not be empty'));
+
+export const jsonObject = z.record(z.string(), z.unknown());
+
+// --- shared sub-objects (spec 2.1) ------------------------------------------------------------
+
+const addressFields = {
+  country: text,
+  line1: text,
+  line2: text,
+  line3: text,
+  line4: text,
+  phone_number: text,
+  postcode: text,
+  state: text,
+};
+export const originAddress = tolerant(addressFields);
+export const billingAddress = tolerant({ ...addressFields, first_name: text, id: num, last_name: text });
+export const shippingAddress = tolerant({
+  ...addressFields,
+  first_name: text,
+  id: num,
+  last_name: text,
+  notes: text,
+});
+
+export const user = tolerant({
+  accepts_marketing: bool,
+  email: text,
+  first_name: text,
+  id: num,
+  ip: text,
+  language: text,
+  last_name: text,
+  phone_number: text,
+  user_agent: text,
+});
+
+export const agent = tolerant({ email: text, first_name: text, id: num, last_name: text });
+export const app = tolerant({ client_id: text, name: text });
+
+export const attribution = tolerant({
+  ...same(
+    [
+      'affiliate',
+      'funnel',
+      'gclid',
+      'subaffiliate1',
+      'subaffiliate2',
+      'subaffiliate3',
+      'subaffiliate4',
+      'subaffiliate5',
+      'utm_campaign',
+      'utm_content',
+      'utm_medium',
+      'utm_source',
+      'utm_term',
+    ],
+    text,
+  ),
+  agent,
+  metadata: anyObject,
+});
+
+const amountReport = tolerant({ amount: decimal, currency: text });
+
+const taxLineFields = {
+  amount: decimal,
+  currency: text,
+  rate: num,
+  report_values: amountReport,
+  source: text,
+  tax_title: text,
+};
+export const taxLine = tolerant({ ...taxLineFields, tax_id: num });
+export const orderTaxLine = tolerant({ ...taxLineFields, id: num });
+
+export const paymentDetails = tolerant({
+  bankcard_first_six: text,
+  bankcard_last_four: text,
+  card_token: text,
+  gateway: tolerant({ id: num, name: text, type: text }),
+  is_3ds: bool,
+  optimized_3ds: bool,
+  paypal_vault_id: text,
+  sca_flow: text,
+});
+
+export const transaction = tolerant({
+  amount: decimal,
+  auth_code: text,
+  currency: text,
+  date_created: dateTime,
+  external_id: text,
+  id: num,
+  is_disputed: bool,
+  is_external: bool,
+  is_initial_retry: bool,
+  is_test: bool,
+  network_transaction_id: text,
+  parent_id: num,
+  payment_details: paymentDetails,
+  payment_method: text,
+  report_values: amountReport,
+  response_code: num,
+  statement_descriptor: text,
+  status: text,
+  type: text,
+});
+
+export const offerDiscount = tolerant({ amount: decimal, description: text, name: text });
+export const voucherDiscount = tolerant({
+  amount: decimal,
+  description: text,
+  name: text,
+  voucher: tolerant({ code: text, end_datetime: dateTime, name: text, start_datetime: dateTime }),
+});

@@ -1,0 +1,21 @@
+// Exports (spec 2.10, 4.10, 4.12).
+import * as z from 'zod/mini';
+import { EXPORT_TYPES } from '../enums.js';
+import { dateTime, isoDateTime, list, num, text, tolerant, uri } from './common.js';
+
+export const dataExport = tolerant({
+  id: num,
+  created_at: dateTime,
+  date_from: dateTime,
+  date_to: dateTime,
+  status: text,
+  type: text,
+  url: uri,
+});
+
+export const create = {
+  body: z.strictObject({ date_from: isoDateTime, date_to: isoDateTime, type: z.enum(EXPORT_TYPES) }),
+  response: dataExport,
+};
+
+export const listTypes = { response: tolerant({ types: list(tolerant({ code: text, name: text })) }) };

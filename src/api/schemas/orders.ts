@@ -1,0 +1,268 @@
+// Orders, their notes, fulfillments and fulfillment orders (spec 2.2–2.6, 2.8, 2.9).
+import * as z from 'zod/mini';
+import {
+  agent,
+  app,
+  attribution,
+  billingAddress,
+  bool,
+  dateTime,
+  decimal,
+  list,
+  anyObject,
+  nonEmptyText,
+  num,
+  offerDiscount,
+  orderTaxLine,
+  originAddress,
+  same,
+  shippingAddress,
+  taxLine,
+  text,
+  tolerant,
+  transaction,
+  uri,
+  user,
+  voucherDiscount,
+} from './common.js';
+
+const lineMoney = [
+  'original_price_excl_tax',
+  'original_price_incl_tax',
+  'original_total_discount',
+  'price_excl_tax',
+  'price_incl_tax',
+  'total_cost',
+  'total_discount',
+  'unit_cost',
+] as const;
+
+export const orderLine = tolerant({
+  created_at: dateTime,
+  updated_at: dateTime,
+  currency: text,
+  ...same(['current_quantity', 'editable_quantity', 'fulfillable_quantity', 'quantity', 'id'], num),
+  ...same(['is_gift_card', 'is_upsell', 'requires_shipping'], bool),
+  metadata: anyObject,
+  ...same(lineMoney, decimal),
+  product_id: num,
+  variant_id: num,
+  product_image: uri,
+  product_url: uri,
+  product_title: text,
+  variant_title: text,
+  sku: text,
+  tax_lines: list(taxLine),
+  report_values: tolerant({ currency: text, ...same(lineMoney, decimal) }),
+});
+
+export const fulfillmentLineItem = tolerant({
+  currency: text,
+  fulfilled_quantity: text,
+  fulfillment_service: text,
+  id: num,
+  order_line_id: num,
+  price_excl_tax: decimal,
+  price_incl_tax: decimal,
+  product_id: num,
+  product_image: uri,
+  product_title: text,
+  quantity: num,
+  requires_shipping: bool,
+  returnable_quantity: text,
+  returned_quantity: text,
+  sku: text,
+  tax_lines: list(taxLine),
+  total_discount: decimal,
+});
+
+export const fulfillment = tolerant({
+  created_at: dateTime,
+  last_event_date: dateTime,
+  delivery_status: text,
+  id: num,
+  location_id: num,
+  order_number: text,
+  origin_address: originAddress,
+  requires_shipping: bool,
+  shipping_method: text,
+  status: text,
+  ...same(['tracking_carrier', 'tracking_carriers', 'tracking_code', 'tracking_codes', 'tracking_link'], text),
+  tracking_links: uri,
+  line_items: list(fulfillmentLineItem),
+});
+
+const refundReport = tolerant({ amount_excl_tax: decimal, amount_incl_tax: decimal, currency: text });
+
+export const refund = tolerant({
+  id: num,
+  user_id: num,
+  created_at: dateTime,
+  note: text,
+  order_number: text,
+  ...same(['total_refund_amount', 'total_return_excl_tax', 'total_return_incl_tax'], decimal),
+  report_values: tolerant({
+    currency: text,
+    ...same(['total_refund_amount', 'total_return_excl_tax', 'total_return_incl_tax'], decimal),
+  }),
+  transactions: list(transaction),
+  adjustments: list(
+    tolerant({
+      amount_excl_tax: decimal,
+      amount_incl_tax: decimal,
+      id: num,
+      report_values: refundReport,
+      type: text,
+    }),
+  ),
+  refund_line_items: list(
+    tolerant({
+      amount_excl_tax: decimal,
+      amount_incl_tax: decimal,
+      id: num,
+      line_item_id: num,
+      location_id: num,
+      quantity: num,
+      report_values: refundReport,
+      restock_type: text,
+    }),
+  ),
+});
+
+const orderMoney = [
+  'original_shipping_excl_tax',
+  'original_shipping_incl_tax',
+  'original_total_discount',
+  'original_total_excl_tax',
+  'original_total_incl_tax',
+  'shipping_excl_tax',
+  'shipping_incl_tax',
+  'total_cost',
+  'total_discount',
+  'total_excl_tax',
+  'total_incl_tax',
+] as const;
+
+export const order = tolerant({
+  number: text,
+  attribution,
+  billing_address: billingAddress,
+  shipping_address: shippingAddress,
+  user,
+  ...same(['created_at', 'date_placed', 'updated_at'], dateTime),
+  ...same(
+    [
+      'currency',
+      'display_taxes',
+      'shipping_code',
+      'shipping_method',
+      'source',
+      'status',
+      'subscription_lifecycle',
+      'fulfillment_status',
+      'payment_status',
+    ],
+    text,
+  ),
+  is_test: bool,
+  supports_post_purchase_upsells: bool,
+  metadata: anyObject,
+  tags: list(text),
+  order_status_url: uri,
+  lines: list(orderLine),
+  fulfillments: list(fulfillment),
+  refunds: list(refund),
+  transactions: list(transaction),
+  subscriptions: list(tolerant({ billing_cycle: num, id: num })),
+  offer_discounts: list(offerDiscount),
+  voucher_discounts: list(voucherDiscount),
+  shipping_tax_lines: list(taxLine),
+  tax_lines: list(orderTaxLine),
+  ...same([...orderMoney, 'shipping_tax', 'total_outstanding', 'total_tax'], decimal),
+  report_values: tolerant({ currency: text, ...same(orderMoney, decimal) }),
+});
+
+const noteFields = { app, author: agent, id: num, message: text };
+export const orderNote = tolerant({ ...noteFields, date_created: dateTime, date_updated: dateTime });
+export const customerNote = tolerant({ ...noteFields, created_at: dateTime, updated_at: dateTime });
+
+export const fulfillmentEvent = tolerant({
+  id: num,
+  fulfillment: num,
+  order: text,
+  ...same(['city', 'country', 'line1', 'line2', 'postcode', 'state', 'message', 'status'], text),
+  latitude: num,
+  longitude: num,
+  ...same(['created_at', 'updated_at', 'happened_at', 'estimated_delivery_at'], dateTime),
+});
+
+const fulfillmentOrderLineFields = {
+  currency: text,
+  fulfillable_quantity: text,
+  fulfillment_order_id: num,
+  id: num,
+  order_line_id: num,
+  price_excl_tax: decimal,
+  price_incl_tax: decimal,
+  product_id: text,
+  product_image: uri,
+  product_title: text,
+  quantity: num,
+  sku: text,
+  stockrecord_id: num,
+  tax_lines: list(taxLine),
+  // The retrieval response adds these two, the reject response adds total_discount.
+  price_excl_tax_excl_discounts: decimal,
+  price_incl_tax_excl_discounts: decimal,
+  total_discount: decimal,
+};
+
+export const fulfillmentOrder = tolerant({
+  id: num,
+  created_at: dateTime,
+  updated_at: dateTime,
+  order_number: text,
+  request_status: text,
+  status: text,
+  assigned_location: tolerant({
+    accept_return: bool,
+    address: originAddress,
+    callback_url: uri,
+    id: num,
+    name: text,
+  }),
+  fulfillment_holds: list(tolerant({ created_at: dateTime, reason: text, reason_message: text })),
+  merchant_requests: list(tolerant({ message: text, notify: bool, type: text })),
+  shipping_address: shippingAddress,
+  shipping_method: tolerant({ code: text, name: text }),
+  supported_actions: list(z.unknown()),
+  line_items: list(tolerant(fulfillmentOrderLineFields)),
+});
+
+/** 4.7 declares one object but "retrieves a list": any of the three shapes becomes an array. */
+export const fulfillmentOrderList = z.pipe(
+  z.union([
+    z.null(),
+    z.undefined(),
+    z.array(fulfillmentOrder),
+    z.looseObject({ results: z.array(fulfillmentOrder) }),
+    fulfillmentOrder,
+  ]),
+  z.transform((value) => {
+    if (value == null) return [];
+    if (Array.isArray(value)) return value;
+    return Array.isArray(value.results) ? value.results : [value];
+  }),
+);
+
+const noteBody = z.strictObject({ message: nonEmptyText });
+
+export const removeLine = { response: order };
+export const addNote = { body: noteBody, response: orderNote };
+export const addCustomerNote = { body: noteBody, response: customerNote };
+export const getFulfillmentEvent = { response: fulfillmentEvent };
+export const listFulfillmentOrders = { response: fulfillmentOrderList };
+export const rejectCancellation = {
+  body: z.strictObject({ message: z.optional(z.nullable(z.string())) }),
+  response: fulfillmentOrder,
+};

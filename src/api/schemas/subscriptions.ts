@@ -1,0 +1,127 @@
+// Subscriptions (spec 2.7) and the bodies of cancel (4.3) and partial update (4.5).
+import * as z from 'zod/mini';
+import { CANCEL_REASONS, INTERVALS, SUBSCRIPTION_STATUSES } from '../enums.js';
+import {
+  anyObject,
+  attribution,
+  billingAddress,
+  bool,
+  dateTime,
+  decimal,
+  decimalString,
+  isoDateTime,
+  jsonObject,
+  list,
+  num,
+  same,
+  shippingAddress,
+  text,
+  tolerant,
+  uri,
+  user,
+} from './common.js';
+
+const subscriptionFields = {
+  id: num,
+  attribution,
+  billing_address: billingAddress,
+  shipping_address: shippingAddress,
+  user,
+  ...same(
+    ['cancel_reason', 'cancel_reason_other_message', 'currency', 'frequency', 'payment_method', 'shipping_code'],
+    text,
+  ),
+  date_created: dateTime,
+  next_renewal_date: dateTime,
+  interval: text,
+  interval_count: num,
+  is_test: bool,
+  is_tax_known: bool,
+  num_lines: num,
+  num_orders: num,
+  orders: list(tolerant({ billing_cycle: num, order_number: text })),
+  payment_details: anyObject,
+  shipping_price: decimal,
+  total: decimal,
+  status: text,
+};
+
+/** Line shape of the cancel and renew responses. */
+export const subscriptionLine = tolerant({
+  id: num,
+  metadata: anyObject,
+  price: decimal,
+  quantity: num,
+  product: tolerant({
+    categories: list(tolerant({ id: num, name: text, slug: text })),
+    id: num,
+    images: list(
+      tolerant({
+        attachment: text,
+        caption: text,
+        display_order: num,
+        file_name: text,
+        id: num,
+        src: uri,
+      }),
+    ),
+    title: text,
+    upc: text,
+    url: uri,
+  }),
+  stockrecord: tolerant({
+    ...same(['id', 'low_stock_threshold', 'num_allocated', 'num_in_stock'], num),
+    partner_sku: text,
+    price: decimal,
+    price_currency: text,
+    price_retail: decimal,
+  }),
+});
+
+/** Line shape of the partial-update response. */
+export const subscriptionUpdateLine = tolerant({
+  id: num,
+  metadata: anyObject,
+  price: decimal,
+  product_id: num,
+  product_image: uri,
+  product_title: text,
+  product_url: uri,
+  quantity: num,
+  sku: text,
+  variant_id: num,
+  variant_title: text,
+});
+
+export const subscription = tolerant({ ...subscriptionFields, lines: list(subscriptionLine) });
+export const updatedSubscription = tolerant({ ...subscriptionFields, lines: list(subscriptionUpdateLine) });
+
+export const cancel = {
+  body: z.strictObject({
+    cancel_reason: z.enum(CANCEL_REASONS),
+    cancel_reason_other_message: z.optional(z.nullable(z.string())),
+    send_cancel_notification: z.optional(z.boolean()),
+  }),
+  response: subscription,
+};
+
+export const renew = { response: subscription };
+
+export const update = {
+  body: z.strictObject({
+    attribution: z.optional(jsonObject),
+    billing_address: z.optional(z.nullable(jsonObject)),
+    interval: z.optional(z.enum(INTERVALS)),
+    interval_count: z.optional(
+      z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(2147483647, 'must be at most 2147483647')),
+    ),
+    is_test: z.optional(z.boolean()),
+    next_renewal_date: z.optional(z.nullable(isoDateTime)),
+    payment_details: z.optional(z.nullable(jsonObject)),
+    shipping_address: z.optional(z.nullable(jsonObject)),
+    shipping_code: z.optional(z.nullable(z.string())),
+    shipping_price: z.optional(z.nullable(decimalString(7))),
+    status: z.optional(z.enum(SUBSCRIPTION_STATUSES)),
+  }),
+  response: updatedSubscription,
+};

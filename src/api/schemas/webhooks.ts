@@ -1,0 +1,35 @@
+// Webhooks (spec 2.13, 4.15, 4.16).
+import * as z from 'zod/mini';
+import { bool, dateTime, list, nonEmptyText, num, text, tolerant, uri } from './common.js';
+
+export const webhook = tolerant({
+  id: num,
+  active: bool,
+  api_version: text,
+  created_at: dateTime,
+  updated_at: dateTime,
+  next_check_date: dateTime,
+  events: list(text),
+  name: text,
+  secret_key: text,
+  target: uri,
+  warning_count: num,
+});
+
+const nullableText = z.optional(z.nullable(z.string()));
+
+export const create = {
+  body: z.strictObject({
+    active: z.optional(z.boolean()),
+    api_version: nullableText,
+    events: z.array(nonEmptyText).check(z.minLength(1, 'must name at least one event')),
+    name: nullableText,
+    secret_key: nullableText,
+    target: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).check(
+      z.maxLength(255, 'must be at most 255 characters'),
+    ),
+  }),
+  response: webhook,
+};
+
+export const get = { response: webhook };

@@ -1,0 +1,20 @@
+// Types of each operation's input and output, derived from the table and its zod schemas.
+import type * as z from 'zod/mini';
+import type { OperationId, Operations } from './operations.js';
+
+type Schemas<Id extends OperationId> = Awaited<ReturnType<Operations[Id]['schemas']>>;
+type ParamDecl<Id extends OperationId> = Operations[Id]['params'];
+
+export type OperationParams<Id extends OperationId> = {
+  [K in keyof ParamDecl<Id>]: ParamDecl<Id>[K] extends 'id' ? number : string;
+};
+
+export type OperationBody<Id extends OperationId> =
+  Schemas<Id> extends { body: infer B extends z.ZodMiniType } ? z.input<B> : never;
+
+export type OperationInput<Id extends OperationId> = (keyof ParamDecl<Id> extends never
+  ? { params?: Record<string, never> }
+  : { params: OperationParams<Id> }) &
+  ([OperationBody<Id>] extends [never] ? { body?: undefined } : { body: OperationBody<Id> });
+
+export type OperationOutput<Id extends OperationId> = z.output<Schemas<Id>['response']>;

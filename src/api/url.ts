@@ -1,0 +1,47 @@
+// Store URLs as users paste them, normalised once; and the rule for sending a token in clear text.
+import { UsageError } from './errors.js';
+
+export const API_PREFIX = '/api/admin';
+
+/**
+ * `shop.example.com`, `https://shop.example.com/`, `…/api/admin` and `…/api/admin/` all become
+ * `https://shop.example.com`: origin plus any path prefix, without the API prefix or a trailing slash.
+ */
+export function normalizeStoreUrl(raw: string): string {
+  const trimmed = raw.trim();
+  if (!trimmed) throw new UsageError('The store URL is empty');
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new UsageError(`Not a store URL: "${raw}"`, { hint: 'Give it as https://your-store.example.com' });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`Not a store URL: "${raw}" (only http and https are supported)`);
+  }
+  if (url.username || url.password) throw new UsageError('Put no credentials in the store URL');
+  let path = url.pathname.replace(/\/+$/, '');
+  if (path.endsWith(API_PREFIX)) path = path.slice(0, -API_PREFIX.length);
+  return `${url.protocol}//${url.host}${path}`;
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+/** Tokens travel in clear text only to this machine, unless the user says otherwise. */
+export function assertSafeTransport(baseUrl: string, allowHttp: boolean): void {
+  const url = new URL(baseUrl);
+  if (url.protocol === 'http:' && !allowHttp && !isLoopbackHost(url.hostname)) {
+    throw new UsageError(`Refusing to send the token in clear text to ${url.host}`, {
+      hint: 'Use an https:// store URL, or pass --allow-http if you really mean it',
+    });
+  }
+}
+
+/** Fills a path template such as `/orders/{number}/` with encoded values. */
+export function fillPath(template: string, params: Record<string, unknown>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+}

@@ -1,0 +1,73 @@
+// zod issues turned into field issues with messages a person can act on.
+import * as z from 'zod/mini';
+import { ValidationError, type FieldIssue } from './errors.js';
+import { id, nonEmptyText } from './schemas/common.js';
+import type { ParamKind } from './operations.js';
+
+const DEFAULT_MESSAGE = 'Invalid input';
+
+type Issue = z.core.$ZodIssue;
+
+function describe(issue: Issue): string {
+  if (issue.message && issue.message !== DEFAULT_MESSAGE) return issue.message;
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `must be ${article(issue.expected)}`;
+    case 'invalid_value':
+      return `must be one of: ${issue.values.map((v) => (v === '' ? '""' : String(v))).join(', ')}`;
+    case 'too_small':
+      return `must be at least ${String(issue.minimum)}${unit(issue.origin)}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}${unit(issue.origin)}`;
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`;
+    case 'unrecognized_keys':
+      return `unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`;
+    case 'invalid_union':
+      return 'does not match any allowed form';
+    default:
+      return 'is not valid';
+  }
+}
+
+function article(type: string): string {
+  const names: Record<string, string> = {
+    int: 'a whole number',
+    number: 'a number',
+    string: 'text',
+    boolean: 'true or false',
+    object: 'an object',
+    array: 'a list',
+    record: 'an object',
+  };
+  return names[type] ?? `a ${type}`;
+}
+
+function unit(origin: string): string {
+  if (origin === 'string') return ' characters';
+  if (origin === 'array' || origin === 'set') return ' items';
+  return '';
+}
+
+export function toFieldIssues(prefix: string, issues: readonly Issue[]): FieldIssue[] {
+  return issues.map((issue) => ({
+    path: [prefix, ...issue.path.map(String)].filter(Boolean).join('.'),
+    message: describe(issue),
+  }));
+}
+
+/** Parses `value` or throws a ValidationError listing every bad field. */
+export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown, prefix: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new ValidationError(toFieldIssues(prefix, result.error.issues));
+}
+
+const paramSchemas: Record<ParamKind, z.ZodMiniType> = { id, string: nonEmptyText };
+
+/** The zod schema of an operation's path parameters, built from the table's declaration. */
+export function paramsSchema(decl: Readonly<Record<string, ParamKind>>) {
+  const shape: Record<string, z.ZodMiniType> = {};
+  for (const [name, kind] of Object.entries(decl)) shape[name] = paramSchemas[kind];
+  return z.strictObject(shape);
+}

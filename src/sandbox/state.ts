@@ -1,0 +1,58 @@
+// The sandbox's whole state: plain JSON, so it can be saved to a file and loaded again.
+import type * as z from 'zod/mini';
+import type * as catalogue from '../api/schemas/catalogue.js';
+import type * as common from '../api/schemas/common.js';
+import type * as disputes from '../api/schemas/disputes.js';
+import type * as exports from '../api/schemas/exports.js';
+import type * as orders from '../api/schemas/orders.js';
+import type * as subscriptions from '../api/schemas/subscriptions.js';
+import type * as webhooks from '../api/schemas/webhooks.js';
+
+export type Order = z.output<typeof orders.order>;
+export type OrderLine = z.output<typeof orders.orderLine>;
+export type OrderNote = z.output<typeof orders.orderNote>;
+export type CustomerNote = z.output<typeof orders.customerNote>;
+export type FulfillmentEvent = z.output<typeof orders.fulfillmentEvent>;
+export type FulfillmentOrder = z.output<typeof orders.fulfillmentOrder>;
+export type User = z.output<typeof common.user>;
+export type Subscription = z.output<typeof subscriptions.subscription>;
+/** Lines are kept in the cancel/renew shape plus the variant fields of the update shape. */
+export type SubscriptionLineRecord = z.output<typeof subscriptions.subscriptionLine> & {
+  variant_id: number;
+  variant_title: string;
+};
+export type SubscriptionRecord = Omit<Subscription, 'lines'> & { lines: SubscriptionLineRecord[] };
+export type Category = z.output<typeof catalogue.category>;
+export type Webhook = z.output<typeof webhooks.webhook>;
+export type DataExport = z.output<typeof exports.dataExport>;
+export type Dispute = z.output<typeof disputes.dispute>;
+
+export interface SandboxState {
+  /** Bumped when the layout changes, so an old saved state is reseeded rather than misread. */
+  schema: 1;
+  /** By order number. */
+  orders: Record<string, Order>;
+  /** Notes by order number. */
+  orderNotes: Record<string, OrderNote[]>;
+  /** By customer id. */
+  customers: Record<string, { user: User; notes: CustomerNote[] }>;
+  /** By subscription id. */
+  subscriptions: Record<string, SubscriptionRecord>;
+  /** By event id; each names its order and fulfillment. */
+  fulfillmentEvents: Record<string, FulfillmentEvent>;
+  /** By fulfillment order id. */
+  fulfillmentOrders: Record<string, FulfillmentOrder>;
+  /** By category id. */
+  categories: Record<string, Category>;
+  /** Settings by app client id. */
+  appSettings: Record<string, Record<string, unknown>>;
+  /** By webhook id. */
+  webhooks: Record<string, Webhook>;
+  /** By export id. */
+  exports: Record<string, DataExport>;
+  /** By dispute id. */
+  disputes: Record<string, Dispute>;
+  exportTypes: { code: string; name: string }[];
+  /** The last id handed out per kind of object; new objects take the next one. */
+  lastIds: Record<'order' | 'line' | 'note' | 'export' | 'dispute' | 'webhook' | 'transaction', number>;
+}

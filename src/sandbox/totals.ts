@@ -1,0 +1,33 @@
+// An order's totals follow from its lines and shipping; recomputed after every line change.
+import type { Order } from './state.js';
+import { fromCents, sumCents, toCents } from './money.js';
+
+/**
+ * Line money fields are line totals (unit price × quantity, less the line's discount):
+ * the order's totals are their sums plus shipping. `original_*` keep the values at placement.
+ */
+export function recomputeOrderTotals(order: Order): void {
+  const lines = order.lines ?? [];
+  const excl = sumCents(lines.map((l) => l.price_excl_tax)) + toCents(order.shipping_excl_tax);
+  const incl = sumCents(lines.map((l) => l.price_incl_tax)) + toCents(order.shipping_incl_tax);
+  const discount = sumCents(lines.map((l) => l.total_discount));
+  const paid = sumCents(
+    (order.transactions ?? []).filter((t) => t.status === 'success' && t.type !== 'refund').map((t) => t.amount),
+  );
+  order.total_excl_tax = fromCents(excl);
+  order.total_incl_tax = fromCents(incl);
+  order.total_tax = fromCents(incl - excl);
+  order.total_discount = fromCents(discount);
+  order.total_cost = fromCents(incl);
+  order.total_outstanding = fromCents(Math.max(0, incl - paid));
+  const taxLine = order.tax_lines?.[0];
+  if (taxLine) taxLine.amount = fromCents(incl - excl - (toCents(order.shipping_incl_tax) - toCents(order.shipping_excl_tax)));
+  if (order.report_values) {
+    Object.assign(order.report_values, {
+      total_excl_tax: order.total_excl_tax,
+      total_incl_tax: order.total_incl_tax,
+      total_discount: order.total_discount,
+      total_cost: order.total_cost,
+    });
+  }
+}
