@@ -5,7 +5,7 @@ import { ApiError, AuthError, NetworkError, describeErrorBody, statusLine, type 
 import { operations, type OperationId } from './operations.js';
 import type { OperationInput, OperationOutput } from './types.js';
 import { API_PREFIX, assertSafeTransport, fillPath, normalizeStoreUrl } from './url.js';
-import { paramsSchema, parseOrThrow } from './validate.js';
+import { validateInput } from './validate.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
 export const CLIENT_VERSION = typeof __STORE_ADMIN_VERSION__ === 'string' ? __STORE_ADMIN_VERSION__ : '0.0.0-dev';
@@ -83,8 +83,7 @@ export function createClient(options: ClientOptions): StoreClient {
   async function prepareWithHeaders<Id extends OperationId>(id: Id, input: OperationInput<Id>) {
     const op = operations[id];
     const schemas = await op.schemas();
-    const params = parseOrThrow(paramsSchema(op.params), input.params ?? {}, 'params') as Record<string, unknown>;
-    const body = 'body' in schemas && schemas.body ? parseOrThrow(schemas.body, input.body ?? {}, 'body') : undefined;
+    const { params, body } = validateInput(op, schemas, input) as { params: Record<string, unknown>; body: unknown };
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': userAgent,

@@ -43,7 +43,7 @@ export const operations = {
     params: { number: 'string', lineId: 'id' },
     summary: 'Remove a line from an order; answers the order after removal',
     success: 200,
-    schemas: () => orders().then((m) => m.removeLine),
+    schemas: async () => (await orders()).removeLine,
   },
   'orders.addNote': {
     section: '4.2',
@@ -54,7 +54,7 @@ export const operations = {
     params: { number: 'string' },
     summary: 'Add a note to an order',
     success: 200,
-    schemas: () => orders().then((m) => m.addNote),
+    schemas: async () => (await orders()).addNote,
   },
   'subscriptions.cancel': {
     section: '4.3',
@@ -65,7 +65,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Cancel a subscription',
     success: 200,
-    schemas: () => subscriptions().then((m) => m.cancel),
+    schemas: async () => (await subscriptions()).cancel,
   },
   'subscriptions.renew': {
     section: '4.4',
@@ -76,7 +76,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Renew a subscription now, creating a renewal order',
     success: 200,
-    schemas: () => subscriptions().then((m) => m.renew),
+    schemas: async () => (await subscriptions()).renew,
   },
   'subscriptions.update': {
     section: '4.5',
@@ -87,7 +87,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Change some fields of a subscription',
     success: 200,
-    schemas: () => subscriptions().then((m) => m.update),
+    schemas: async () => (await subscriptions()).update,
   },
   'orders.getFulfillmentEvent': {
     section: '4.6',
@@ -98,7 +98,7 @@ export const operations = {
     params: { number: 'string', fulfillmentId: 'id', eventId: 'string' },
     summary: 'Show one event of a fulfillment',
     success: 200,
-    schemas: () => orders().then((m) => m.getFulfillmentEvent),
+    schemas: async () => (await orders()).getFulfillmentEvent,
   },
   'orders.listFulfillmentOrders': {
     section: '4.7',
@@ -109,7 +109,7 @@ export const operations = {
     params: { number: 'string' },
     summary: 'List the fulfillment orders of an order',
     success: 200,
-    schemas: () => orders().then((m) => m.listFulfillmentOrders),
+    schemas: async () => (await orders()).listFulfillmentOrders,
   },
   'customers.addNote': {
     section: '4.8',
@@ -120,7 +120,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Add a note to a customer',
     success: 200,
-    schemas: () => orders().then((m) => m.addCustomerNote),
+    schemas: async () => (await orders()).addCustomerNote,
   },
   'fulfillmentOrders.rejectCancellation': {
     section: '4.9',
@@ -131,7 +131,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Reject the pending cancellation request of a fulfillment order',
     success: 200,
-    schemas: () => orders().then((m) => m.rejectCancellation),
+    schemas: async () => (await orders()).rejectCancellation,
   },
   'exports.create': {
     section: '4.10',
@@ -142,7 +142,7 @@ export const operations = {
     params: {},
     summary: 'Create a data export for a date range',
     success: 201,
-    schemas: () => import('./schemas/exports.js').then((m) => m.create),
+    schemas: async () => (await import('./schemas/exports.js')).create,
   },
   'disputes.create': {
     section: '4.11',
@@ -153,7 +153,7 @@ export const operations = {
     params: {},
     summary: 'Record a dispute (alert or chargeback)',
     success: 201,
-    schemas: () => import('./schemas/disputes.js').then((m) => m.create),
+    schemas: async () => (await import('./schemas/disputes.js')).create,
   },
   'exports.listTypes': {
     section: '4.12',
@@ -164,7 +164,7 @@ export const operations = {
     params: {},
     summary: 'List the types of export',
     success: 200,
-    schemas: () => import('./schemas/exports.js').then((m) => m.listTypes),
+    schemas: async () => (await import('./schemas/exports.js')).listTypes,
   },
   'categories.get': {
     section: '4.13',
@@ -175,7 +175,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Show a product category',
     success: 200,
-    schemas: () => import('./schemas/catalogue.js').then((m) => m.get),
+    schemas: async () => (await import('./schemas/catalogue.js')).get,
   },
   'apps.updateSettings': {
     section: '4.14',
@@ -186,7 +186,7 @@ export const operations = {
     params: { clientId: 'string' },
     summary: "Merge keys into an app's settings",
     success: 200,
-    schemas: () => import('./schemas/apps.js').then((m) => m.updateSettings),
+    schemas: async () => (await import('./schemas/apps.js')).updateSettings,
   },
   'webhooks.create': {
     section: '4.15',
@@ -197,7 +197,7 @@ export const operations = {
     params: {},
     summary: 'Register a webhook',
     success: 201,
-    schemas: () => import('./schemas/webhooks.js').then((m) => m.create),
+    schemas: async () => (await import('./schemas/webhooks.js')).create,
   },
   'webhooks.get': {
     section: '4.16',
@@ -208,9 +208,9 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Show a webhook',
     success: 200,
-    schemas: () => import('./schemas/webhooks.js').then((m) => m.get),
+    schemas: async () => (await import('./schemas/webhooks.js')).get,
   },
-} as const satisfies Record<string, Operation>;
+} satisfies Record<string, Operation>;
 
 export type Operations = typeof operations;
 export type OperationId = keyof Operations;

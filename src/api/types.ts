@@ -18,3 +18,7 @@ export type OperationInput<Id extends OperationId> = (keyof ParamDecl<Id> extend
   ([OperationBody<Id>] extends [never] ? { body?: undefined } : { body: OperationBody<Id> });
 
 export type OperationOutput<Id extends OperationId> = z.output<Schemas<Id>['response']>;
+
+/** The body after validation (defaults applied), as a server sees it. */
+export type OperationParsedBody<Id extends OperationId> =
+  Schemas<Id> extends { body: infer B extends z.ZodMiniType } ? z.output<B> : never;

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { ValidationError, type FieldIssue } from './errors.js';
 import { id, nonEmptyText } from './schemas/common.js';
-import type { ParamKind } from './operations.js';
+import type { OperationSchemas, ParamKind } from './operations.js';
 
 const DEFAULT_MESSAGE = 'Invalid input';
 
@@ -56,11 +56,20 @@ export function toFieldIssues(prefix: string, issues: readonly Issue[]): FieldIs
   }));
 }
 
-/** Parses `value` or throws a ValidationError listing every bad field. */
-export function parseOrThrow<S extends z.ZodMiniType>(schema: S, value: unknown, prefix: string): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  throw new ValidationError(toFieldIssues(prefix, result.error.issues));
+/** Checks path parameters and body together, throwing one ValidationError that lists every bad field. */
+export function validateInput(
+  op: { params: Readonly<Record<string, ParamKind>> },
+  schemas: OperationSchemas,
+  input: { params?: unknown; body?: unknown },
+): { params: unknown; body: unknown } {
+  const params = paramsSchema(op.params).safeParse(input.params ?? {});
+  const body = schemas.body?.safeParse(input.body ?? {});
+  const issues = [
+    ...(params.success ? [] : toFieldIssues('params', params.error.issues)),
+    ...(body && !body.success ? toFieldIssues('body', body.error.issues) : []),
+  ];
+  if (issues.length > 0) throw new ValidationError(issues);
+  return { params: params.data, body: body?.data };
 }
 
 const paramSchemas: Record<ParamKind, z.ZodMiniType> = { id, string: nonEmptyText };

@@ -21,7 +21,7 @@ export type SubscriptionLineRecord = z.output<typeof subscriptions.subscriptionL
   variant_id: number;
   variant_title: string;
 };
-export type SubscriptionRecord = Omit<Subscription, 'lines'> & { lines: SubscriptionLineRecord[] };
+export type SubscriptionRecord = Subscription & { lines: SubscriptionLineRecord[] };
 export type Category = z.output<typeof catalogue.category>;
 export type Webhook = z.output<typeof webhooks.webhook>;
 export type DataExport = z.output<typeof exports.dataExport>;

@@ -1,0 +1,34 @@
+// `store-admin sandbox`: the local store that speaks the same API, for trying every command.
+import { Option, type Command } from 'commander';
+import { UsageError } from '../api/errors.js';
+import type { IO } from '../io.js';
+
+function collectScopedToken(value: string, previous: Record<string, string[]>) {
+  const match = /^([^=\s]+)=([\w:,\s]*)$/.exec(value);
+  if (!match) throw new UsageError(`--scoped-token takes TOKEN=scope,scope (got "${value}")`);
+  const scopes = match[2]!.split(',').map((s) => s.trim()).filter(Boolean);
+  return { ...previous, [match[1]!]: scopes };
+}
+
+function parsePort(value: string): number {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`--port takes 0 to 65535 (got "${value}")`);
+  return Number(value);
+}
+
+export function registerSandbox(program: Command, io: IO): void {
+  program
+    .command('sandbox')
+    .description('Run the local sandbox store: the same API with seeded data and real state changes')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').default(4010).argParser(parsePort))
+    .option('--token <token>', 'the full-access token (random when not given)')
+    .option('--scoped-token <token=scopes>', 'a token limited to comma-separated scopes (repeatable)', collectScopedToken, {})
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ store-admin sandbox --port 0\n  $ store-admin sandbox --token dev --scoped-token ro=orders:read,exports:read\n',
+    )
+    .action(async (options: { host: string; port: number; token?: string; scopedToken: Record<string, string[]> }) => {
+      const { runSandbox } = await import('../sandbox/run.js');
+      await runSandbox(options, io);
+    });
+}

@@ -1,0 +1,69 @@
+// Builds the client for a run: the store named by flags and environment, or the embedded
+// sandbox. Verbose tracing hooks in here, with the token and secrets redacted.
+import { AuthError } from './api/errors.js';
+import { createClient, type ClientOptions, type StoreClient } from './api/client.js';
+import type { IO } from './io.js';
+import type { GlobalOptions } from './options.js';
+import { redactSecrets } from './output/redact.js';
+
+export interface Connection {
+  client: StoreClient;
+  close(): Promise<void>;
+}
+
+const TRACE_BODY_LIMIT = 4000;
+
+export function sandboxRequested(options: GlobalOptions, env: NodeJS.ProcessEnv): boolean {
+  return !!options.sandbox || ['1', 'true', 'yes'].includes((env.STORE_ADMIN_SANDBOX ?? '').toLowerCase());
+}
+
+export async function connect(options: GlobalOptions, io: IO, note: (message: string) => void): Promise<Connection> {
+  const common: Partial<ClientOptions> = { ...traceHooks(options, io), onWarning: (m) => note(`warning: ${m}`) };
+  if (options.apiVersion) note(`warning: sending X-Store-API-Version: ${options.apiVersion} instead of each operation's own value`);
+  if (options.apiVersion) common.apiVersion = options.apiVersion;
+
+  if (sandboxRequested(options, io.env)) {
+    const { startEmbeddedSandbox } = await import('./sandbox/embedded.js');
+    const sandbox = await startEmbeddedSandbox(io.env);
+    const client = createClient({ ...common, baseUrl: sandbox.url, token: sandbox.token });
+    return {
+      client,
+      close: async () => {
+        await client.close();
+        await sandbox.close();
+      },
+    };
+  }
+
+  const baseUrl = options.baseUrl ?? io.env.STORE_ADMIN_BASE_URL;
+  if (!baseUrl) {
+    throw new AuthError('No store URL given', {
+      hint: 'Pass --base-url https://your-store.example.com, set STORE_ADMIN_BASE_URL, or try --sandbox',
+    });
+  }
+  const token = io.env.STORE_ADMIN_TOKEN || undefined;
+  const client = createClient({ ...common, baseUrl, token });
+  return { client, close: () => client.close() };
+}
+
+function traceHooks(options: GlobalOptions, io: IO): Partial<ClientOptions> {
+  if (!options.verbose) return {};
+  const write = (line: string) => io.stderr.write(`${line}\n`);
+  const body = (value: unknown) => {
+    if (value === undefined) return;
+    const text = typeof value === 'string' ? value : JSON.stringify(redactSecrets(value), null, 2);
+    write(text.length > TRACE_BODY_LIMIT ? `${text.slice(0, TRACE_BODY_LIMIT)}… (${text.length} characters)` : text);
+  };
+  return {
+    onRequest: (request) => {
+      write(`> ${request.method} ${request.url}`);
+      for (const [name, value] of Object.entries(request.headers)) write(`> ${name}: ${value}`);
+      body(request.body);
+    },
+    onResponse: (response) => {
+      write(`< ${response.status}`);
+      for (const [name, value] of Object.entries(response.headers)) write(`< ${name}: ${String(value)}`);
+      body(response.body);
+    },
+  };
+}

@@ -1,0 +1,48 @@
+// Cell formatting for tables: money with its currency, coloured statuses, readable dates.
+import type { ChalkInstance } from 'chalk';
+
+export interface Fmt {
+  money(amount: unknown, currency: unknown): string;
+  status(value: unknown): string;
+  date(value: unknown): string;
+  bool(value: unknown): string;
+  text(value: unknown): string;
+  secret(value: unknown): string;
+  dim(value: string): string;
+  bold(value: string): string;
+}
+
+const GOOD = new Set(['active', 'available', 'success', 'paid', 'fulfilled', 'accepted', 'won', 'open', 'delivered']);
+const WARN = new Set(['past_due', 'retrying', 'pending', 'partial', 'in_progress', 'in_transit', 'new', 'cancellation_requested', 'label_printed', 'alert']);
+const BAD = new Set(['canceled', 'cancelled', 'failed', 'lost', 'declined', 'refunded', 'cancellation_rejected', 'chargeback']);
+
+export const SECRET_MASK = '••••••••';
+
+export function createFmt(chalk: ChalkInstance): Fmt {
+  const text = (value: unknown): string => {
+    if (value === undefined || value === null || value === '') return chalk.dim('—');
+    if (typeof value === 'object') return JSON.stringify(value);
+    return String(value);
+  };
+  return {
+    text,
+    money: (amount, currency) =>
+      amount === undefined || amount === null || amount === '' ? text(amount) : `${String(amount)}${currency ? ` ${String(currency)}` : ''}`,
+    status: (value) => {
+      if (typeof value !== 'string' || !value) return text(value);
+      if (GOOD.has(value)) return chalk.green(value);
+      if (WARN.has(value)) return chalk.yellow(value);
+      if (BAD.has(value)) return chalk.red(value);
+      return value;
+    },
+    date: (value) => {
+      if (typeof value !== 'string' || !value) return text(value);
+      const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/.exec(value);
+      return match ? `${match[1]} ${match[2]}${match[3] === 'Z' ? ' UTC' : match[3] ? ` ${match[3]}` : ''}` : value;
+    },
+    bool: (value) => (value === true ? 'yes' : value === false ? 'no' : text(value)),
+    secret: (value) => (value ? SECRET_MASK : text(value)),
+    dim: (value) => chalk.dim(value),
+    bold: (value) => chalk.bold(value),
+  };
+}

@@ -1,0 +1,17 @@
+// A small spinner on stderr while a request is in flight; only on a terminal.
+import type { OutputStream } from '../io.js';
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+export function startSpinner(stream: OutputStream, text: string): () => void {
+  if (!stream.isTTY) return () => {};
+  let frame = 0;
+  const draw = () => stream.write(`\r${FRAMES[frame++ % FRAMES.length]} ${text}`);
+  const timer = setInterval(draw, 80);
+  timer.unref();
+  draw();
+  return () => {
+    clearInterval(timer);
+    stream.write('\r\x1b[2K');
+  };
+}

@@ -1,0 +1,192 @@
+// How each kind of result reads as a table: the key fields of one object first, then its lists.
+// Anything a view does not name is still reachable with --json.
+import type { Fmt } from './format.js';
+
+type Row = Record<string, any>;
+export type Column = [label: string, cell: (row: Row, f: Fmt) => string];
+
+export interface View {
+  /** Label and value rows for a single object. */
+  fields?: Column[];
+  /** Sub-tables of a single object, such as an order's lines. */
+  sections?: { title: string; rows: (data: Row) => unknown; columns: Column[] }[];
+  /** Columns when the result is a list. */
+  columns?: Column[];
+  /** For a free-form object: one row per key. */
+  keyValue?: boolean;
+}
+
+const id: Column = ['ID', (r, f) => f.text(r.id)];
+const person = (u: Row | undefined, f: Fmt) =>
+  u ? f.text([u.first_name, u.last_name].filter(Boolean).join(' ') + (u.email ? ` <${u.email}>` : '')) : f.text(u);
+
+export const views = {
+  order: {
+    fields: [
+      ['Number', (r, f) => f.bold(f.text(r.number))],
+      ['Status', (r, f) => f.status(r.status)],
+      ['Payment', (r, f) => f.status(r.payment_status)],
+      ['Fulfillment', (r, f) => f.status(r.fulfillment_status)],
+      ['Customer', (r, f) => person(r.user, f)],
+      ['Placed', (r, f) => f.date(r.date_placed)],
+      ['Subtotal excl. tax', (r, f) => f.money(r.total_excl_tax, r.currency)],
+      ['Tax', (r, f) => f.money(r.total_tax, r.currency)],
+      ['Shipping', (r, f) => f.money(r.shipping_incl_tax, r.currency)],
+      ['Total', (r, f) => f.bold(f.money(r.total_incl_tax, r.currency))],
+      ['Outstanding', (r, f) => f.money(r.total_outstanding, r.currency)],
+    ],
+    sections: [
+      {
+        title: 'Lines',
+        rows: (r) => r.lines,
+        columns: [
+          id,
+          ['Product', (l, f) => f.text([l.product_title, l.variant_title].filter(Boolean).join(' — '))],
+          ['SKU', (l, f) => f.text(l.sku)],
+          ['Qty', (l, f) => f.text(l.quantity)],
+          ['Price', (l, f) => f.money(l.price_incl_tax, l.currency)],
+        ],
+      },
+    ],
+  },
+  note: {
+    fields: [
+      id,
+      ['Message', (r, f) => f.text(r.message)],
+      ['Author', (r, f) => person(r.author, f)],
+      ['App', (r, f) => f.text(r.app?.name)],
+      ['Created', (r, f) => f.date(r.date_created ?? r.created_at)],
+    ],
+  },
+  subscription: {
+    fields: [
+      ['ID', (r, f) => f.bold(f.text(r.id))],
+      ['Status', (r, f) => f.status(r.status)],
+      ['Customer', (r, f) => person(r.user, f)],
+      ['Every', (r, f) => (r.interval ? `${r.interval_count ?? 1} ${r.interval}${(r.interval_count ?? 1) === 1 ? '' : 's'}` : f.text(r.interval))],
+      ['Next renewal', (r, f) => f.date(r.next_renewal_date)],
+      ['Shipping', (r, f) => f.money(r.shipping_price, r.currency)],
+      ['Total', (r, f) => f.bold(f.money(r.total, r.currency))],
+      ['Orders', (r, f) => f.text(r.num_orders)],
+      ['Cancel reason', (r, f) => f.text(r.cancel_reason)],
+    ],
+    sections: [
+      {
+        title: 'Lines',
+        rows: (r) => r.lines,
+        columns: [
+          id,
+          ['Product', (l, f) => f.text(l.product?.title ?? l.product_title)],
+          ['Qty', (l, f) => f.text(l.quantity)],
+          ['Price', (l, f) => f.text(l.price)],
+        ],
+      },
+    ],
+  },
+  fulfillmentEvent: {
+    fields: [
+      id,
+      ['Order', (r, f) => f.text(r.order)],
+      ['Fulfillment', (r, f) => f.text(r.fulfillment)],
+      ['Status', (r, f) => f.status(r.status)],
+      ['Message', (r, f) => f.text(r.message)],
+      ['Where', (r, f) => f.text([r.city, r.state, r.country].filter(Boolean).join(', '))],
+      ['Happened', (r, f) => f.date(r.happened_at)],
+      ['Estimated delivery', (r, f) => f.date(r.estimated_delivery_at)],
+    ],
+  },
+  fulfillmentOrder: {
+    fields: [
+      id,
+      ['Order', (r, f) => f.text(r.order_number)],
+      ['Status', (r, f) => f.status(r.status)],
+      ['Request status', (r, f) => f.status(r.request_status)],
+      ['Location', (r, f) => f.text(r.assigned_location?.name)],
+      ['Shipping', (r, f) => f.text(r.shipping_method?.name)],
+      ['Updated', (r, f) => f.date(r.updated_at)],
+    ],
+    sections: [
+      {
+        title: 'Line items',
+        rows: (r) => r.line_items,
+        columns: [
+          id,
+          ['Product', (l, f) => f.text(l.product_title)],
+          ['SKU', (l, f) => f.text(l.sku)],
+          ['Qty', (l, f) => f.text(l.quantity)],
+          ['Fulfillable', (l, f) => f.text(l.fulfillable_quantity)],
+        ],
+      },
+    ],
+    columns: [
+      id,
+      ['Order', (r, f) => f.text(r.order_number)],
+      ['Status', (r, f) => f.status(r.status)],
+      ['Request status', (r, f) => f.status(r.request_status)],
+      ['Location', (r, f) => f.text(r.assigned_location?.name)],
+      ['Items', (r, f) => f.text(Array.isArray(r.line_items) ? r.line_items.length : undefined)],
+    ],
+  },
+  dataExport: {
+    fields: [
+      id,
+      ['Type', (r, f) => f.text(r.type)],
+      ['Status', (r, f) => f.status(r.status)],
+      ['From', (r, f) => f.date(r.date_from)],
+      ['To', (r, f) => f.date(r.date_to)],
+      ['URL', (r, f) => f.text(r.url)],
+    ],
+  },
+  exportTypes: {
+    sections: [
+      {
+        title: 'Export types',
+        rows: (r) => r.types,
+        columns: [
+          ['Code', (t, f) => f.text(t.code)],
+          ['Name', (t, f) => f.text(t.name)],
+        ],
+      },
+    ],
+  },
+  dispute: {
+    fields: [
+      id,
+      ['Type', (r, f) => f.status(r.type)],
+      ['Status', (r, f) => f.status(r.status)],
+      ['Amount', (r, f) => f.money(r.amount, r.currency)],
+      ['Transaction', (r, f) => f.text(r.transaction)],
+      ['Order', (r, f) => f.text(r.order)],
+      ['Resolution', (r, f) => f.text(r.resolution)],
+      ['Happened', (r, f) => f.date(r.happened_at)],
+    ],
+  },
+  category: {
+    fields: [
+      id,
+      ['Name', (r, f) => f.bold(f.text(r.name))],
+      ['Slug', (r, f) => f.text(r.slug)],
+      ['Public', (r, f) => f.bool(r.is_public)],
+      ['Description', (r, f) => f.text(r.description)],
+      ['Meta title', (r, f) => f.text(r.meta_title)],
+      ['Tax code', (r, f) => f.text(r.external_tax_code)],
+      ['Image', (r, f) => f.text(r.image)],
+    ],
+  },
+  settings: { keyValue: true },
+  webhook: {
+    fields: [
+      id,
+      ['Name', (r, f) => f.text(r.name)],
+      ['Active', (r, f) => f.bool(r.active)],
+      ['Target', (r, f) => f.text(r.target)],
+      ['Events', (r, f) => f.text(Array.isArray(r.events) ? r.events.join(', ') : r.events)],
+      ['API version', (r, f) => f.text(r.api_version)],
+      ['Secret key', (r, f) => f.secret(r.secret_key)],
+      ['Warnings', (r, f) => f.text(r.warning_count)],
+      ['Created', (r, f) => f.date(r.created_at)],
+    ],
+  },
+} satisfies Record<string, View>;
+
+export type ViewName = keyof typeof views;

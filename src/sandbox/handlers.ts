@@ -1,0 +1,308 @@
+// What each operation does to the sandbox's state. Every operation of the table has a handler
+// here (the type checker insists), and each either returns the response body or throws HttpError.
+import type { OperationId } from '../api/operations.js';
+import type { OperationParams, OperationParsedBody } from '../api/types.js';
+import { badRequest, HttpError, notFound } from './http-error.js';
+import { fromCents, sumCents, toCents } from './money.js';
+import { renewalOrder } from './seed.js';
+import type { FulfillmentOrder, SandboxState, SubscriptionRecord } from './state.js';
+import { recomputeOrderTotals } from './totals.js';
+
+export interface HandlerContext<Id extends OperationId> {
+  state: SandboxState;
+  params: OperationParams<Id>;
+  body: [OperationParsedBody<Id>] extends [never] ? undefined : OperationParsedBody<Id>;
+  /** The sandbox's own origin, for URLs it hands out. */
+  origin: string;
+  now: string;
+}
+
+type Handlers = { [Id in OperationId]: (ctx: HandlerContext<Id>) => unknown };
+
+const SANDBOX_APP = { client_id: 'sandbox-app', name: 'Sandbox' };
+const SANDBOX_AGENT = { email: 'admin@sandbox.example', first_name: 'Sandbox', id: 1, last_name: 'Admin' };
+
+export const handlers: Handlers = {
+  'orders.removeLine': ({ state, params, now }) => {
+    const order = findOrder(state, params.number);
+    const lines = order.lines ?? [];
+    const line = lines.find((l) => l.id === params.lineId);
+    if (!line) throw notFound(`Line ${params.lineId} of order ${params.number}`);
+    if (lines.length === 1) throw badRequest('An order must keep at least one line; cancel the order instead.');
+    const fulfilled = (order.fulfillments ?? []).some((f) => (f.line_items ?? []).some((i) => i.order_line_id === line.id));
+    if (fulfilled) throw badRequest(`Line ${line.id} has been fulfilled and cannot be removed.`);
+    order.lines = lines.filter((l) => l !== line);
+    for (const fo of Object.values(state.fulfillmentOrders)) {
+      if (fo.order_number === order.number) fo.line_items = (fo.line_items ?? []).filter((i) => i.order_line_id !== line.id);
+    }
+    order.updated_at = now;
+    recomputeOrderTotals(order);
+    return order;
+  },
+
+  'orders.addNote': ({ state, params, body, now }) => {
+    findOrder(state, params.number);
+    const note = {
+      app: SANDBOX_APP,
+      author: SANDBOX_AGENT,
+      id: ++state.lastIds.note,
+      message: body.message,
+      date_created: now,
+      date_updated: now,
+    };
+    (state.orderNotes[params.number] ??= []).push(note);
+    return note;
+  },
+
+  'subscriptions.cancel': ({ state, params, body }) => {
+    const subscription = findSubscription(state, params.id);
+    if (subscription.status === 'canceled') throw badRequest(`Subscription ${params.id} is already canceled.`);
+    subscription.status = 'canceled';
+    subscription.cancel_reason = body.cancel_reason;
+    subscription.cancel_reason_other_message = body.cancel_reason_other_message ?? '';
+    return subscription;
+  },
+
+  'subscriptions.renew': ({ state, params, now }) => {
+    const subscription = findSubscription(state, params.id);
+    if (subscription.status === 'canceled') {
+      throw badRequest(`Subscription ${params.id} is canceled and cannot be renewed.`);
+    }
+    const number = String(++state.lastIds.order);
+    const order = renewalOrder(state, subscription, number, now);
+    const billingCycle = Math.max(0, ...(subscription.orders ?? []).map((o) => o.billing_cycle ?? 0)) + 1;
+    order.subscriptions = [{ billing_cycle: billingCycle, id: params.id }];
+    state.orders[number] = order;
+    state.orderNotes[number] = [];
+    subscription.orders = [...(subscription.orders ?? []), { billing_cycle: billingCycle, order_number: number }];
+    subscription.num_orders = subscription.orders.length;
+    subscription.next_renewal_date = addInterval(
+      subscription.next_renewal_date ?? now,
+      subscription.interval ?? 'month',
+      subscription.interval_count ?? 1,
+    );
+    subscription.status = 'active';
+    return subscription;
+  },
+
+  'subscriptions.update': ({ state, params, body }) => {
+    const subscription = findSubscription(state, params.id);
+    Object.assign(subscription, body);
+    subscription.total = fromCents(
+      sumCents(subscription.lines.map((l) => fromCents(toCents(l.price) * (l.quantity ?? 1)))) +
+        toCents(subscription.shipping_price),
+    );
+    return { ...subscription, lines: subscription.lines.map(updateShapeLine) };
+  },
+
+  'orders.getFulfillmentEvent': ({ state, params }) => {
+    const order = findOrder(state, params.number);
+    if (!(order.fulfillments ?? []).some((f) => f.id === params.fulfillmentId)) {
+      throw notFound(`Fulfillment ${params.fulfillmentId} of order ${params.number}`);
+    }
+    const event = state.fulfillmentEvents[params.eventId];
+    if (!event || event.fulfillment !== params.fulfillmentId || event.order !== params.number) {
+      throw notFound(`Event ${params.eventId} of fulfillment ${params.fulfillmentId}`);
+    }
+    return event;
+  },
+
+  'orders.listFulfillmentOrders': ({ state, params }) => {
+    findOrder(state, params.number);
+    return Object.values(state.fulfillmentOrders)
+      .filter((fo) => fo.order_number === params.number)
+      .map((fo) => withLineShape(fo, 'retrieval'));
+  },
+
+  'customers.addNote': ({ state, params, body, now }) => {
+    const customer = state.customers[params.id];
+    if (!customer) throw notFound(`Customer ${params.id}`);
+    const note = {
+      app: SANDBOX_APP,
+      author: SANDBOX_AGENT,
+      id: ++state.lastIds.note,
+      message: body.message,
+      created_at: now,
+      updated_at: now,
+    };
+    customer.notes.push(note);
+    return note;
+  },
+
+  'fulfillmentOrders.rejectCancellation': ({ state, params, body, now }) => {
+    const fo = state.fulfillmentOrders[params.id];
+    if (!fo) throw notFound(`Fulfillment order ${params.id}`);
+    if (fo.request_status !== 'cancellation_requested') {
+      throw badRequest(`Fulfillment order ${params.id} has no pending cancellation request.`);
+    }
+    fo.request_status = 'cancellation_rejected';
+    fo.supported_actions = (fo.supported_actions ?? []).filter((a) => !String(a).startsWith('cancellation_request'));
+    fo.merchant_requests = [
+      ...(fo.merchant_requests ?? []),
+      { type: 'cancellation_rejection', message: body.message ?? '', notify: true },
+    ];
+    fo.updated_at = now;
+    return withLineShape(fo, 'reject');
+  },
+
+  'exports.create': ({ state, body, origin, now }) => {
+    if (Date.parse(body.date_from) > Date.parse(body.date_to)) {
+      throw new HttpError(400, { non_field_errors: ['date_from must not be after date_to.'] });
+    }
+    const id = ++state.lastIds.export;
+    const created = {
+      id,
+      created_at: now,
+      date_from: body.date_from,
+      date_to: body.date_to,
+      status: 'available',
+      type: body.type,
+      url: `${origin}${exportFilePath(id)}`,
+    };
+    state.exports[id] = created;
+    return created;
+  },
+
+  'disputes.create': ({ state, body, now }) => {
+    const found = body.transaction == null ? undefined : findTransaction(state, body.transaction);
+    if (body.transaction != null && !found) {
+      throw new HttpError(400, { transaction: [`Invalid pk "${body.transaction}" - object does not exist.`] });
+    }
+    if (found) found.transaction.is_disputed = true;
+    const id = ++state.lastIds.dispute;
+    const amount = body.amount ?? found?.transaction.amount ?? null;
+    const currency = body.currency ?? found?.transaction.currency ?? null;
+    const dispute = {
+      id,
+      amount,
+      arn: body.arn ?? null,
+      case_number: body.case_number ?? null,
+      currency,
+      date_created: now,
+      happened_at: body.happened_at ?? now,
+      metadata: body.metadata ?? {},
+      order: found ? Number(found.orderNumber) : null,
+      report_amount: amount,
+      report_currency: currency,
+      resolution: body.resolution ?? null,
+      resolution_other_message: body.resolution_other_message ?? null,
+      status: 'new',
+      transaction: body.transaction ?? null,
+      type: body.type ?? 'chargeback',
+    };
+    state.disputes[id] = dispute;
+    return dispute;
+  },
+
+  'exports.listTypes': ({ state }) => ({ types: state.exportTypes }),
+
+  'categories.get': ({ state, params }) => {
+    const category = state.categories[params.id];
+    if (!category) throw notFound(`Category ${params.id}`);
+    return category;
+  },
+
+  'apps.updateSettings': ({ state, params, body }) => {
+    const settings = state.appSettings[params.clientId];
+    if (!settings) throw notFound(`App ${params.clientId}`);
+    Object.assign(settings, body);
+    return settings;
+  },
+
+  'webhooks.create': ({ state, body, now }) => {
+    const id = ++state.lastIds.webhook;
+    const webhook = {
+      id,
+      active: body.active ?? true,
+      api_version: body.api_version ?? null,
+      created_at: now,
+      updated_at: now,
+      next_check_date: null,
+      events: body.events,
+      name: body.name ?? null,
+      secret_key: body.secret_key ?? null,
+      target: body.target,
+      warning_count: 0,
+    };
+    state.webhooks[id] = webhook;
+    return webhook;
+  },
+
+  'webhooks.get': ({ state, params }) => {
+    const webhook = state.webhooks[params.id];
+    if (!webhook) throw notFound(`Webhook ${params.id}`);
+    return webhook;
+  },
+};
+
+/** Where the sandbox serves an export's file; like a pre-signed link, it needs no token. */
+export function exportFilePath(id: number | string): string {
+  return `/sandbox/files/exports/${id}.csv`;
+}
+
+function findOrder(state: SandboxState, number: string) {
+  const order = state.orders[number];
+  if (!order) throw notFound(`Order ${number}`);
+  return order;
+}
+
+function findSubscription(state: SandboxState, id: number): SubscriptionRecord {
+  const subscription = state.subscriptions[id];
+  if (!subscription) throw notFound(`Subscription ${id}`);
+  return subscription;
+}
+
+function findTransaction(state: SandboxState, id: number) {
+  for (const [orderNumber, order] of Object.entries(state.orders)) {
+    const transaction = (order.transactions ?? []).find((t) => t.id === id);
+    if (transaction) return { orderNumber, transaction };
+  }
+  return undefined;
+}
+
+/** The partial-update response shows lines flattened (spec 2.7, second shape). */
+function updateShapeLine(line: SubscriptionRecord['lines'][number]) {
+  return {
+    id: line.id,
+    metadata: line.metadata,
+    price: line.price,
+    product_id: line.product?.id,
+    product_image: line.product?.images?.[0]?.src,
+    product_title: line.product?.title,
+    product_url: line.product?.url,
+    quantity: line.quantity,
+    sku: line.stockrecord?.partner_sku,
+    variant_id: line.variant_id,
+    variant_title: line.variant_title,
+  };
+}
+
+/** Retrieval responses carry the *_excl_discounts prices; reject responses carry total_discount. */
+function withLineShape(fo: FulfillmentOrder, shape: 'retrieval' | 'reject'): FulfillmentOrder {
+  return {
+    ...fo,
+    line_items: (fo.line_items ?? []).map((item) => {
+      const { price_excl_tax_excl_discounts, price_incl_tax_excl_discounts, total_discount, ...rest } = item;
+      return shape === 'retrieval'
+        ? { ...rest, price_excl_tax_excl_discounts, price_incl_tax_excl_discounts }
+        : { ...rest, total_discount };
+    }),
+  };
+}
+
+/** Calendar arithmetic in UTC; a month step from the 31st lands on the month's last day. */
+export function addInterval(from: string, interval: string, count: number): string {
+  const date = new Date(from);
+  if (Number.isNaN(date.getTime())) return from;
+  if (interval === 'day' || interval === 'week') {
+    date.setUTCDate(date.getUTCDate() + count * (interval === 'week' ? 7 : 1));
+  } else {
+    const months = count * (interval === 'year' ? 12 : 1);
+    const day = date.getUTCDate();
+    date.setUTCDate(1);
+    date.setUTCMonth(date.getUTCMonth() + months);
+    const lastDay = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
+    date.setUTCDate(Math.min(day, lastDay));
+  }
+  return date.toISOString().replace('.000Z', 'Z');
+}

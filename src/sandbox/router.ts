@@ -1,0 +1,66 @@
+// Routes derived from the operation table: each path template becomes a pattern.
+import { operations, type Method, type OperationId, type ParamKind } from '../api/operations.js';
+import { API_PREFIX } from '../api/url.js';
+import { INT32_MAX } from '../api/schemas/common.js';
+
+interface Route {
+  id: OperationId;
+  method: Method;
+  pattern: RegExp;
+  names: string[];
+}
+
+const routes: Route[] = Object.entries(operations).map(([id, op]) => {
+  const names: string[] = [];
+  const source = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)\\?\}|\{(\w+)\}/g, (_m, a?: string, b?: string) => {
+    names.push((a ?? b)!);
+    return '([^/]+)';
+  });
+  return { id: id as OperationId, method: op.method, pattern: new RegExp(`^${API_PREFIX}${source}$`), names };
+});
+
+export type RouteMatch =
+  | { kind: 'found'; id: OperationId; params: Record<string, string | number> }
+  | { kind: 'not-found' }
+  | { kind: 'method-not-allowed'; allowed: Method[] };
+
+/**
+ * Matches a request path. Path parameters declared as ids must be positive 32-bit integers,
+ * as a framework's int converter would insist; anything else does not match (404).
+ */
+export function matchRoute(method: string, pathname: string): RouteMatch {
+  const allowed: Method[] = [];
+  for (const route of routes) {
+    const match = route.pattern.exec(pathname);
+    if (!match) continue;
+    const params = decodeParams(route, match);
+    if (!params) continue;
+    if (route.method !== method) {
+      allowed.push(route.method);
+      continue;
+    }
+    return { kind: 'found', id: route.id, params };
+  }
+  return allowed.length > 0 ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' };
+}
+
+function decodeParams(route: Route, match: RegExpExecArray): Record<string, string | number> | undefined {
+  const decl: Readonly<Record<string, ParamKind>> = operations[route.id].params;
+  const params: Record<string, string | number> = {};
+  for (const [index, name] of route.names.entries()) {
+    let raw: string;
+    try {
+      raw = decodeURIComponent(match[index + 1] ?? '');
+    } catch {
+      return undefined;
+    }
+    if (decl[name] === 'id') {
+      if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > INT32_MAX) return undefined;
+      params[name] = Number(raw);
+    } else {
+      if (raw === '') return undefined;
+      params[name] = raw;
+    }
+  }
+  return params;
+}

@@ -1,0 +1,52 @@
+// Runs the sandbox in the foreground until SIGINT or SIGTERM.
+import type { IO } from '../io.js';
+import { startSandbox } from './server.js';
+
+export interface RunSandboxOptions {
+  host: string;
+  port: number;
+  token?: string;
+  scopedToken: Record<string, string[]>;
+}
+
+export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<void> {
+  let sandbox;
+  try {
+    sandbox = await startSandbox({
+      host: options.host,
+      port: options.port,
+      token: options.token,
+      scopedTokens: options.scopedToken,
+    });
+  } catch (error) {
+    const { NetworkError } = await import('../api/errors.js');
+    const code = (error as { code?: string }).code;
+    const reason = code === 'EADDRINUSE' ? 'the port is in use (try --port 0)' : (error as Error).message;
+    throw new NetworkError('other', `Cannot start the sandbox on ${options.host}:${options.port}: ${reason}`);
+  }
+  io.stdout.write(
+    [
+      `Sandbox store listening on ${sandbox.url}`,
+      `Token: ${sandbox.token}`,
+      '',
+      'Try it:',
+      `  export STORE_ADMIN_BASE_URL=${sandbox.url}`,
+      `  export STORE_ADMIN_TOKEN=${sandbox.token}`,
+      '  store-admin exports types',
+      '',
+      'Stop it with Ctrl-C.',
+      '',
+    ].join('\n'),
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await sandbox.close();
+  io.stderr.write('Sandbox stopped.\n');
+}

@@ -1,0 +1,186 @@
+// The sandbox store: a real HTTP server speaking the Store Administration API, with seeded data
+// and real state changes. Routing, version checks, scope checks and body validation all come
+// from the operation table, so the sandbox cannot drift from the client.
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { operations, type OperationId } from '../api/operations.js';
+import { toFieldIssues } from '../api/validate.js';
+import { exportCsv } from './export-csv.js';
+import { exportFilePath, handlers } from './handlers.js';
+import { HttpError } from './http-error.js';
+import { matchRoute } from './router.js';
+import { memoryStore, type StateStore } from './store.js';
+
+export interface SandboxOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** The full-access token; random when not given. */
+  token?: string;
+  /** Tokens limited to the scopes listed. */
+  scopedTokens?: Record<string, readonly string[]>;
+  store?: StateStore;
+}
+
+/** What the sandbox received and what it changed, per operation: tests read these. */
+export interface SandboxCounters {
+  received: number;
+  byOperation: Partial<Record<OperationId, { received: number; applied: number }>>;
+}
+
+export interface Sandbox {
+  /** The store URL to give the client, e.g. http://127.0.0.1:4010 */
+  url: string;
+  token: string;
+  counters: SandboxCounters;
+  store: StateStore;
+  close(): Promise<void>;
+}
+
+const ALL_SCOPES = Symbol('all scopes');
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const token = options.token ?? `sbx_${randomBytes(16).toString('hex')}`;
+  const tokens = new Map<string, readonly string[] | typeof ALL_SCOPES>([[token, ALL_SCOPES]]);
+  for (const [scoped, scopes] of Object.entries(options.scopedTokens ?? {})) tokens.set(scoped, scopes);
+  const store = options.store ?? memoryStore();
+  const counters: SandboxCounters = { received: 0, byOperation: {} };
+  let origin = '';
+
+  const server = createServer((req, res) => {
+    counters.received++;
+    handle(req, res).catch((error: unknown) => {
+      const status = error instanceof HttpError ? error.status : 500;
+      const body = error instanceof HttpError ? error.body : { detail: 'Internal sandbox error.' };
+      if (!(error instanceof HttpError)) process.emitWarning(`sandbox: ${String(error)}`);
+      send(res, status, body);
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', origin);
+    const file = /^\/sandbox\/files\/exports\/(\d+)\.csv$/.exec(url.pathname);
+    if (file && req.method === 'GET') return serveExportFile(res, file[1]!);
+
+    const route = matchRoute(req.method ?? 'GET', url.pathname);
+    if (route.kind === 'not-found') throw new HttpError(404, { detail: 'Not found.' });
+    if (route.kind === 'method-not-allowed') {
+      res.setHeader('allow', route.allowed.join(', '));
+      throw new HttpError(405, { detail: `Method "${req.method}" not allowed.` });
+    }
+    const op = operations[route.id];
+    const count = (counters.byOperation[route.id] ??= { received: 0, applied: 0 });
+    count.received++;
+
+    const granted = authenticate(req.headers.authorization);
+    const version = req.headers['x-store-api-version'];
+    if (version !== op.version) {
+      const got = version === undefined ? 'it is missing' : `got "${String(version)}"`;
+      throw new HttpError(400, { detail: `X-Store-API-Version must be "${op.version}" for this operation (${got}).` });
+    }
+    if (granted !== ALL_SCOPES) {
+      const missing = op.scopes.filter((scope) => !granted.includes(scope));
+      if (missing.length > 0) {
+        throw new HttpError(403, { detail: `This token lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.` });
+      }
+    }
+
+    const raw = await readBody(req);
+    const schemas = await op.schemas();
+    let body: unknown;
+    if ('body' in schemas && schemas.body) {
+      const parsed = schemas.body.safeParse(parseJson(raw, req.headers['content-type']));
+      if (!parsed.success) throw new HttpError(400, fieldErrors(parsed.error.issues));
+      body = parsed.data;
+    }
+    const result = await store.transact((state) => {
+      const handler = handlers[route.id] as (ctx: unknown) => unknown;
+      return handler({ state, params: route.params, body, origin, now: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') });
+    }, op.method !== 'GET');
+    if (op.method !== 'GET') count.applied++;
+    send(res, op.success, result);
+  }
+
+  function authenticate(header: string | undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+    if (!match) throw new HttpError(401, { detail: 'Authentication credentials were not provided.' });
+    const granted = tokens.get(match[1]!);
+    if (!granted) throw new HttpError(401, { detail: 'Invalid token.' });
+    return granted;
+  }
+
+  async function serveExportFile(res: ServerResponse, id: string) {
+    const csv = await store.transact((state) => {
+      const found = state.exports[id];
+      return found ? exportCsv(state, String(found.type)) : undefined;
+    }, false);
+    if (csv === undefined) throw new HttpError(404, { detail: 'Not found.' });
+    res.writeHead(200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="export-${id}.csv"`,
+    });
+    res.end(csv);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  origin = `http://${host}:${address.port}`;
+
+  return {
+    url: origin,
+    token,
+    counters,
+    store,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown) {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, { detail: 'Request body too large.' });
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(raw: string, contentType: string | undefined): unknown {
+  if (raw.trim() === '') return {};
+  if (contentType && !/^application\/json\b/i.test(contentType)) {
+    throw new HttpError(415, { detail: `Unsupported media type "${contentType}" in request.` });
+  }
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    throw new HttpError(400, { detail: `JSON parse error - ${(error as Error).message}` });
+  }
+}
+
+/** Validation errors in the platform's shape: `{"field": ["message"]}`, `non_field_errors` for the whole body. */
+function fieldErrors(issues: Parameters<typeof toFieldIssues>[1]): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of toFieldIssues('', issues)) {
+    (errors[issue.path || 'non_field_errors'] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+export { exportFilePath };

@@ -1,0 +1,251 @@
+// The client against real HTTP: the sandbox for the API's behaviour, and small raw servers for
+// the shapes a real store or a proxy might send.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient, neverSent } from '../../src/api/client.js';
+import { ApiError, AuthError, NetworkError, UsageError, ValidationError } from '../../src/api/errors.js';
+import { operationIds, operations } from '../../src/api/operations.js';
+import { normalizeStoreUrl } from '../../src/api/url.js';
+import { validInputs } from '../fixtures.js';
+import { FULL_TOKEN, useSandbox } from '../helpers.js';
+
+describe('client against the sandbox', () => {
+  const ctx = useSandbox();
+
+  it.each(operationIds)('%s succeeds', async (id) => {
+    const result = await ctx.client.call(id, validInputs[id] as never);
+    expect(result).toBeTruthy();
+    expect(ctx.sandbox.counters.byOperation[id]?.received).toBeGreaterThan(0);
+  });
+
+  it('offers each operation as a grouped method', async () => {
+    const category = await ctx.client.categories.get({ params: { id: 2 } });
+    expect(category.id).toBe(2);
+    const types = await ctx.client.exports.listTypes({});
+    expect(types.types).toHaveLength(13);
+  });
+
+  it('yields fulfillment orders as an array', async () => {
+    const list = await ctx.client.orders.listFulfillmentOrders({ params: { number: '10001' } });
+    expect(Array.isArray(list)).toBe(true);
+    expect(list.map((fo) => fo.id)).toEqual([402]);
+  });
+
+  it('rejects invalid input listing every bad field, and sends nothing', async () => {
+    const before = ctx.sandbox.counters.received;
+    const attempt = ctx.client.call('subscriptions.update', {
+      params: { id: 0 },
+      body: { interval_count: 0, shipping_price: '12.345', status: 'paused' as never },
+    });
+    await expect(attempt).rejects.toBeInstanceOf(ValidationError);
+    const error = (await attempt.catch((e: unknown) => e)) as ValidationError;
+    expect(error.issues.map((i) => i.path).sort()).toEqual([
+      'body.interval_count',
+      'body.shipping_price',
+      'body.status',
+      'params.id',
+    ]);
+    expect(error.message).toContain('body.shipping_price: must be a decimal with at most 7 digits before and 2 after the point');
+    expect(error.message).toContain('body.status: must be one of: active, past_due, canceled, retrying');
+    expect(error.exitCode).toBe(2);
+    expect(ctx.sandbox.counters.received).toBe(before);
+  });
+
+  it('turns a 404 into an ApiError with the detail', async () => {
+    const error = await ctx.client.categories.get({ params: { id: 999 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(404);
+    expect((error as ApiError).message).toBe('Category 999 not found.');
+    expect((error as ApiError).exitCode).toBe(1);
+  });
+
+  it('turns a 401 into an error with exit code 4', async () => {
+    const client = ctx.clientWith({ token: 'wrong' });
+    const error = (await client.exports.listTypes({}).catch((e: unknown) => e)) as ApiError;
+    expect(error.status).toBe(401);
+    expect(error.exitCode).toBe(4);
+  });
+
+  it('refuses to call without a token', async () => {
+    const client = ctx.clientWith({ token: undefined });
+    const before = ctx.sandbox.counters.received;
+    await expect(client.exports.listTypes({})).rejects.toBeInstanceOf(AuthError);
+    expect(ctx.sandbox.counters.received).toBe(before);
+  });
+
+  it('prepares a request without sending it, with the token redacted', async () => {
+    const before = ctx.sandbox.counters.received;
+    const prepared = await ctx.client.prepare('orders.addNote', { params: { number: 'A/1 b' }, body: { message: 'hi' } });
+    expect(prepared.url).toBe(`${ctx.sandbox.url}/api/admin/orders/A%2F1%20b/notes/`);
+    expect(prepared.headers.authorization).toBe('Bearer ***');
+    expect(JSON.stringify(prepared)).not.toContain(FULL_TOKEN);
+    expect(ctx.sandbox.counters.received).toBe(before);
+  });
+});
+
+// --- raw servers ---------------------------------------------------------------------------
+
+interface Seen {
+  method?: string;
+  url?: string;
+  headers?: IncomingHttpHeaders;
+  body?: string;
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+async function rawServer(
+  answer: (seen: Seen) => { status: number; headers?: Record<string, string>; body?: string },
+) {
+  const seen: Seen[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const entry = { method: req.method, url: req.url, headers: req.headers, body };
+      seen.push(entry);
+      const reply = answer(entry);
+      res.writeHead(reply.status, reply.headers ?? {});
+      res.end(reply.body ?? '');
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, seen, client: createClient({ baseUrl: `${url}/api/admin/`, token: 'secret-token' }) };
+}
+
+const json = (status: number, body: unknown) => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+describe('client on the wire', () => {
+  it('sends the documented headers and a JSON body', async () => {
+    const { seen, client } = await rawServer(() => json(200, { id: 1 }));
+    await client.call('subscriptions.cancel', { params: { id: 7 }, body: { cancel_reason: 'other', send_cancel_notification: false } });
+    const [request] = seen;
+    expect(request?.method).toBe('POST');
+    expect(request?.url).toBe('/api/admin/subscriptions/7/cancel/');
+    expect(request?.headers).toMatchObject({
+      authorization: 'Bearer secret-token',
+      'x-store-api-version': operations['subscriptions.cancel'].version,
+      accept: 'application/json',
+      'content-type': 'application/json',
+    });
+    expect(request?.headers?.['user-agent']).toMatch(/^store-admin\/\d+\.\d+\.\d+/);
+    expect(JSON.parse(request?.body ?? '')).toEqual({ cancel_reason: 'other', send_cancel_notification: false });
+  });
+
+  it('accepts 204 with an empty body', async () => {
+    const { client } = await rawServer(() => ({ status: 204 }));
+    await expect(client.call('webhooks.get', { params: { id: 1 } })).resolves.toBeUndefined();
+  });
+
+  it.each([
+    ['a bare object', { id: 1 }],
+    ['a bare array', [{ id: 1 }]],
+    ['a results wrapper', { next: null, previous: null, results: [{ id: 1 }] }],
+  ])('reads 4.7 given %s as an array', async (_name, body) => {
+    const { client } = await rawServer(() => json(200, body));
+    await expect(client.orders.listFulfillmentOrders({ params: { number: '1' } })).resolves.toEqual([{ id: 1 }]);
+  });
+
+  it('keeps unknown fields and values outside the observed enums', async () => {
+    const { client } = await rawServer(() => json(200, { id: 3, status: 'paused', brand_new: { x: 1 }, lines: null }));
+    await expect(client.subscriptions.renew({ params: { id: 3 } })).resolves.toEqual({
+      id: 3,
+      status: 'paused',
+      brand_new: { x: 1 },
+      lines: null,
+    });
+  });
+
+  it('returns a response of an unexpected shape as received, with a warning', async () => {
+    const warnings: string[] = [];
+    const { url } = await rawServer(() => json(200, { id: 'not-a-number', events: 'nope' }));
+    const client = createClient({ baseUrl: url, token: 't', onWarning: (m) => warnings.push(m) });
+    await expect(client.webhooks.get({ params: { id: 1 } })).resolves.toEqual({ id: 'not-a-number', events: 'nope' });
+    expect(warnings).toHaveLength(1);
+  });
+
+  it.each([
+    [json(400, { detail: 'Bad thing.' }), 'Bad thing.'],
+    [json(400, { target: ['Enter a valid URL.'], events: ['This field is required.'] }), 'target: Enter a valid URL.; events: This field is required.'],
+    [json(400, { non_field_errors: ['Dates overlap.'] }), 'Dates overlap.'],
+    [{ status: 502, headers: { 'content-type': 'text/html' }, body: '<html><body>Bad gateway</body></html>' }, '502 Bad Gateway'],
+    [{ status: 500 }, '500 Internal Server Error'],
+  ])('describes an error answer in one line (%#)', async (reply, message) => {
+    const { client } = await rawServer(() => reply);
+    const error = (await client.exports.listTypes({}).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toBe(message);
+  });
+
+  it('reports an HTML page in a 2xx answer as an unreadable body', async () => {
+    const { client } = await rawServer(() => ({ status: 200, headers: { 'content-type': 'text/html' }, body: '<html>login</html>' }));
+    const error = (await client.exports.listTypes({}).catch((e: unknown) => e)) as NetworkError;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.message).toBe('The store answered 200 with an HTML page; expected JSON');
+  });
+
+  it('does not follow a redirect, so the token never reaches the other host', async () => {
+    const other = await rawServer(() => json(200, {}));
+    const { client } = await rawServer(() => ({ status: 302, headers: { location: `${other.url}/api/admin/exports/types/` } }));
+    const error = (await client.exports.listTypes({}).catch((e: unknown) => e)) as NetworkError;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.kind).toBe('redirect');
+    expect(error.message).toContain(other.url);
+    expect(other.seen).toHaveLength(0);
+  });
+
+  it('reports a refused connection as never sent', async () => {
+    const { url } = await rawServer(() => ({ status: 200 }));
+    await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+    const client = createClient({ baseUrl: url, token: 't' });
+    const error = await client.exports.listTypes({}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).kind).toBe('refused');
+    expect(neverSent(error)).toBe(true);
+  });
+
+  it('times out a hanging store', async () => {
+    const { url } = await rawServer(() => ({ status: 200 }));
+    const hang = createServer(() => {});
+    servers.push(hang);
+    await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+    const client = createClient({ baseUrl: `http://127.0.0.1:${(hang.address() as AddressInfo).port}`, token: 't', timeoutMs: 200 });
+    const error = (await client.exports.listTypes({}).catch((e: unknown) => e)) as NetworkError;
+    expect(url).toBeTruthy();
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.kind).toBe('timeout');
+  });
+});
+
+describe('store URLs and transport safety', () => {
+  it.each([
+    ['shop.example.com', 'https://shop.example.com'],
+    ['https://shop.example.com/', 'https://shop.example.com'],
+    ['https://shop.example.com/api/admin', 'https://shop.example.com'],
+    ['https://shop.example.com/api/admin/', 'https://shop.example.com'],
+    ['  HTTPS://Shop.Example.com:8443/api/admin//  ', 'https://shop.example.com:8443'],
+    ['http://127.0.0.1:4010', 'http://127.0.0.1:4010'],
+  ])('normalises %s', (input, expected) => {
+    expect(normalizeStoreUrl(input)).toBe(expected);
+  });
+
+  it.each(['', 'ftp://shop.example.com', 'https://user:pw@shop.example.com', 'http://'])('rejects %j', (input) => {
+    expect(() => normalizeStoreUrl(input)).toThrow(UsageError);
+  });
+
+  it('refuses plain http to a non-loopback host unless allowed', () => {
+    expect(() => createClient({ baseUrl: 'http://shop.example.com', token: 't' })).toThrow(/clear text/);
+    expect(createClient({ baseUrl: 'http://shop.example.com', token: 't', allowHttp: true }).baseUrl).toBe('http://shop.example.com');
+    expect(createClient({ baseUrl: 'http://localhost:4010', token: 't' }).baseUrl).toBe('http://localhost:4010');
+  });
+});

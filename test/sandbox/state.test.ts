@@ -1,0 +1,155 @@
+// Real state changes in the sandbox, seen through later reads over HTTP.
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/api/errors.js';
+import { addInterval } from '../../src/sandbox/handlers.js';
+import { toCents } from '../../src/sandbox/money.js';
+import { memoryStore } from '../../src/sandbox/store.js';
+import { useSandbox } from '../helpers.js';
+
+const store = memoryStore();
+const state = () => store.state;
+
+describe('sandbox state changes', () => {
+  const ctx = useSandbox({ store });
+
+  it('removing a line recomputes the order totals', async () => {
+    const before = structuredClone(state().orders['10001']!);
+    const removed = before.lines!.find((l) => l.id === 102)!;
+    const order = await ctx.client.orders.removeLine({ params: { number: '10001', lineId: 102 } });
+    expect(order.lines?.map((l) => l.id)).toEqual([101, 103]);
+    expect(toCents(order.total_incl_tax)).toBe(toCents(before.total_incl_tax) - toCents(removed.price_incl_tax));
+    expect(toCents(order.total_excl_tax)).toBe(toCents(before.total_excl_tax) - toCents(removed.price_excl_tax));
+    expect(order.original_total_incl_tax).toBe(before.original_total_incl_tax);
+    const again = await ctx.client.orders.removeLine({ params: { number: '10001', lineId: 102 } }).catch((e: unknown) => e);
+    expect((again as ApiError).status).toBe(404);
+  });
+
+  it('refuses to remove a fulfilled line or the last line', async () => {
+    const fulfilled = (await ctx.client.orders.removeLine({ params: { number: '10001', lineId: 101 } }).catch((e: unknown) => e)) as ApiError;
+    expect(fulfilled.status).toBe(400);
+    expect(fulfilled.message).toBe('Line 101 has been fulfilled and cannot be removed.');
+    const last = (await ctx.client.orders.removeLine({ params: { number: '10003', lineId: 106 } }).catch((e: unknown) => e)) as ApiError;
+    expect(last.status).toBe(400);
+  });
+
+  it('stores order and customer notes with new ids', async () => {
+    const note = await ctx.client.orders.addNote({ params: { number: '10002' }, body: { message: 'Gift wrap' } });
+    expect(note.message).toBe('Gift wrap');
+    expect(state().orderNotes['10002']?.at(-1)?.id).toBe(note.id);
+    const customerNote = await ctx.client.customers.addNote({ params: { id: 2 }, body: { message: 'VIP' } });
+    expect(customerNote.id).toBe(note.id! + 1);
+    expect(state().customers['2']?.notes.at(-1)?.message).toBe('VIP');
+  });
+
+  it('cancels a subscription once', async () => {
+    const canceled = await ctx.client.subscriptions.cancel({
+      params: { id: 1 },
+      body: { cancel_reason: 'other', cancel_reason_other_message: 'Moving abroad' },
+    });
+    expect(canceled).toMatchObject({ status: 'canceled', cancel_reason: 'other', cancel_reason_other_message: 'Moving abroad' });
+    expect(state().subscriptions['1']?.status).toBe('canceled');
+    const twice = (await ctx.client.subscriptions.cancel({ params: { id: 1 }, body: { cancel_reason: 'other' } }).catch((e: unknown) => e)) as ApiError;
+    expect(twice.status).toBe(400);
+    const renew = (await ctx.client.subscriptions.renew({ params: { id: 3 } }).catch((e: unknown) => e)) as ApiError;
+    expect(renew.message).toBe('Subscription 3 is canceled and cannot be renewed.');
+  });
+
+  it('renews: a new order, one more order counted, the next renewal moved on, status active', async () => {
+    const before = structuredClone(state().subscriptions['2']!);
+    const renewed = await ctx.client.subscriptions.renew({ params: { id: 2 } });
+    expect(renewed.status).toBe('active');
+    expect(renewed.num_orders).toBe(before.num_orders! + 1);
+    expect(renewed.next_renewal_date).toBe(addInterval(before.next_renewal_date!, before.interval!, before.interval_count!));
+    const newest = renewed.orders!.at(-1)!;
+    const order = state().orders[newest.order_number!]!;
+    expect(order.subscriptions).toEqual([{ billing_cycle: newest.billing_cycle, id: 2 }]);
+    expect(order.lines).toHaveLength(before.lines.length);
+    expect(toCents(order.total_incl_tax)).toBeGreaterThan(0);
+    const list = await ctx.client.orders.listFulfillmentOrders({ params: { number: newest.order_number! } });
+    expect(list).toEqual([]);
+  });
+
+  it('applies a partial update and answers with the flattened line shape', async () => {
+    const updated = await ctx.client.subscriptions.update({
+      params: { id: 4 },
+      body: { interval: 'week', interval_count: 3, shipping_price: '7.50', status: 'active', shipping_code: null },
+    });
+    expect(updated).toMatchObject({ interval: 'week', interval_count: 3, shipping_price: '7.50', status: 'active', shipping_code: null });
+    expect(updated.lines?.[0]).toHaveProperty('product_title');
+    expect(updated.lines?.[0]).not.toHaveProperty('stockrecord');
+    const lines = state().subscriptions['4']!.lines;
+    const expected = lines.reduce((sum, l) => sum + toCents(l.price) * (l.quantity ?? 1), 0) + 750;
+    expect(toCents(updated.total)).toBe(expected);
+  });
+
+  it('rejects a pending cancellation request once', async () => {
+    const rejected = await ctx.client.fulfillmentOrders.rejectCancellation({ params: { id: 401 }, body: { message: 'Shipped' } });
+    expect(rejected.request_status).toBe('cancellation_rejected');
+    expect(rejected.merchant_requests?.at(-1)).toMatchObject({ message: 'Shipped' });
+    expect(rejected.line_items?.[0]).toHaveProperty('total_discount');
+    const again = (await ctx.client.fulfillmentOrders.rejectCancellation({ params: { id: 401 }, body: {} }).catch((e: unknown) => e)) as ApiError;
+    expect(again.status).toBe(400);
+    const [listed] = await ctx.client.orders.listFulfillmentOrders({ params: { number: '10002' } });
+    expect(listed?.request_status).toBe('cancellation_rejected');
+    expect(listed?.line_items?.[0]).toHaveProperty('price_incl_tax_excl_discounts');
+  });
+
+  it('stores exports and serves their file without the token', async () => {
+    const created = await ctx.client.exports.create({
+      body: { type: 'order_list', date_from: '2026-01-01T00:00:00Z', date_to: '2026-12-31T00:00:00Z' },
+    });
+    expect(created).toMatchObject({ status: 'available', type: 'order_list' });
+    const next = await ctx.client.exports.create({
+      body: { type: 'customer_list', date_from: '2026-01-01T00:00:00Z', date_to: '2026-12-31T00:00:00Z' },
+    });
+    expect(next.id).toBe(created.id! + 1);
+    const file = await fetch(created.url!);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toMatch(/^text\/csv/);
+    const csv = await file.text();
+    expect(csv.split('\n')[0]).toMatch(/number/);
+    expect(csv).toContain('10002');
+    const backwards = (await ctx.client.exports
+      .create({ body: { type: 'order_list', date_from: '2026-02-01T00:00:00Z', date_to: '2026-01-01T00:00:00Z' } })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(backwards.message).toBe('date_from must not be after date_to.');
+  });
+
+  it('ties a dispute to its transaction and order', async () => {
+    const order = state().orders['10002']!;
+    const transaction = order.transactions![0]!;
+    const dispute = await ctx.client.disputes.create({ body: { transaction: transaction.id!, type: 'alert' } });
+    expect(dispute).toMatchObject({ status: 'new', type: 'alert', transaction: transaction.id, order: 10002, amount: transaction.amount });
+    expect(state().orders['10002']!.transactions![0]!.is_disputed).toBe(true);
+    const unknown = (await ctx.client.disputes.create({ body: { transaction: 999999 } }).catch((e: unknown) => e)) as ApiError;
+    expect(unknown.status).toBe(400);
+    expect(unknown.message).toMatch(/^transaction: /);
+  });
+
+  it('merges app settings', async () => {
+    const before = structuredClone(state().appSettings['sandbox-app']!);
+    const merged = await ctx.client.apps.updateSettings({ params: { clientId: 'sandbox-app' }, body: { theme: 'dark', limit: 5 } });
+    expect(merged).toEqual({ ...before, theme: 'dark', limit: 5 });
+  });
+
+  it('stores webhooks and reads them back', async () => {
+    const created = await ctx.client.webhooks.create({
+      body: { target: 'https://hooks.example.com/x', events: ['order.created', 'custom.thing'], name: 'Mine', secret_key: 's3cret' },
+    });
+    expect(created).toMatchObject({ active: true, warning_count: 0, name: 'Mine' });
+    const read = await ctx.client.webhooks.get({ params: { id: created.id! } });
+    expect(read).toEqual(created);
+  });
+});
+
+describe('calendar steps', () => {
+  it.each([
+    ['2026-01-31T10:00:00Z', 'month', 1, '2026-02-28T10:00:00Z'],
+    ['2026-01-15T00:00:00Z', 'week', 2, '2026-01-29T00:00:00Z'],
+    ['2026-03-01T00:00:00Z', 'day', 1, '2026-03-02T00:00:00Z'],
+    ['2024-02-29T00:00:00Z', 'year', 1, '2025-02-28T00:00:00Z'],
+    ['2026-11-30T00:00:00Z', 'month', 3, '2027-02-28T00:00:00Z'],
+  ])('%s + %s × %i', (from, interval, count, expected) => {
+    expect(addInterval(from, interval, count)).toBe(expected);
+  });
+});
