@@ -15,6 +15,8 @@ await build({
   platform: 'node',
   target: 'node20.19',
   minify: true,
+  // Error classes report their names in JSON errors.
+  keepNames: true,
   sourcemap: true,
   legalComments: 'none',
   chunkNames: 'chunks/[name]-[hash]',

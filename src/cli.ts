@@ -1,9 +1,10 @@
 // Entry point: builds the command tree, runs it, and turns every failure into one line on
 // stderr and a documented exit code. Commands never print errors or exit themselves.
 import { Command, CommanderError } from 'commander';
-import { EXIT, StoreAdminError } from './api/errors.js';
+import { ApiError, EXIT, StoreAdminError } from './api/errors.js';
 import { commandGroups } from './commands/index.js';
 import { processIO, type IO } from './io.js';
+import { addGlobalOptions } from './options.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
 
@@ -18,26 +19,36 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
     })
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
+  addGlobalOptions(program);
+  program.addHelpText('after', '\nRun `store-admin help environment`, `help exit-codes` or `help formatting` for more.\n');
   for (const register of commandGroups) register(program, io);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (error) {
-    return report(error, io);
+    const { json, output } = program.opts<{ json?: boolean; output?: string }>();
+    return report(error, io, !!json || output === 'json' || (!io.stdout.isTTY && output !== 'table'));
   }
 }
 
-function report(error: unknown, io: IO): number {
+function report(error: unknown, io: IO, json: boolean): number {
   if (error instanceof CommanderError) {
     // Commander has already printed help, the version or its own one-line message.
-    return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (error.exitCode === 0) return EXIT.ok;
+    const message = error.message.replace(/^error: /, '');
+    if (json) io.stderr.write(`${JSON.stringify({ error: { message, exitCode: EXIT.usage, type: 'UsageError' } })}\n`);
+    return EXIT.usage;
   }
-  if (error instanceof StoreAdminError) {
-    io.stderr.write(`store-admin: ${error.message}\n`);
-    if (error.hint) io.stderr.write(`hint: ${error.hint}\n`);
-    return error.exitCode;
-  }
-  io.stderr.write(`store-admin: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+  const known = error instanceof StoreAdminError;
+  const message = known ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+  const exitCode = known ? error.exitCode : EXIT.failure;
+  io.stderr.write(`store-admin: ${message}\n`);
+  if (known && error.hint) io.stderr.write(`hint: ${error.hint}\n`);
   if (io.env.STORE_ADMIN_DEBUG && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
-  return EXIT.failure;
+  if (json) {
+    const status = error instanceof ApiError ? error.status : undefined;
+    const type = known ? error.name : 'Error';
+    io.stderr.write(`${JSON.stringify({ error: { message, exitCode, type, ...(status ? { status } : {}), ...(error instanceof ApiError && error.body !== undefined ? { body: error.body } : {}) } })}\n`);
+  }
+  return exitCode;
 }

@@ -8,11 +8,12 @@ const DEFAULT_MESSAGE = 'Invalid input';
 
 type Issue = z.core.$ZodIssue;
 
-function describe(issue: Issue): string {
+function describe(issue: Issue, value: unknown): string {
+  if (issue.code === 'invalid_type' && value === undefined) return 'is required';
   if (issue.message && issue.message !== DEFAULT_MESSAGE) return issue.message;
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'is required' : `must be ${article(issue.expected)}`;
+      return `must be ${article(issue.expected)}`;
     case 'invalid_value':
       return `must be one of: ${issue.values.map((v) => (v === '' ? '""' : String(v))).join(', ')}`;
     case 'too_small':
@@ -49,11 +50,20 @@ function unit(origin: string): string {
   return '';
 }
 
-export function toFieldIssues(prefix: string, issues: readonly Issue[]): FieldIssue[] {
+export function toFieldIssues(prefix: string, issues: readonly Issue[], input: unknown): FieldIssue[] {
   return issues.map((issue) => ({
     path: [prefix, ...issue.path.map(String)].filter(Boolean).join('.'),
-    message: describe(issue),
+    message: describe(issue, valueAt(input, issue.path)),
   }));
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let current = input;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
 }
 
 /** Checks path parameters and body together, throwing one ValidationError that lists every bad field. */
@@ -65,8 +75,8 @@ export function validateInput(
   const params = paramsSchema(op.params).safeParse(input.params ?? {});
   const body = schemas.body?.safeParse(input.body ?? {});
   const issues = [
-    ...(params.success ? [] : toFieldIssues('params', params.error.issues)),
-    ...(body && !body.success ? toFieldIssues('body', body.error.issues) : []),
+    ...(params.success ? [] : toFieldIssues('params', params.error.issues, input.params ?? {})),
+    ...(body && !body.success ? toFieldIssues('body', body.error.issues, input.body ?? {}) : []),
   ];
   if (issues.length > 0) throw new ValidationError(issues);
   return { params: params.data, body: body?.data };

@@ -16,9 +16,13 @@ function parsePort(value: string): number {
 }
 
 export function registerSandbox(program: Command, io: IO): void {
-  program
+  const sandbox = program
     .command('sandbox')
-    .description('Run the local sandbox store: the same API with seeded data and real state changes')
+    .description('The local sandbox store: the same API with seeded data and real state changes');
+
+  sandbox
+    .command('start', { isDefault: true })
+    .description('Run the sandbox store in the foreground (the default)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').default(4010).argParser(parsePort))
     .option('--token <token>', 'the full-access token (random when not given)')
@@ -30,5 +34,18 @@ export function registerSandbox(program: Command, io: IO): void {
     .action(async (options: { host: string; port: number; token?: string; scopedToken: Record<string, string[]> }) => {
       const { runSandbox } = await import('../sandbox/run.js');
       await runSandbox(options, io);
+    });
+
+  sandbox
+    .command('reset')
+    .description('Restore the seed data of the embedded sandbox used by --sandbox')
+    .addHelpText('after', '\nExamples:\n  $ store-admin sandbox reset\n  $ STORE_ADMIN_CONFIG_DIR=/tmp/demo store-admin sandbox reset\n')
+    .action(async () => {
+      const [{ fileStore }, { sandboxStatePath }] = await Promise.all([
+        import('../sandbox/file-store.js'),
+        import('../sandbox/embedded.js'),
+      ]);
+      await fileStore(sandboxStatePath(io.env)).reset();
+      io.stderr.write('The embedded sandbox is back to its seed data.\n');
     });
 }

@@ -91,8 +91,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const schemas = await op.schemas();
     let body: unknown;
     if ('body' in schemas && schemas.body) {
-      const parsed = schemas.body.safeParse(parseJson(raw, req.headers['content-type']));
-      if (!parsed.success) throw new HttpError(400, fieldErrors(parsed.error.issues));
+      const json = parseJson(raw, req.headers['content-type']);
+      const parsed = schemas.body.safeParse(json);
+      if (!parsed.success) throw new HttpError(400, fieldErrors(parsed.error.issues, json));
       body = parsed.data;
     }
     const result = await store.transact((state) => {
@@ -175,9 +176,9 @@ function parseJson(raw: string, contentType: string | undefined): unknown {
 }
 
 /** Validation errors in the platform's shape: `{"field": ["message"]}`, `non_field_errors` for the whole body. */
-function fieldErrors(issues: Parameters<typeof toFieldIssues>[1]): Record<string, string[]> {
+function fieldErrors(issues: Parameters<typeof toFieldIssues>[1], body: unknown): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
-  for (const issue of toFieldIssues('', issues)) {
+  for (const issue of toFieldIssues('', issues, body)) {
     (errors[issue.path || 'non_field_errors'] ??= []).push(issue.message);
   }
   return errors;

@@ -33,7 +33,7 @@ export const list = <T extends z.ZodMiniType>(item: T) => z.array(item);
 export const INT32_MAX = 2147483647;
 
 /** A positive 32-bit integer id. */
-export const id = z.int().check(
+export const id = z.int({ error: 'must be a positive whole number' }).check(
   z.minimum(1, 'must be a positive whole number'),
   z.maximum(INT32_MAX, `must be at most ${INT32_MAX}`),
 );

@@ -1,0 +1,32 @@
+// `store-admin apps …`
+import type { Command } from 'commander';
+import type { IO } from '../io.js';
+import { requireSomething } from './body.js';
+import { addOperationCommand } from './define.js';
+import { collect, jsonObject, typedPair } from './values.js';
+
+export function registerApps(program: Command, io: IO): void {
+  const apps = program.command('apps').description("Change apps' settings");
+
+  addOperationCommand(apps, io, {
+    name: 'update-settings',
+    operation: 'apps.updateSettings',
+    args: [['client-id', 'clientId', "the app's client id"]],
+    description: "Merge keys into an app's settings (keys not given are left alone)",
+    options: (command) =>
+      command
+        .option('--set <key=value>', 'a setting; JSON values (true, 12, null, {"a":1}) are typed, anything else is text (repeatable)', collect)
+        .option('--data <json>', 'settings as a JSON object, @file or - (stdin); --set overrides them'),
+    body: async (opts, ctx) => {
+      const base = opts.data === undefined ? {} : await jsonObject(String(opts.data), '--data', ctx.io);
+      const pairs = ((opts.set ?? []) as string[]).reduce<Record<string, unknown>>((acc, pair) => typedPair(pair, acc), {});
+      return requireSomething({ ...base, ...pairs }, 'at least one --set key=value or --data');
+    },
+    view: 'settings',
+    progress: 'Updating the settings…',
+    examples: [
+      'store-admin apps update-settings sandbox-app --set theme=dark --set max_items=12',
+      'store-admin apps update-settings sandbox-app --data @settings.json',
+    ],
+  });
+}

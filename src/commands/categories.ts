@@ -1,0 +1,17 @@
+// `store-admin categories …`
+import type { Command } from 'commander';
+import type { IO } from '../io.js';
+import { addOperationCommand } from './define.js';
+
+export function registerCategories(program: Command, io: IO): void {
+  const categories = program.command('categories').description('Read product categories');
+
+  addOperationCommand(categories, io, {
+    name: 'get',
+    operation: 'categories.get',
+    args: [['id', 'id', 'category id']],
+    view: 'category',
+    progress: 'Fetching the category…',
+    examples: ['store-admin categories get 1', 'store-admin categories get 2 --query name'],
+  });
+}

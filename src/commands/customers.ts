@@ -1,0 +1,20 @@
+// `store-admin customers …`
+import type { Command } from 'commander';
+import type { IO } from '../io.js';
+import { addOperationCommand } from './define.js';
+import { messageFrom, messageOptions } from './message.js';
+
+export function registerCustomers(program: Command, io: IO): void {
+  const customers = program.command('customers').description('Work with customers');
+
+  addOperationCommand(customers, io, {
+    name: 'add-note',
+    operation: 'customers.addNote',
+    args: [['id', 'id', 'customer id']],
+    options: messageOptions,
+    body: async (opts, ctx) => ({ message: await messageFrom(opts, ctx) }),
+    view: 'note',
+    progress: 'Adding the note…',
+    examples: ['store-admin customers add-note 1 --message "Prefers email contact"', 'store-admin customers add-note 2 --message-file note.txt'],
+  });
+}

@@ -1,0 +1,65 @@
+// `store-admin help [topic | command…]`: the topics below, or any command's help.
+import type { Command } from 'commander';
+import { UsageError } from '../api/errors.js';
+import type { IO } from '../io.js';
+
+export const HELP_TOPICS: Record<string, string> = {
+  environment: `Environment variables
+
+  STORE_ADMIN_TOKEN        API token for the store (used when no profile supplies one)
+  STORE_ADMIN_BASE_URL     store URL, e.g. https://shop.example.com (same as --base-url)
+  STORE_ADMIN_PROFILE      profile to use (same as --profile)
+  STORE_ADMIN_CONFIG_DIR   where profiles and the embedded sandbox's state are kept
+                           (default: $XDG_CONFIG_HOME/store-admin or ~/.config/store-admin)
+  STORE_ADMIN_SANDBOX      1 runs every command against the embedded sandbox (same as --sandbox)
+  STORE_ADMIN_DEBUG        1 adds stack traces to unexpected errors
+  NO_COLOR                 set to anything to disable colour
+  FORCE_COLOR              1, 2 or 3 forces colour even when output is not a terminal
+
+Flags win over the environment, which wins over the active profile.
+`,
+  'exit-codes': `Exit codes
+
+  0    success
+  1    the store answered with an error, could not be reached, or its answer was unreadable
+  2    usage or validation error: bad flags, arguments or input; nothing was sent
+  4    authentication or permission: no token, or the store answered 401 or 403
+  130  interrupted (Ctrl-C); for a change, it may or may not have been applied
+
+With --json, a failure also prints a JSON error object on stderr:
+  {"error": {"message": "...", "exitCode": 1, "status": 404, "type": "ApiError"}}
+`,
+  formatting: `Output formats
+
+  Tables are printed when stdout is a terminal; JSON otherwise.
+  --json               print the JSON the store answered (pretty on a terminal, compact in a pipe)
+  -o, --output table   force a table even in a pipe
+  -q, --query EXPR     filter the JSON with a JMESPath expression (https://jmespath.org),
+                       e.g. --query 'lines[].{id: id, sku: sku}'
+  --no-color           no colour (also NO_COLOR); FORCE_COLOR=1 forces it
+
+Data goes to stdout; progress, warnings and errors go to stderr. Secrets the store sends back
+(a webhook's secret_key) are masked unless --show-secret is given.
+`,
+};
+
+export function registerHelp(program: Command, io: IO): void {
+  program.helpCommand(false);
+  program
+    .command('help [name...]')
+    .description(`show help for a command, or a topic: ${Object.keys(HELP_TOPICS).join(', ')}`)
+    .action((names: string[]) => {
+      const [first] = names;
+      if (first && names.length === 1 && HELP_TOPICS[first]) {
+        io.stdout.write(HELP_TOPICS[first]);
+        return;
+      }
+      let command: Command = program;
+      for (const name of names) {
+        const next = command.commands.find((c) => c.name() === name || c.aliases().includes(name));
+        if (!next) throw new UsageError(`No command or help topic "${names.join(' ')}"`, { hint: 'Run: store-admin --help' });
+        command = next;
+      }
+      io.stdout.write(command.helpInformation());
+    });
+}

@@ -1,0 +1,58 @@
+// `store-admin orders …`
+import type { Command } from 'commander';
+import type { IO } from '../io.js';
+import { addOperationCommand } from './define.js';
+import { messageFrom, messageOptions } from './message.js';
+
+export function registerOrders(program: Command, io: IO): void {
+  const orders = program.command('orders').description('Work with orders: lines, notes and fulfillment');
+
+  addOperationCommand(orders, io, {
+    name: 'remove-line',
+    operation: 'orders.removeLine',
+    args: [
+      ['number', 'number', 'order number, e.g. 10001'],
+      ['line-id', 'lineId', 'id of the line to remove'],
+    ],
+    view: 'order',
+    progress: 'Removing the line…',
+    confirm: ({ params }) => `Remove line ${params.lineId} from order ${params.number}? The order's totals will be recomputed.`,
+    examples: ['store-admin orders remove-line 10001 102', 'store-admin orders remove-line 10001 102 --yes --json'],
+  });
+
+  addOperationCommand(orders, io, {
+    name: 'add-note',
+    operation: 'orders.addNote',
+    args: [['number', 'number', 'order number']],
+    options: messageOptions,
+    body: async (opts, ctx) => ({ message: await messageFrom(opts, ctx) }),
+    view: 'note',
+    progress: 'Adding the note…',
+    examples: [
+      'store-admin orders add-note 10001 --message "Customer asked for gift wrap"',
+      'echo "Called the customer" | store-admin orders add-note 10001 --message-file -',
+    ],
+  });
+
+  addOperationCommand(orders, io, {
+    name: 'fulfillment-orders',
+    operation: 'orders.listFulfillmentOrders',
+    args: [['number', 'number', 'order number']],
+    view: 'fulfillmentOrder',
+    progress: 'Fetching fulfillment orders…',
+    examples: ['store-admin orders fulfillment-orders 10002', "store-admin orders fulfillment-orders 10002 --query '[].id'"],
+  });
+
+  addOperationCommand(orders, io, {
+    name: 'fulfillment-event',
+    operation: 'orders.getFulfillmentEvent',
+    args: [
+      ['number', 'number', 'order number'],
+      ['fulfillment-id', 'fulfillmentId', 'fulfillment id'],
+      ['event-id', 'eventId', 'event id'],
+    ],
+    view: 'fulfillmentEvent',
+    progress: 'Fetching the event…',
+    examples: ['store-admin orders fulfillment-event 10001 201 301', 'store-admin orders fulfillment-event 10001 201 302 --json'],
+  });
+}
