@@ -8,7 +8,8 @@ import { addGlobalOptions } from './options.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
 
-export async function main(argv: string[], io: IO = processIO()): Promise<number> {
+/** The whole command tree; declaring it loads no command's work. */
+export function buildProgram(io: IO): Command {
   const program = new Command('store-admin')
     .description('Administer an online store from the command line: orders, subscriptions, exports, webhooks and more')
     .version(__STORE_ADMIN_VERSION__, '-V, --version')
@@ -22,6 +23,11 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
   addGlobalOptions(program);
   program.addHelpText('after', '\nRun `store-admin help environment`, `help exit-codes` or `help formatting` for more.\n');
   for (const register of commandGroups) register(program, io);
+  return program;
+}
+
+export async function main(argv: string[], io: IO = processIO()): Promise<number> {
+  const program = buildProgram(io);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;

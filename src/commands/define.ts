@@ -2,7 +2,7 @@
 // flags become validated input, destructive work is confirmed, the request is sent (or shown
 // with --dry-run) and the result rendered. Help text comes from the operation table.
 import type { Command } from 'commander';
-import { StoreAdminError, UsageError, ValidationError } from '../api/errors.js';
+import { ApiError, StoreAdminError, UsageError, ValidationError } from '../api/errors.js';
 import { operations, type OperationId } from '../api/operations.js';
 import { validateInput } from '../api/validate.js';
 import { createContext, type Context } from '../context.js';
@@ -114,6 +114,9 @@ async function run(spec: OperationCommand, ctx: Context, positional: string[], o
   let data: unknown;
   try {
     data = await client.call(spec.operation, input as never);
+  } catch (error) {
+    if (error instanceof ApiError) addHint(error, op.scopes);
+    throw error;
   } finally {
     stop();
   }
@@ -148,4 +151,15 @@ function explain(error: ValidationError, spec: OperationCommand, input: { params
     return `${label}: ${issue.message}${shown}`;
   });
   return new UsageError(parts.join('; '));
+}
+
+/** What to do about an authentication or permission failure. */
+function addHint(error: ApiError, scopes: readonly string[]) {
+  if (error.status === 401) {
+    error.hint = 'The store rejected the token: set STORE_ADMIN_TOKEN to a valid one, or run: store-admin auth login';
+  } else if (error.status === 403) {
+    error.hint = scopes.length > 0
+      ? `This command needs a token with the scope${scopes.length > 1 ? 's' : ''} ${scopes.join(' and ')}`
+      : 'The token is not allowed to do this';
+  }
 }

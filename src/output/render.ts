@@ -42,11 +42,12 @@ async function renderTable(data: unknown, options: RenderOptions): Promise<strin
   const chalk = new Chalk({ level: options.color });
   const fmt = createFmt(chalk);
   const style = options.color > 0 ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] };
-  // No rule between rows: denser, and still readable with the outer frame.
+  // No rule between rows: denser, and still readable inside the outer frame.
   const chars = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
   const view: View = options.view ? views[options.view] : {};
   const table = (head: string[], rows: string[][]) => {
-    const t = new Table({ head, style, chars });
+    // Without colour the header stands out in capitals, as no rule separates the rows.
+    const t = new Table({ head: options.color > 0 ? head : head.map((h) => h.toUpperCase()), style, chars });
     t.push(...rows);
     return t.toString();
   };

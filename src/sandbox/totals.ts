@@ -21,7 +21,10 @@ export function recomputeOrderTotals(order: Order): void {
   order.total_cost = fromCents(incl);
   order.total_outstanding = fromCents(Math.max(0, incl - paid));
   const taxLine = order.tax_lines?.[0];
-  if (taxLine) taxLine.amount = fromCents(incl - excl - (toCents(order.shipping_incl_tax) - toCents(order.shipping_excl_tax)));
+  if (taxLine) {
+    taxLine.amount = fromCents(incl - excl - (toCents(order.shipping_incl_tax) - toCents(order.shipping_excl_tax)));
+    if (taxLine.report_values) taxLine.report_values.amount = taxLine.amount;
+  }
   if (order.report_values) {
     Object.assign(order.report_values, {
       total_excl_tax: order.total_excl_tax,

@@ -9,6 +9,7 @@ import {
   dateTime,
   decimal,
   decimalString,
+  INT32_MAX,
   isoDateTime,
   jsonObject,
   list,
@@ -113,7 +114,10 @@ export const update = {
     billing_address: z.optional(z.nullable(jsonObject)),
     interval: z.optional(z.enum(INTERVALS)),
     interval_count: z.optional(
-      z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(2147483647, 'must be at most 2147483647')),
+      z.int({ error: 'must be a whole number' }).check(
+        z.minimum(1, 'must be at least 1'),
+        z.maximum(INT32_MAX, `must be at most ${INT32_MAX}`),
+      ),
     ),
     is_test: z.optional(z.boolean()),
     next_renewal_date: z.optional(z.nullable(isoDateTime)),

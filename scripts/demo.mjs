@@ -1,0 +1,37 @@
+// A short guided tour: real store-admin commands against the embedded sandbox store, in a
+// throwaway config dir so every run starts from the seed data.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const bin = new URL('../bin/store-admin.js', import.meta.url).pathname;
+const configDir = mkdtempSync(join(tmpdir(), 'store-admin-demo-'));
+const env = { ...process.env, STORE_ADMIN_CONFIG_DIR: configDir, STORE_ADMIN_SANDBOX: '1' };
+
+const tour = [
+  ['What can be exported?', ['exports', 'types']],
+  ['The fulfillment orders of order 10002', ['orders', 'fulfillment-orders', '10002']],
+  ['Remove line 102 from order 10001 (totals are recomputed)', ['orders', 'remove-line', '10001', '102', '--yes']],
+  ['Renew subscription 2 now, showing three fields with a JMESPath query', ['subscriptions', 'renew', '2', '--yes', '--query', '{status: status, next_renewal: next_renewal_date, orders: num_orders}']],
+  ['Register a webhook (its secret is masked)', ['webhooks', 'create', '--target', 'https://hooks.example.com/demo', '--event', 'order.created', '--event', 'order.updated', '--secret-key', 'demo-secret']],
+  ['Preview a change without sending it', ['subscriptions', 'update', '1', '--shipping-price', '4.99', '--dry-run']],
+];
+
+let failed = false;
+try {
+  for (const [title, args] of tour) {
+    process.stdout.write(`\n\x1b[1m# ${title}\x1b[0m\n$ store-admin ${args.map((a) => (/[\s{}]/.test(a) ? `'${a}'` : a)).join(' ')}\n`);
+    // Tables even when the tour's output is piped; the query step stays JSON.
+    const format = args.includes('--query') ? [] : ['--output', 'table'];
+    const result = spawnSync(process.execPath, [bin, ...args, ...format], { env, stdio: 'inherit' });
+    if (result.status !== 0) {
+      failed = true;
+      process.stderr.write(`(exit ${result.status})\n`);
+    }
+  }
+  process.stdout.write('\nEvery command above ran against the embedded sandbox (--sandbox). Try your own: npx store-admin --sandbox --help\n');
+} finally {
+  rmSync(configDir, { recursive: true, force: true });
+}
+process.exitCode = failed ? 1 : 0;

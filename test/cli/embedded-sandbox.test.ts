@@ -1,0 +1,40 @@
+// `--sandbox`: the embedded store keeps its state in the config dir between commands.
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, useConfigDir } from './run.js';
+
+describe('the embedded sandbox', () => {
+  const dir = useConfigDir();
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    runCli(args, { env: { STORE_ADMIN_CONFIG_DIR: dir, ...env } });
+
+  it('keeps effects between commands, in a private file, until reset', async () => {
+    const removed = await cli(['--sandbox', 'orders', 'remove-line', '10001', '103', '--yes']);
+    expect(removed.code).toBe(0);
+    const state = join(dir, 'sandbox-state.json');
+    expect(statSync(state).mode & 0o777).toBe(0o600);
+    const again = await cli(['orders', 'remove-line', '10001', '103', '--yes'], { STORE_ADMIN_SANDBOX: '1' });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('Line 103 of order 10001 not found.');
+    const reset = await cli(['sandbox', 'reset']);
+    expect(reset.code).toBe(0);
+    const afterReset = await cli(['--sandbox', 'orders', 'remove-line', '10001', '103', '--yes']);
+    expect(afterReset.code).toBe(0);
+  });
+
+  it('loses no update when invocations run at once', async () => {
+    const keys = Array.from({ length: 6 }, (_, i) => `k${i}`);
+    const results = await Promise.all(keys.map((key) => cli(['--sandbox', 'apps', 'update-settings', 'sandbox-app', '--set', `${key}=1`])));
+    expect(results.map((r) => r.code)).toEqual(keys.map(() => 0));
+    const final = await cli(['--sandbox', 'apps', 'update-settings', 'sandbox-app', '--set', 'last=1']);
+    for (const key of keys) expect(final.json()[key]).toBe(1);
+    expect(existsSync(join(dir, 'sandbox-state.json.lock'))).toBe(false);
+  });
+
+  it('needs no token or store URL', async () => {
+    const r = await runCli(['--sandbox', 'exports', 'types'], { env: { STORE_ADMIN_CONFIG_DIR: dir } });
+    expect(r.code).toBe(0);
+    expect(r.json().types).toHaveLength(13);
+  });
+});

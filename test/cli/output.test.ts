@@ -1,0 +1,111 @@
+// Output for people and for scripts: tables, colour, JSON, queries, dry runs and traces.
+import { describe, expect, it } from 'vitest';
+import { operationIds, operations } from '../../src/api/operations.js';
+import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { commandLines } from './cases.js';
+import { runCli, useConfigDir } from './run.js';
+
+describe('output', () => {
+  const ctx = useSandbox();
+  const dir = useConfigDir();
+  const cli = (args: string[], extra: Record<string, string> = {}) =>
+    runCli(args, { env: { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir, ...extra } });
+
+  it('every operation is reachable from a command and succeeds against the sandbox', async () => {
+    for (const id of operationIds) {
+      const before = ctx.sandbox.counters.byOperation[id]?.received ?? 0;
+      const r = await cli(commandLines[id]);
+      expect(r.code, `${id}: ${r.stderr}`).toBe(0);
+      expect(ctx.sandbox.counters.byOperation[id]?.received).toBe(before + 1);
+    }
+  });
+
+  it('an order renders as key fields, then its lines', async () => {
+    const r = await cli(['orders', 'remove-line', '10001', '102', '--yes', '-o', 'table']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('\x1b[');
+    const text = r.stdout;
+    expect(text.indexOf('Number')).toBeLessThan(text.indexOf('Total'));
+    expect(text).toMatch(/Total\s+│ \d+\.\d{2} USD/);
+    expect(text).toMatch(/Lines\n┌/);
+    expect(text).toContain('NWO-HOOD-CH-L');
+  });
+
+  it('lists render as tables, empty lists as (none) and [] in JSON', async () => {
+    const table = await cli(['orders', 'fulfillment-orders', '10002', '-o', 'table']);
+    expect(table.stdout).toMatch(/│ ID\s+│ ORDER\s+│ STATUS/);
+    const empty = await cli(['orders', 'fulfillment-orders', '10003', '-o', 'table']);
+    expect(empty.stdout).toContain('(none)');
+    const json = await cli(['orders', 'fulfillment-orders', '10003', '--json']);
+    expect(json.stdout).toBe('[]\n');
+  });
+
+  it('colours statuses only when allowed', async () => {
+    const forced = await cli(['webhooks', 'get', '1', '-o', 'table'], { FORCE_COLOR: '1' });
+    expect(forced.stdout).toContain('\x1b[');
+    const noColor = await cli(['webhooks', 'get', '1', '-o', 'table'], { FORCE_COLOR: '1', NO_COLOR: '1' });
+    expect(noColor.stdout).not.toContain('\x1b[');
+    const flag = await cli(['webhooks', 'get', '1', '-o', 'table', '--no-color'], { FORCE_COLOR: '1' });
+    expect(flag.stdout).not.toContain('\x1b[');
+  });
+
+  it('masks the webhook secret in tables', async () => {
+    const r = await cli(['webhooks', 'get', '1', '-o', 'table']);
+    expect(r.stdout).toContain('Secret key');
+    expect(r.stdout).toContain('••••••••');
+  });
+
+  it('prints compact JSON in a pipe, unaltered values', async () => {
+    const r = await cli(['categories', 'get', '1']);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(r.json()).toMatchObject({ id: 1, is_public: true });
+  });
+
+  it('filters with --query', async () => {
+    const r = await cli(['categories', 'get', '1', '--query', '{n: name, s: slug}']);
+    expect(r.json()).toEqual({ n: 'Apparel', s: 'apparel' });
+  });
+
+  it('--api-version overrides the header with a warning', async () => {
+    const r = await cli(['categories', 'get', '1', '--api-version', '2099-01-01']);
+    expect(r.stderr).toContain('warning: sending X-Store-API-Version: 2099-01-01');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`must be "${operations['categories.get'].version}"`);
+  });
+
+  it('--quiet keeps stderr clean on success', async () => {
+    const r = await cli(['categories', 'get', '1', '--api-version', '2024-04-01', '--quiet']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+
+  it('--dry-run prints the request, sends nothing and exits 0', async () => {
+    const before = ctx.sandbox.counters.received;
+    const r = await cli(['subscriptions', 'cancel', '3', '--reason', 'other', '--dry-run', '-o', 'table']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`POST ${ctx.sandbox.url}/api/admin/subscriptions/3/cancel/`);
+    expect(r.stdout).toContain('authorization: Bearer ***');
+    expect(r.stdout).toContain(`x-store-api-version: ${operations['subscriptions.cancel'].version}`);
+    expect(r.stdout).toContain('"cancel_reason": "other"');
+    expect(ctx.sandbox.counters.received).toBe(before);
+  });
+
+  it.each(operationIds)('%s: --dry-run and --verbose never print the token or the secret', async (id) => {
+    for (const flag of ['--dry-run', '--verbose']) {
+      // Repeating a change may meet a state rule (exit 1); the token must stay hidden either way.
+      const r = await cli([...commandLines[id], flag]);
+      expect([0, 1], r.stderr).toContain(r.code);
+      const all = r.stdout + r.stderr;
+      expect(all).not.toContain(FULL_TOKEN);
+      expect(all).not.toContain('topsecret');
+      expect(all).toMatch(/Bearer \*\*\*/);
+    }
+  });
+
+  it('--verbose traces the request and the response on stderr', async () => {
+    const r = await cli(['categories', 'get', '1', '--verbose']);
+    expect(r.stderr).toContain(`> GET ${ctx.sandbox.url}/api/admin/categories/1/`);
+    expect(r.stderr).toContain('< 200');
+    expect(r.json().id).toBe(1);
+  });
+});

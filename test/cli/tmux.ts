@@ -1,0 +1,66 @@
+// Drives the CLI in a real pseudo-terminal through tmux: type keys, read the screen.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BIN } from './run.js';
+
+export const hasTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
+
+export class Terminal {
+  private constructor(readonly name: string) {}
+
+  /** Starts `store-admin ARGS` in a fresh 120×40 terminal; the shell prints EXIT:<code> when it ends. */
+  static start(args: string[], env: Record<string, string>): Terminal {
+    const name = `sa-${randomBytes(4).toString('hex')}`;
+    const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '40', ...envArgs, `${quoted}; echo EXIT:$?; sleep 60`);
+    return new Terminal(name);
+  }
+
+  screen(): string {
+    return tmux('capture-pane', '-p', '-J', '-t', this.name);
+  }
+
+  /** Waits until the screen matches, returning it; fails with the screen after the timeout. */
+  async waitFor(pattern: RegExp, timeoutMs = 10_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const text = this.screen();
+      if (pattern.test(text)) return text;
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${pattern}; screen:\n${text}`);
+      await sleep(50);
+    }
+  }
+
+  /** tmux key names (Enter, Down, Space, C-c) or literal text with `{ literal: true }`. */
+  keys(...keys: string[]): void {
+    tmux('send-keys', '-t', this.name, ...keys);
+  }
+
+  type(text: string): void {
+    tmux('send-keys', '-t', this.name, '-l', text);
+  }
+
+  async exitCode(): Promise<number> {
+    const screen = await this.waitFor(/EXIT:\d+/);
+    return Number(/EXIT:(\d+)/.exec(screen)![1]);
+  }
+
+  kill(): void {
+    try {
+      tmux('kill-session', '-t', this.name);
+    } catch {
+      // already gone
+    }
+  }
+}
