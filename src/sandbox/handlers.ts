@@ -42,14 +42,7 @@ export const handlers: Handlers = {
 
   'orders.addNote': ({ state, params, body, now }) => {
     findOrder(state, params.number);
-    const note = {
-      app: SANDBOX_APP,
-      author: SANDBOX_AGENT,
-      id: ++state.lastIds.note,
-      message: body.message,
-      date_created: now,
-      date_updated: now,
-    };
+    const note = { ...newNote(state, body.message), date_created: now, date_updated: now };
     (state.orderNotes[params.number] ??= []).push(note);
     return note;
   },
@@ -117,14 +110,7 @@ export const handlers: Handlers = {
   'customers.addNote': ({ state, params, body, now }) => {
     const customer = state.customers[params.id];
     if (!customer) throw notFound(`Customer ${params.id}`);
-    const note = {
-      app: SANDBOX_APP,
-      author: SANDBOX_AGENT,
-      id: ++state.lastIds.note,
-      message: body.message,
-      created_at: now,
-      updated_at: now,
-    };
+    const note = { ...newNote(state, body.message), created_at: now, updated_at: now };
     customer.notes.push(note);
     return note;
   },
@@ -238,6 +224,11 @@ export const handlers: Handlers = {
 /** Where the sandbox serves an export's file; like a pre-signed link, it needs no token. */
 export function exportFilePath(id: number | string): string {
   return `/sandbox/files/exports/${id}.csv`;
+}
+
+/** Order and customer notes share these fields; only the names of their timestamps differ. */
+function newNote(state: SandboxState, message: string) {
+  return { app: SANDBOX_APP, author: SANDBOX_AGENT, id: ++state.lastIds.note, message };
 }
 
 function findOrder(state: SandboxState, number: string) {
