@@ -35,14 +35,19 @@ export async function connect(options: GlobalOptions, io: IO, note: (message: st
     };
   }
 
-  const baseUrl = options.baseUrl ?? io.env.STORE_ADMIN_BASE_URL;
-  if (!baseUrl) {
+  const { resolveConnection } = await import('./config/resolve.js');
+  const resolved = resolveConnection(options, io);
+  if (!resolved.baseUrl) {
     throw new AuthError('No store URL given', {
-      hint: 'Pass --base-url https://your-store.example.com, set STORE_ADMIN_BASE_URL, or try --sandbox',
+      hint: 'Run: store-admin auth login, or pass --base-url / set STORE_ADMIN_BASE_URL (or try --sandbox)',
     });
   }
-  const token = io.env.STORE_ADMIN_TOKEN || undefined;
-  const client = createClient({ ...common, baseUrl, token });
+  const client = createClient({
+    ...common,
+    baseUrl: resolved.baseUrl.value,
+    token: resolved.token?.value,
+    allowHttp: resolved.allowHttp,
+  });
   return { client, close: () => client.close() };
 }
 

@@ -57,5 +57,6 @@ function lazyPrompter(io: IO, interactive: boolean): Prompter {
     select: async (...args) => (await load()).select(...args),
     checkbox: async (...args) => (await load()).checkbox(...args),
     confirm: async (...args) => (await load()).confirm(...args),
+    secret: async (...args) => (await load()).secret(...args),
   };
 }

@@ -15,6 +15,7 @@ export interface GlobalOptions {
   apiVersion?: string;
   color: boolean;
   sandbox?: boolean;
+  allowHttp?: boolean;
 }
 
 export function addGlobalOptions(program: Command): Command {
@@ -31,5 +32,6 @@ export function addGlobalOptions(program: Command): Command {
     .option('--dry-run', 'print the request that would be sent, send nothing')
     .option('--api-version <version>', "override the operation's X-Store-API-Version value")
     .option('--no-color', 'disable colour (NO_COLOR and FORCE_COLOR are honoured too)')
-    .option('--sandbox', 'run against the embedded sandbox store (or set STORE_ADMIN_SANDBOX=1)');
+    .option('--sandbox', 'run against the embedded sandbox store (or set STORE_ADMIN_SANDBOX=1)')
+    .option('--allow-http', 'allow sending the token over plain http to a store that is not on this machine');
 }

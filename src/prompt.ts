@@ -15,6 +15,8 @@ export interface Prompter {
   /** Known choices to tick, plus free text for others. */
   checkbox(ask: Ask & { choices: readonly string[] }): Promise<string[]>;
   confirm(ask: { message: string; refusal: string }): Promise<boolean>;
+  /** Masked input, for tokens. */
+  secret(ask: Ask): Promise<string>;
 }
 
 export function createPrompter(io: IO, interactive: boolean): Prompter {
@@ -49,6 +51,11 @@ export function createPrompter(io: IO, interactive: boolean): Prompter {
       const all = [...ticked, ...others.split(',').map((s) => s.trim()).filter(Boolean)];
       if (all.length === 0) throw new UsageError(`Pick at least one, or pass ${flag}`);
       return all;
+    },
+    async secret({ flag, message }) {
+      if (!interactive) return needs(flag);
+      const { password } = await import('@inquirer/prompts');
+      return guard(() => password({ message, mask: '*', validate: (v) => (v.trim() ? true : 'Required') }, context));
     },
     async confirm({ message, refusal }) {
       if (!interactive) throw new UsageError(refusal, { hint: 'Pass --yes to confirm without a prompt' });

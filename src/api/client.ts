@@ -103,7 +103,7 @@ export function createClient(options: ClientOptions): StoreClient {
   async function call<Id extends OperationId>(id: Id, input: OperationInput<Id>, callOptions: CallOptions = {}) {
     const { prepared, headers, schemas } = await prepareWithHeaders(id, input);
     if (!options.token) {
-      throw new AuthError('No API token', { hint: 'Set STORE_ADMIN_TOKEN, or run: store-admin auth login' });
+      throw new AuthError(`No API token for ${baseUrl}`, { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
     }
     options.onRequest?.(prepared);
     const response = await send(prepared, { ...headers, authorization: `Bearer ${options.token}` }, callOptions);

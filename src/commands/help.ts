@@ -16,7 +16,9 @@ export const HELP_TOPICS: Record<string, string> = {
   NO_COLOR                 set to anything to disable colour
   FORCE_COLOR              1, 2 or 3 forces colour even when output is not a terminal
 
-Flags win over the environment, which wins over the active profile.
+Flags win over the environment, which wins over the active profile: --base-url beats
+everything, a profile named with --profile beats STORE_ADMIN_BASE_URL and STORE_ADMIN_TOKEN, and
+those beat the profile chosen by STORE_ADMIN_PROFILE or the active one.
 `,
   'exit-codes': `Exit codes
 

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import type { IO } from '../io.js';
 import { registerApps } from './apps.js';
+import { registerAuth } from './auth.js';
 import { registerCategories } from './categories.js';
 import { registerCustomers } from './customers.js';
 import { registerDisputes } from './disputes.js';
@@ -26,6 +27,7 @@ export const commandGroups: RegisterCommands[] = [
   registerCategories,
   registerApps,
   registerWebhooks,
+  registerAuth,
   registerSandbox,
   registerHelp,
 ];

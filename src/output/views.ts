@@ -174,6 +174,14 @@ export const views = {
     ],
   },
   settings: { keyValue: true },
+  profiles: {
+    columns: [
+      ['Name', (r, f) => f.bold(f.text(r.name))],
+      ['Active', (r) => (r.active ? '*' : '')],
+      ['Store URL', (r, f) => f.text(r.base_url)],
+      ['Token', (r, f) => f.text(r.token)],
+    ],
+  },
   webhook: {
     fields: [
       id,

@@ -85,6 +85,22 @@ describe.runIf(hasTmux)('prompts in a terminal', () => {
     expect(ctx.sandbox.counters.received).toBe(before);
   });
 
+  it('auth login asks for the store URL and a masked token', async () => {
+    const t = Terminal.start(['auth', 'login', '--profile', 'typed'], { STORE_ADMIN_CONFIG_DIR: dir, NO_COLOR: '1' });
+    terminals.push(t);
+    await t.waitFor(/Store URL/);
+    t.type(`${ctx.sandbox.url}/api/admin/`);
+    t.keys('Enter');
+    await t.waitFor(/API token:/);
+    t.type(FULL_TOKEN);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    const screen = t.screen();
+    expect(screen).toContain('Logged in to');
+    expect(screen).toMatch(/API token: \*+/);
+    expect(screen).not.toContain(FULL_TOKEN);
+  });
+
   it('--no-input never prompts, even in a terminal', async () => {
     const t = start(['subscriptions', 'cancel', '1', '--no-input']);
     expect(await t.exitCode()).toBe(2);

@@ -1,0 +1,68 @@
+// Which store and token a command uses, and where each came from:
+// flags (--profile, --base-url) over the environment over the active profile.
+import type { IO } from '../io.js';
+import type { GlobalOptions } from '../options.js';
+import { configDir } from './paths.js';
+import { ProfileStore, checkProfileName, type Profile } from './profiles.js';
+import { UsageError } from '../api/errors.js';
+
+export type Source = 'flag' | 'environment' | 'profile' | 'active profile';
+
+export interface Setting<T> {
+  value: T;
+  source: Source;
+}
+
+export interface Resolved {
+  store: ProfileStore;
+  profile?: Setting<string>;
+  baseUrl?: Setting<string>;
+  token?: Setting<string>;
+  allowHttp: boolean;
+}
+
+export function profileStore(io: IO): ProfileStore {
+  return new ProfileStore(configDir(io.env));
+}
+
+export function resolveConnection(options: GlobalOptions, io: IO): Resolved {
+  const { env } = io;
+  const store = profileStore(io);
+  const envBaseUrl = env.STORE_ADMIN_BASE_URL || undefined;
+  const envToken = env.STORE_ADMIN_TOKEN || undefined;
+  const envProfile = env.STORE_ADMIN_PROFILE || undefined;
+
+  // The config file is read only when something may come from it.
+  let profile: Setting<string> | undefined;
+  let stored: Profile | undefined;
+  const needsConfig = options.profile !== undefined || envProfile !== undefined || !(envToken && (options.baseUrl || envBaseUrl));
+  if (needsConfig) {
+    const data = store.read();
+    if (options.profile !== undefined) profile = { value: checkProfileName(options.profile), source: 'flag' };
+    else if (envProfile !== undefined) profile = { value: checkProfileName(envProfile), source: 'environment' };
+    else if (data.activeProfile) profile = { value: data.activeProfile, source: 'active profile' };
+    stored = profile ? data.profiles[profile.value] : undefined;
+    if (profile && profile.source !== 'active profile' && !stored) {
+      throw new UsageError(`No profile named "${profile.value}"`, { hint: 'See: store-admin profiles list' });
+    }
+  }
+
+  // A profile named by flag outranks the environment; one chosen otherwise ranks below it.
+  const profileFirst = profile?.source === 'flag';
+  const fromProfile = (value: string | undefined): Setting<string> | undefined =>
+    value ? { value, source: 'profile' } : undefined;
+  const fromEnv = (value: string | undefined): Setting<string> | undefined =>
+    value ? { value, source: 'environment' } : undefined;
+  const pick = (envValue: string | undefined, profileValue: string | undefined) =>
+    profileFirst ? (fromProfile(profileValue) ?? fromEnv(envValue)) : (fromEnv(envValue) ?? fromProfile(profileValue));
+
+  const baseUrl: Setting<string> | undefined = options.baseUrl ? { value: options.baseUrl, source: 'flag' } : pick(envBaseUrl, stored?.baseUrl);
+  return {
+    store,
+    profile,
+    baseUrl,
+    token: pick(envToken, stored?.token),
+    // Permission for plain http was given for the profile's own URL only.
+    allowHttp: !!options.allowHttp || (baseUrl?.source === 'profile' && !!stored?.allowHttp),
+  };
+}
