@@ -18,7 +18,14 @@ export function sandboxRequested(options: GlobalOptions, env: NodeJS.ProcessEnv)
 }
 
 export async function connect(options: GlobalOptions, io: IO, note: (message: string) => void): Promise<Connection> {
-  const common: Partial<ClientOptions> = { ...traceHooks(options, io), onWarning: (m) => note(`warning: ${m}`) };
+  const common: Partial<ClientOptions> = {
+    ...traceHooks(options, io),
+    onWarning: (m) => note(`warning: ${m}`),
+    onRetry: ({ attempt, of, delayMs, reason }) =>
+      note(`${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${attempt} of ${of})`),
+    ...(options.timeout !== undefined ? { timeoutMs: options.timeout * 1000 } : {}),
+    ...(options.retries !== undefined ? { retries: options.retries } : {}),
+  };
   if (options.apiVersion) note(`warning: sending X-Store-API-Version: ${options.apiVersion} instead of each operation's own value`);
   if (options.apiVersion) common.apiVersion = options.apiVersion;
 

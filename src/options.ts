@@ -1,5 +1,5 @@
 // The global options every command accepts, declared once on the root command.
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 
 export interface GlobalOptions {
   profile?: string;
@@ -16,6 +16,8 @@ export interface GlobalOptions {
   color: boolean;
   sandbox?: boolean;
   allowHttp?: boolean;
+  timeout?: number;
+  retries?: number;
 }
 
 export function addGlobalOptions(program: Command): Command {
@@ -30,8 +32,32 @@ export function addGlobalOptions(program: Command): Command {
     .option('--quiet', 'print only the result: no progress, warnings or hints')
     .option('--verbose', 'trace each request and response on stderr (token redacted)')
     .option('--dry-run', 'print the request that would be sent, send nothing')
-    .option('--api-version <version>', "override the operation's X-Store-API-Version value")
+    .addOption(new Option('--api-version <version>', "override the operation's X-Store-API-Version value").argParser(apiVersion))
     .option('--no-color', 'disable colour (NO_COLOR and FORCE_COLOR are honoured too)')
     .option('--sandbox', 'run against the embedded sandbox store (or set STORE_ADMIN_SANDBOX=1)')
-    .option('--allow-http', 'allow sending the token over plain http to a store that is not on this machine');
+    .option('--allow-http', 'allow sending the token over plain http to a store that is not on this machine')
+    .addOption(new Option('--timeout <seconds>', 'give up on an attempt after this long (default 30)').argParser(positiveNumber('--timeout')))
+    .addOption(new Option('--retries <n>', 'further attempts after a failure that is safe to repeat (default 2)').argParser(wholeNumber('--retries')));
+}
+
+function positiveNumber(flag: string) {
+  return (value: string) => {
+    const number = Number(value);
+    if (!/^\d+(\.\d+)?$/.test(value.trim()) || number < 0.1 || number > 3600) {
+      throw new InvalidArgumentError(`${flag} takes seconds, from 0.1 to 3600`);
+    }
+    return number;
+  };
+}
+
+function wholeNumber(flag: string) {
+  return (value: string) => {
+    if (!/^\d{1,2}$/.test(value.trim()) || Number(value) > 10) throw new InvalidArgumentError(`${flag} takes a whole number from 0 to 10`);
+    return Number(value);
+  };
+}
+
+function apiVersion(value: string) {
+  if (!/^[\w.-]{1,40}$/.test(value)) throw new InvalidArgumentError('--api-version takes a version such as 2024-04-01 or unstable');
+  return value;
 }

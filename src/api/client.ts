@@ -1,7 +1,18 @@
 // The typed client: one generic `call(id, input)` driven by the operation table, and the same
 // calls grouped as methods (`client.subscriptions.cancel(...)`). No per-operation code lives here.
 import { Agent, request, type Dispatcher } from 'undici';
-import { ApiError, AuthError, NetworkError, describeErrorBody, statusLine, type NetworkFailure } from './errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  ApiError,
+  AuthError,
+  InterruptedError,
+  NetworkError,
+  UnknownOutcomeError,
+  describeErrorBody,
+  statusLine,
+  type NetworkFailure,
+} from './errors.js';
+import { backoffMs, retryableFailure, retryableStatus, retryAfterMs, type RetryInfo, type RetryOptions } from './retry.js';
 import { operations, type OperationId } from './operations.js';
 import type { OperationInput, OperationOutput } from './types.js';
 import { API_PREFIX, assertSafeTransport, fillPath, normalizeStoreUrl } from './url.js';
@@ -10,7 +21,7 @@ import { validateInput } from './validate.js';
 declare const __STORE_ADMIN_VERSION__: string;
 export const CLIENT_VERSION = typeof __STORE_ADMIN_VERSION__ === 'string' ? __STORE_ADMIN_VERSION__ : '0.0.0-dev';
 
-export interface ClientOptions {
+export interface ClientOptions extends RetryOptions {
   /** The store URL in any usual form (`shop.example.com`, `https://…/api/admin/`). */
   baseUrl: string;
   token?: string;
@@ -21,8 +32,10 @@ export interface ClientOptions {
   /** Overrides every operation's X-Store-API-Version value. */
   apiVersion?: string;
   userAgent?: string;
-  /** Whole-request timeout in milliseconds (default 30 s). */
+  /** Limit for one attempt, from connecting to the last byte (default 30 s). */
   timeoutMs?: number;
+  /** Limit for opening the connection (default 10 s, never above timeoutMs). */
+  connectTimeoutMs?: number;
   /** Called with each request just before it is sent (tokens already redacted). */
   onRequest?: (request: PreparedRequest) => void;
   /** Called with each response status and headers. */
@@ -75,9 +88,15 @@ export type StoreClient = Groups & {
 export function createClient(options: ClientOptions): StoreClient {
   const baseUrl = normalizeStoreUrl(options.baseUrl);
   assertSafeTransport(baseUrl, options.allowHttp ?? false);
+  // Node's timers take whole milliseconds.
+  const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? 30_000));
+  const connectTimeoutMs = Math.min(Math.round(options.connectTimeoutMs ?? 10_000), timeoutMs);
+  const retries = options.retries ?? 2;
+  const retryAfterCapMs = options.retryAfterCapMs ?? 30_000;
+  const baseDelayMs = options.baseDelayMs ?? 250;
   let ownAgent: Agent | undefined;
-  const dispatcher = () => options.dispatcher ?? (ownAgent ??= new Agent({ keepAliveTimeout: 10_000 }));
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const dispatcher = () =>
+    options.dispatcher ?? (ownAgent ??= new Agent({ keepAliveTimeout: 10_000, connect: { timeout: connectTimeoutMs } }));
   const userAgent = options.userAgent ?? `store-admin/${CLIENT_VERSION} node/${process.versions.node}`;
 
   async function prepareWithHeaders<Id extends OperationId>(id: Id, input: OperationInput<Id>) {
@@ -105,9 +124,8 @@ export function createClient(options: ClientOptions): StoreClient {
     if (!options.token) {
       throw new AuthError(`No API token for ${baseUrl}`, { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
     }
-    options.onRequest?.(prepared);
-    const response = await send(prepared, { ...headers, authorization: `Bearer ${options.token}` }, callOptions);
-    options.onResponse?.(response);
+    const sendHeaders = { ...headers, authorization: `Bearer ${options.token}` };
+    const response = await sendWithRetries(prepared, sendHeaders, callOptions);
     if (response.status < 200 || response.status >= 300) {
       throw new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers);
     }
@@ -115,6 +133,45 @@ export function createClient(options: ClientOptions): StoreClient {
     if (parsed.success) return parsed.data as OperationOutput<Id>;
     options.onWarning?.(`The response to ${id} does not match the documented shape; showing it as received`);
     return response.body as OperationOutput<Id>;
+  }
+
+  async function sendWithRetries(prepared: PreparedRequest, headers: Record<string, string>, callOptions: CallOptions) {
+    const { method } = prepared;
+    for (let attempt = 0; ; attempt++) {
+      const more = attempt < retries;
+      let response;
+      try {
+        options.onRequest?.(prepared);
+        response = await send(prepared, headers, callOptions);
+      } catch (error) {
+        if (more && retryableFailure(method, error)) {
+          await pause({ attempt: attempt + 1, of: retries, delayMs: backoffMs(attempt, baseDelayMs), reason: (error as Error).message }, callOptions);
+          continue;
+        }
+        throw outcome(method, error);
+      }
+      options.onResponse?.(response);
+      if (more && retryableStatus(method, response.status)) {
+        const asked = retryAfterMs(response.headers['retry-after']);
+        if (asked !== undefined && asked > retryAfterCapMs) {
+          const at = new Date(Date.now() + asked).toISOString().replace(/\.\d{3}Z$/, 'Z');
+          throw new ApiError(response.status, response.body, `${statusLine(response.status)}: the store asks to wait ${Math.ceil(asked / 1000)} s; retry after ${at}`, response.headers);
+        }
+        const delayMs = asked ?? backoffMs(attempt, baseDelayMs);
+        await pause({ attempt: attempt + 1, of: retries, delayMs, reason: statusLine(response.status) }, callOptions);
+        continue;
+      }
+      return response;
+    }
+  }
+
+  async function pause(info: RetryInfo, callOptions: CallOptions) {
+    options.onRetry?.(info);
+    try {
+      await sleep(info.delayMs, undefined, { signal: callOptions.signal });
+    } catch {
+      throw interrupted('GET');
+    }
   }
 
   async function send(prepared: PreparedRequest, headers: Record<string, string>, callOptions: CallOptions) {
@@ -129,15 +186,16 @@ export function createClient(options: ClientOptions): StoreClient {
         signal: AbortSignal.any(signals),
       });
     } catch (error) {
-      throw toNetworkError(error, prepared.url, timeoutMs, callOptions.signal);
+      if (callOptions.signal?.aborted) throw interrupted(prepared.method);
+      throw toNetworkError(error, prepared.url, timeoutMs);
     }
     const { statusCode: status, headers: responseHeaders } = response;
     if (status >= 300 && status < 400) {
-      await response.body.dump();
+      await response.body.dump().catch(() => {});
       const location = responseHeaders.location;
       throw new NetworkError(
         'redirect',
-        `The store answered ${statusLine(status).replace(/HTTP error$/, 'redirect')} pointing to ${String(location ?? 'nowhere')}; not followed, so the token was not sent there`,
+        `The store answered ${status} (redirect) pointing to ${String(location ?? 'nowhere')}; not followed, so the token was not sent there`,
         { hint: 'Check the store URL; use the address the redirect names if you trust it' },
       );
     }
@@ -145,7 +203,8 @@ export function createClient(options: ClientOptions): StoreClient {
     try {
       text = await response.body.text();
     } catch (error) {
-      throw toNetworkError(error, prepared.url, timeoutMs, callOptions.signal, 'body');
+      if (callOptions.signal?.aborted) throw interrupted(prepared.method);
+      throw new NetworkError('body', `The answer (${status}) from ${new URL(prepared.url).host} was cut short`, { cause: error, status });
     }
     const contentType = String(responseHeaders['content-type'] ?? '');
     const body = parseBody(text, contentType, status);
@@ -185,45 +244,57 @@ function parseBody(text: string, contentType: string, status: number): unknown {
   }
 }
 
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-function toNetworkError(
-  error: unknown,
-  url: string,
-  timeoutMs: number,
-  userSignal: AbortSignal | undefined,
-  phase?: 'body',
-): Error {
-  const code = errorCode(error);
-  const host = new URL(url).host;
-  let kind: NetworkFailure;
-  let message: string;
-  if (userSignal?.aborted) return userSignal.reason instanceof Error ? userSignal.reason : new Error('Aborted');
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    kind = 'dns';
-    message = `Cannot resolve ${new URL(url).hostname}`;
-  } else if (code === 'ECONNREFUSED') {
-    kind = 'refused';
-    message = `Connection refused by ${host}`;
-  } else if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || isTimeout(error)) {
-    kind = 'timeout';
-    message = `No answer from ${host} within ${Math.round(timeoutMs / 1000)} s`;
-  } else if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code ?? '')) {
-    kind = 'tls';
-    message = `TLS failure talking to ${host} (${code})`;
-  } else if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') {
-    kind = 'reset';
-    message = phase === 'body' ? `The connection to ${host} broke while reading the answer` : `The connection to ${host} was reset`;
-  } else {
-    kind = phase === 'body' ? 'body' : 'other';
-    message = `Request to ${host} failed: ${error instanceof Error ? error.message : String(error)}`;
+/** A POST whose answer was lost may have been applied: say so rather than guess. */
+function outcome(method: string, error: unknown): unknown {
+  if (method !== 'POST' || !(error instanceof NetworkError) || !error.sent) return error;
+  if (error.kind === 'body' && error.status !== undefined && error.status >= 200 && error.status < 300) {
+    return new UnknownOutcomeError(`The store accepted the change (${error.status}) but its answer was cut short`, {
+      cause: error,
+      hint: 'The change was applied; read it back rather than sending it again',
+    });
   }
-  return new NetworkError(kind, message, { cause: error });
+  if (error.kind === 'reset' || error.kind === 'timeout' || error.kind === 'body' || error.kind === 'other') {
+    return new UnknownOutcomeError(`${error.message}; the change may or may not have been applied`, {
+      cause: error,
+      hint: 'Check the store before sending it again: it was not retried, so it cannot have been applied twice',
+    });
+  }
+  return error;
 }
 
-/** True when the failure proves the request never reached the store. */
-export function neverSent(error: unknown): boolean {
-  return error instanceof NetworkError && NEVER_SENT.has(errorCode(error.cause) ?? '');
+function interrupted(method: string): InterruptedError {
+  return new InterruptedError(
+    method === 'POST'
+      ? 'Interrupted while the request was in flight; the change may or may not have been applied'
+      : method === 'GET'
+        ? 'Interrupted'
+        : 'Interrupted while the request was in flight; sending it again is safe',
+  );
+}
+
+/** Codes that mean no connection was ever made, so nothing reached the store. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function toNetworkError(error: unknown, url: string, timeoutMs: number): NetworkError {
+  const code = errorCode(error);
+  const { host, hostname } = new URL(url);
+  const sent = !NEVER_SENT.has(code ?? '');
+  const make = (kind: NetworkFailure, message: string, extra: { transient?: boolean } = {}) =>
+    new NetworkError(kind, message, { cause: error, sent, ...extra });
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return make('dns', `Cannot resolve ${hostname}`, { transient: code === 'EAI_AGAIN' });
+  }
+  if (code === 'ECONNREFUSED') return make('refused', `Connection refused by ${host}`);
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return make('refused', `${host} is unreachable`);
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return make('timeout', `Could not connect to ${host} in time`);
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || isTimeout(error)) {
+    return make('timeout', `No answer from ${host} within ${Number((timeoutMs / 1000).toFixed(1))} s`);
+  }
+  if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code ?? '')) return make('tls', `TLS failure talking to ${host} (${code})`);
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') {
+    return make('reset', `The connection to ${host} was reset`);
+  }
+  return make('other', `Request to ${host} failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 function isTimeout(error: unknown): boolean {

@@ -61,14 +61,26 @@ export type NetworkFailure = 'dns' | 'refused' | 'timeout' | 'reset' | 'tls' | '
 
 /** The store could not be reached, or its answer could not be read. */
 export class NetworkError extends StoreAdminError {
+  /** False when the request provably never left: no connection was made. */
+  readonly sent: boolean;
+  /** A failure that may pass by itself (a DNS lookup that timed out). */
+  readonly transient: boolean;
+  /** The status line that arrived before the body broke off, if any. */
+  readonly status?: number;
   constructor(
     readonly kind: NetworkFailure,
     message: string,
-    options?: { cause?: unknown; hint?: string },
+    options?: { cause?: unknown; hint?: string; sent?: boolean; transient?: boolean; status?: number },
   ) {
     super(message, options);
+    this.sent = options?.sent ?? true;
+    this.transient = options?.transient ?? false;
+    this.status = options?.status;
   }
 }
+
+/** A change was sent but its answer never arrived: it may or may not have been applied. */
+export class UnknownOutcomeError extends StoreAdminError {}
 
 export class InterruptedError extends StoreAdminError {
   override readonly exitCode: number = EXIT.interrupted;

@@ -1,7 +1,7 @@
 // zod issues turned into field issues with messages a person can act on.
 import * as z from 'zod/mini';
 import { ValidationError, type FieldIssue } from './errors.js';
-import { id, nonEmptyText } from './schemas/common.js';
+import { id, pathText } from './schemas/common.js';
 import type { OperationSchemas, ParamKind } from './operations.js';
 
 const DEFAULT_MESSAGE = 'Invalid input';
@@ -82,7 +82,7 @@ export function validateInput(
   return { params: params.data, body: body?.data };
 }
 
-const paramSchemas: Record<ParamKind, z.ZodMiniType> = { id, string: nonEmptyText };
+const paramSchemas: Record<ParamKind, z.ZodMiniType> = { id, string: pathText };
 
 /** The zod schema of an operation's path parameters, built from the table's declaration. */
 export function paramsSchema(decl: Readonly<Record<string, ParamKind>>) {

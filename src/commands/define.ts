@@ -112,12 +112,17 @@ async function run(spec: OperationCommand, ctx: Context, positional: string[], o
   const { startSpinner } = await import('../output/spinner.js');
   const stop = options.quiet ? () => {} : startSpinner(ctx.io.stderr, spec.progress);
   let data: unknown;
+  // Ctrl-C aborts the request at once; the client says what that means for this method.
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  process.once('SIGINT', abort);
   try {
-    data = await client.call(spec.operation, input as never);
+    data = await client.call(spec.operation, input as never, { signal: controller.signal });
   } catch (error) {
     if (error instanceof ApiError) addHint(error, op.scopes);
     throw error;
   } finally {
+    process.off('SIGINT', abort);
     stop();
   }
   const { render } = await import('../output/render.js');

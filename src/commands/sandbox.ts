@@ -2,12 +2,18 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../api/errors.js';
 import type { IO } from '../io.js';
+import type { RunSandboxOptions } from '../sandbox/run.js';
 
 function collectScopedToken(value: string, previous: Record<string, string[]>) {
   const match = /^([^=\s]+)=([\w:,\s]*)$/.exec(value);
   if (!match) throw new UsageError(`--scoped-token takes TOKEN=scope,scope (got "${value}")`);
   const scopes = match[2]!.split(',').map((s) => s.trim()).filter(Boolean);
   return { ...previous, [match[1]!]: scopes };
+}
+
+function parseSeed(value: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw new UsageError(`--seed takes a whole number (got "${value}")`);
+  return Number(value);
 }
 
 function parsePort(value: string): number {
@@ -27,11 +33,16 @@ export function registerSandbox(program: Command, io: IO): void {
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').default(4010).argParser(parsePort))
     .option('--token <token>', 'the full-access token (random when not given)')
     .option('--scoped-token <token=scopes>', 'a token limited to comma-separated scopes (repeatable)', collectScopedToken, {})
+    .option(
+      '--faults <spec>',
+      'misbehave on purpose: latency=MS[-MS],rate=N,error=SHARE[:503/502],reset-before=SHARE,reset-after=SHARE,truncate=SHARE,html=SHARE,hang=SHARE',
+    )
+    .addOption(new Option('--seed <n>', 'seed for the fault draws, to repeat a run exactly').argParser(parseSeed))
     .addHelpText(
       'after',
-      '\nExamples:\n  $ store-admin sandbox --port 0\n  $ store-admin sandbox --token dev --scoped-token ro=orders:read,exports:read\n',
+      '\nExamples:\n  $ store-admin sandbox --port 0\n  $ store-admin sandbox --token dev --scoped-token ro=orders:read,exports:read\n  $ store-admin sandbox --faults rate=4,error=0.3:503,reset-after=0.1 --seed 7\n',
     )
-    .action(async (options: { host: string; port: number; token?: string; scopedToken: Record<string, string[]> }) => {
+    .action(async (options: RunSandboxOptions) => {
       const { runSandbox } = await import('../sandbox/run.js');
       await runSandbox(options, io);
     });

@@ -1,4 +1,5 @@
 // The one renderer: JSON for scripts (optionally filtered with JMESPath), tables for people.
+import { UsageError } from '../api/errors.js';
 import type { IO } from '../io.js';
 import type { ColorLevel } from './color.js';
 import type { Column, View, ViewName } from './views.js';
@@ -16,7 +17,11 @@ export interface RenderOptions {
 export async function render(data: unknown, io: IO, options: RenderOptions): Promise<void> {
   if (options.query !== undefined) {
     const { search } = (await import('jmespath')).default;
-    data = search(data as never, options.query);
+    try {
+      data = search(data as never, options.query);
+    } catch (error) {
+      throw new UsageError(`--query: cannot apply the expression to the result (${(error as Error).message})`);
+    }
   }
   if (options.format === 'json' || options.query !== undefined) {
     io.stdout.write(`${JSON.stringify(data ?? null, null, io.stdout.isTTY ? 2 : undefined)}\n`);

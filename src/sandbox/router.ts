@@ -21,6 +21,7 @@ const routes: Route[] = Object.entries(operations).map(([id, op]) => {
 
 export type RouteMatch =
   | { kind: 'found'; id: OperationId; params: Record<string, string | number> }
+  | { kind: 'invalid-params'; id: OperationId }
   | { kind: 'not-found' }
   | { kind: 'method-not-allowed'; allowed: Method[] };
 
@@ -30,18 +31,20 @@ export type RouteMatch =
  */
 export function matchRoute(method: string, pathname: string): RouteMatch {
   const allowed: Method[] = [];
+  let invalid: OperationId | undefined;
   for (const route of routes) {
     const match = route.pattern.exec(pathname);
     if (!match) continue;
     const params = decodeParams(route, match);
-    if (!params) continue;
     if (route.method !== method) {
-      allowed.push(route.method);
+      if (params) allowed.push(route.method);
       continue;
     }
-    return { kind: 'found', id: route.id, params };
+    if (params) return { kind: 'found', id: route.id, params };
+    invalid ??= route.id;
   }
-  return allowed.length > 0 ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' };
+  if (allowed.length > 0) return { kind: 'method-not-allowed', allowed };
+  return invalid ? { kind: 'invalid-params', id: invalid } : { kind: 'not-found' };
 }
 
 function decodeParams(route: Route, match: RegExpExecArray): Record<string, string | number> | undefined {

@@ -1,5 +1,6 @@
 // Runs the sandbox in the foreground until SIGINT or SIGTERM.
 import type { IO } from '../io.js';
+import { parseFaults } from './faults.js';
 import { startSandbox } from './server.js';
 
 export interface RunSandboxOptions {
@@ -7,9 +8,12 @@ export interface RunSandboxOptions {
   port: number;
   token?: string;
   scopedToken: Record<string, string[]>;
+  faults?: string;
+  seed?: number;
 }
 
 export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<void> {
+  const faults = options.faults !== undefined || options.seed !== undefined ? parseFaults(options.faults ?? '', options.seed) : undefined;
   let sandbox;
   try {
     sandbox = await startSandbox({
@@ -17,6 +21,7 @@ export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<vo
       port: options.port,
       token: options.token,
       scopedTokens: options.scopedToken,
+      faults,
     });
   } catch (error) {
     const { NetworkError } = await import('../api/errors.js');
@@ -28,6 +33,7 @@ export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<vo
     [
       `Sandbox store listening on ${sandbox.url}`,
       `Token: ${sandbox.token}`,
+      ...(faults ? [`Faults: ${options.faults} (seed ${faults.seed})`] : []),
       '',
       'Try it:',
       `  export STORE_ADMIN_BASE_URL=${sandbox.url}`,

@@ -4,12 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { operations, type OperationId } from '../api/operations.js';
 import { toFieldIssues } from '../api/validate.js';
 import { exportCsv } from './export-csv.js';
 import { exportFilePath, handlers } from './handlers.js';
 import { HttpError } from './http-error.js';
 import { matchRoute } from './router.js';
+import { faultInjector, type Decision, type FaultKind, type FaultSpec } from './faults.js';
 import { memoryStore, type StateStore } from './store.js';
 
 export interface SandboxOptions {
@@ -21,12 +23,20 @@ export interface SandboxOptions {
   /** Tokens limited to the scopes listed. */
   scopedTokens?: Record<string, readonly string[]>;
   store?: StateStore;
+  /** Misbehave on purpose (see faults.ts). */
+  faults?: FaultSpec;
 }
 
 /** What the sandbox received and what it changed, per operation: tests read these. */
 export interface SandboxCounters {
   received: number;
+  /** Requests a correct client never sends: malformed ids or bodies. */
+  invalid: number;
+  /** Requests with a missing or wrong X-Store-API-Version (a client may override it on purpose). */
+  wrongVersion: number;
   byOperation: Partial<Record<OperationId, { received: number; applied: number }>>;
+  /** Faults injected, by kind. */
+  faults: Partial<Record<FaultKind, number>>;
 }
 
 export interface Sandbox {
@@ -46,7 +56,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const tokens = new Map<string, readonly string[] | typeof ALL_SCOPES>([[token, ALL_SCOPES]]);
   for (const [scoped, scopes] of Object.entries(options.scopedTokens ?? {})) tokens.set(scoped, scopes);
   const store = options.store ?? memoryStore();
-  const counters: SandboxCounters = { received: 0, byOperation: {} };
+  const injector = options.faults ? faultInjector(options.faults) : undefined;
+  const counters: SandboxCounters = { received: 0, invalid: 0, wrongVersion: 0, byOperation: {}, faults: injector?.injected ?? {} };
   let origin = '';
 
   const server = createServer((req, res) => {
@@ -73,10 +84,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const op = operations[route.id];
     const count = (counters.byOperation[route.id] ??= { received: 0, applied: 0 });
     count.received++;
+    if (route.kind === 'invalid-params') {
+      counters.invalid++;
+      throw new HttpError(404, { detail: 'Not found.' });
+    }
+
+    const decision = injector?.decide(req.headers.authorization ?? '');
+    if (decision && (await misbehave(decision, req, res))) return;
 
     const granted = authenticate(req.headers.authorization);
     const version = req.headers['x-store-api-version'];
     if (version !== op.version) {
+      counters.wrongVersion++;
       const got = version === undefined ? 'it is missing' : `got "${String(version)}"`;
       throw new HttpError(400, { detail: `X-Store-API-Version must be "${op.version}" for this operation (${got}).` });
     }
@@ -93,7 +112,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if ('body' in schemas && schemas.body) {
       const json = parseJson(raw, req.headers['content-type']);
       const parsed = schemas.body.safeParse(json);
-      if (!parsed.success) throw new HttpError(400, fieldErrors(parsed.error.issues, json));
+      if (!parsed.success) {
+        counters.invalid++;
+        throw new HttpError(400, fieldErrors(parsed.error.issues, json));
+      }
       body = parsed.data;
     }
     const result = await store.transact((state) => {
@@ -101,6 +123,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return handler({ state, params: route.params, body, origin, now: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') });
     }, op.method !== 'GET');
     if (op.method !== 'GET') count.applied++;
+    if (decision?.after === 'reset-after') return void req.socket.destroy();
+    if (decision?.after === 'truncate') return sendTruncated(res, op.success, result);
     send(res, op.success, result);
   }
 
@@ -144,6 +168,32 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         server.closeAllConnections();
       }),
   };
+}
+
+/** Applies the faults due before the handler; true when the request is dealt with. */
+async function misbehave(decision: Decision, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  if (decision.delayMs > 0) await sleep(decision.delayMs);
+  if (decision.retryAfter !== undefined) {
+    res.setHeader('retry-after', String(decision.retryAfter));
+    send(res, 429, { detail: `Request was throttled. Expected available in ${decision.retryAfter} second${decision.retryAfter === 1 ? '' : 's'}.` });
+    return true;
+  }
+  const before = decision.before;
+  if (!before) return false;
+  if (before.kind === 'reset-before') req.socket.destroy();
+  else if (before.kind === 'html') {
+    res.writeHead(502, { 'content-type': 'text/html' });
+    res.end('<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>proxy</body></html>');
+  } else if (before.kind === 'error') send(res, before.status, { detail: 'The sandbox failed on purpose.' });
+  // A hang answers nothing: the client's timeout, or the server's close, ends it.
+  return true;
+}
+
+/** Announces the whole body, sends half of it, then drops the connection. */
+function sendTruncated(res: ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body ?? null);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.write(text.slice(0, Math.floor(text.length / 2)), () => res.socket?.destroy());
 }
 
 function send(res: ServerResponse, status: number, body: unknown) {

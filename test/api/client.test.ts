@@ -3,7 +3,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, neverSent } from '../../src/api/client.js';
+import { createClient } from '../../src/api/client.js';
+import { neverSent } from '../../src/api/retry.js';
 import { ApiError, AuthError, NetworkError, UsageError, ValidationError } from '../../src/api/errors.js';
 import { operationIds, operations } from '../../src/api/operations.js';
 import { normalizeStoreUrl } from '../../src/api/url.js';
@@ -116,7 +117,7 @@ async function rawServer(
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, seen, client: createClient({ baseUrl: `${url}/api/admin/`, token: 'secret-token' }) };
+  return { url, seen, client: createClient({ baseUrl: `${url}/api/admin/`, token: 'secret-token', retries: 0 }) };
 }
 
 const json = (status: number, body: unknown) => ({
@@ -219,7 +220,7 @@ describe('client on the wire', () => {
     const hang = createServer(() => {});
     servers.push(hang);
     await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
-    const client = createClient({ baseUrl: `http://127.0.0.1:${(hang.address() as AddressInfo).port}`, token: 't', timeoutMs: 200 });
+    const client = createClient({ baseUrl: `http://127.0.0.1:${(hang.address() as AddressInfo).port}`, token: 't', timeoutMs: 200, retries: 0 });
     const error = (await client.exports.listTypes({}).catch((e: unknown) => e)) as NetworkError;
     expect(url).toBeTruthy();
     expect(error).toBeInstanceOf(NetworkError);

@@ -53,6 +53,11 @@ export function decimalString(intDigits: number) {
 
 export const nonEmptyText = z.string().check(z.minLength(1, 'must not be empty'));
 
+const WELL_FORMED = /^(?:[^\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+
+/** Text that can be put in a URL path: not empty, and no unpaired UTF-16 surrogates. */
+export const pathText = nonEmptyText.check(z.regex(WELL_FORMED, 'must be valid Unicode text'));
+
 export const jsonObject = z.record(z.string(), z.unknown());
 
 // --- shared sub-objects (spec 2.1) ------------------------------------------------------------

@@ -1,0 +1,58 @@
+// When a failed request may be sent again. Reads, PATCH and DELETE repeat safely; a POST
+// (notes, cancel, renew, creates) is repeated only when it provably never reached the store, or
+// when the store refused it outright with 429. Anything else is reported, never guessed at.
+import { NetworkError } from './errors.js';
+
+export interface RetryOptions {
+  /** Further attempts after the first (default 2). */
+  retries?: number;
+  /** Longest Retry-After the client will wait (default 30 s); longer ones fail at once. */
+  retryAfterCapMs?: number;
+  /** First backoff step (default 250 ms); it doubles per attempt, with full jitter. */
+  baseDelayMs?: number;
+  /** Announces each wait. */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface RetryInfo {
+  attempt: number;
+  of: number;
+  delayMs: number;
+  reason: string;
+}
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+const MAX_BACKOFF_MS = 8_000;
+
+export function isIdempotent(method: string): boolean {
+  return method !== 'POST';
+}
+
+export function retryableStatus(method: string, status: number): boolean {
+  return status === 429 || (isIdempotent(method) && RETRYABLE_STATUS.has(status));
+}
+
+/** Failures that prove nothing reached the store: no connection was ever made. */
+export function neverSent(error: unknown): boolean {
+  return error instanceof NetworkError && error.sent === false;
+}
+
+export function retryableFailure(method: string, error: unknown): boolean {
+  if (!(error instanceof NetworkError)) return false;
+  if (neverSent(error)) return error.kind !== 'dns' || error.transient;
+  return isIdempotent(method) && (error.kind === 'reset' || error.kind === 'timeout' || error.kind === 'body');
+}
+
+export function backoffMs(attempt: number, baseDelayMs: number): number {
+  const ceiling = Math.min(MAX_BACKOFF_MS, baseDelayMs * 2 ** attempt);
+  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
+/** `Retry-After` as seconds or an HTTP date, in milliseconds from now. */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.ceil(Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
