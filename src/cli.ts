@@ -2,14 +2,15 @@
 // stderr and a documented exit code. Commands never print errors or exit themselves.
 import { Command, CommanderError } from 'commander';
 import { ApiError, EXIT, StoreAdminError } from './api/errors.js';
-import { commandGroups } from './commands/index.js';
+import { registerHelp } from './commands/help.js';
+import { commandGroups, groupsFor } from './commands/index.js';
 import { processIO, type IO } from './io.js';
 import { addGlobalOptions } from './options.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
 
-/** The whole command tree; declaring it loads no command's work. */
-export function buildProgram(io: IO): Command {
+/** The command tree: every group when `argv` is not given, else only the groups it needs. */
+export async function buildProgram(io: IO, argv?: readonly string[]): Promise<Command> {
   const program = new Command('store-admin')
     .description('Administer an online store from the command line: orders, subscriptions, exports, webhooks and more')
     .version(__STORE_ADMIN_VERSION__, '-V, --version')
@@ -22,12 +23,17 @@ export function buildProgram(io: IO): Command {
     .showHelpAfterError('(run with --help for usage)');
   addGlobalOptions(program);
   program.addHelpText('after', '\nRun `store-admin help environment`, `help exit-codes` or `help formatting` for more.\n');
-  for (const register of commandGroups) register(program, io);
+  const needed = argv ? groupsFor(argv, program) : commandGroups;
+  for (const group of commandGroups) {
+    const command = program.command(group.name).description(group.description);
+    if (needed.includes(group)) (await group.load()).register(command, io);
+  }
+  registerHelp(program, io);
   return program;
 }
 
 export async function main(argv: string[], io: IO = processIO()): Promise<number> {
-  const program = buildProgram(io);
+  const program = await buildProgram(io, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;

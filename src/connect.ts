@@ -17,7 +17,12 @@ export function sandboxRequested(options: GlobalOptions, env: NodeJS.ProcessEnv)
   return !!options.sandbox || ['1', 'true', 'yes'].includes((env.STORE_ADMIN_SANDBOX ?? '').toLowerCase());
 }
 
-export async function connect(options: GlobalOptions, io: IO, note: (message: string) => void): Promise<Connection> {
+export async function connect(
+  options: GlobalOptions,
+  io: IO,
+  note: (message: string) => void,
+  tuning: Partial<ClientOptions> = {},
+): Promise<Connection> {
   const common: Partial<ClientOptions> = {
     ...traceHooks(options, io),
     onWarning: (m) => note(`warning: ${m}`),
@@ -25,6 +30,7 @@ export async function connect(options: GlobalOptions, io: IO, note: (message: st
       note(`${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${attempt} of ${of})`),
     ...(options.timeout !== undefined ? { timeoutMs: options.timeout * 1000 } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
+    ...tuning,
   };
   if (options.apiVersion) note(`warning: sending X-Store-API-Version: ${options.apiVersion} instead of each operation's own value`);
   if (options.apiVersion) common.apiVersion = options.apiVersion;

@@ -1,7 +1,7 @@
 // One context per run: streams, options, output format, prompts and a lazily built client.
 // Commands receive it and never reach for globals.
 import { UsageError } from './api/errors.js';
-import type { StoreClient } from './api/client.js';
+import type { ClientOptions, StoreClient } from './api/client.js';
 import type { IO } from './io.js';
 import type { GlobalOptions } from './options.js';
 import { colorLevel, type ColorLevel } from './output/color.js';
@@ -16,8 +16,8 @@ export interface Context {
   /** Prompts are allowed: both ends are terminals and --no-input was not given. */
   interactive: boolean;
   prompt: Prompter;
-  /** Connects to the store (or the embedded sandbox) on first use. */
-  client(): Promise<StoreClient>;
+  /** Connects to the store (or the embedded sandbox) on first use; `tuning` applies to that first call. */
+  client(tuning?: Partial<ClientOptions>): Promise<StoreClient>;
   /** A diagnostic line on stderr, unless --quiet. */
   note(message: string): void;
   close(): Promise<void>;
@@ -39,8 +39,8 @@ export function createContext(options: GlobalOptions, io: IO): Context {
     interactive,
     prompt: lazyPrompter(io, interactive),
     note,
-    client: async () => {
-      connection ??= import('./connect.js').then((m) => m.connect(options, io, note));
+    client: async (tuning) => {
+      connection ??= import('./connect.js').then((m) => m.connect(options, io, note, tuning));
       return (await connection).client;
     },
     close: async () => {

@@ -84,9 +84,16 @@ export function validateInput(
 
 const paramSchemas: Record<ParamKind, z.ZodMiniType> = { id, string: pathText };
 
-/** The zod schema of an operation's path parameters, built from the table's declaration. */
+const built = new WeakMap<object, z.ZodMiniType>();
+
+/** The zod schema of an operation's path parameters, built from the table's declaration once. */
 export function paramsSchema(decl: Readonly<Record<string, ParamKind>>) {
-  const shape: Record<string, z.ZodMiniType> = {};
-  for (const [name, kind] of Object.entries(decl)) shape[name] = paramSchemas[kind];
-  return z.strictObject(shape);
+  let schema = built.get(decl);
+  if (!schema) {
+    const shape: Record<string, z.ZodMiniType> = {};
+    for (const [name, kind] of Object.entries(decl)) shape[name] = paramSchemas[kind];
+    schema = z.strictObject(shape);
+    built.set(decl, schema);
+  }
+  return schema;
 }

@@ -5,9 +5,7 @@ import { requireSomething } from './body.js';
 import { addOperationCommand } from './define.js';
 import { collect, jsonObject, typedPair } from './values.js';
 
-export function registerApps(program: Command, io: IO): void {
-  const apps = program.command('apps').description("Change apps' settings");
-
+export function register(apps: Command, io: IO): void {
   addOperationCommand(apps, io, {
     name: 'update-settings',
     operation: 'apps.updateSettings',

@@ -1,13 +1,11 @@
-// `store-admin auth …` and `store-admin profiles …`: stores, tokens and which one is in use.
+// `store-admin auth …`: log in to stores, check and print tokens, log out.
 import type { Command } from 'commander';
 import type { IO } from '../io.js';
 import { examples, localAction } from './local.js';
 
 const actions = () => import('../config/auth-actions.js');
 
-export function registerAuth(program: Command, io: IO): void {
-  const auth = program.command('auth').description('Log in to a store, check the token, log out');
-
+export function register(auth: Command, io: IO): void {
   auth
     .command('login')
     .description('Store a token for a store in a profile (verified with a cheap read first)')
@@ -38,24 +36,4 @@ export function registerAuth(program: Command, io: IO): void {
     .description('Print the token in use, alone, for $(store-admin auth token)')
     .addHelpText('after', examples('store-admin auth token', 'curl -H "Authorization: Bearer $(store-admin auth token --profile prod)" …'))
     .action(localAction(io, async (ctx) => (await actions()).token(ctx)));
-
-  const profiles = program.command('profiles').description('List, choose and remove profiles');
-
-  profiles
-    .command('list')
-    .description('List profiles: name, store URL, which is active, masked token')
-    .addHelpText('after', examples('store-admin profiles list', 'store-admin profiles list --json'))
-    .action(localAction(io, async (ctx) => (await actions()).listProfiles(ctx)));
-
-  profiles
-    .command('use <name>')
-    .description('Make a profile the active one')
-    .addHelpText('after', examples('store-admin profiles use staging', 'store-admin profiles use prod'))
-    .action(localAction(io, async (ctx, _opts, [name]) => (await actions()).useProfile(ctx, name!)));
-
-  profiles
-    .command('remove <name>')
-    .description('Remove a profile and its token (asks first; --yes skips)')
-    .addHelpText('after', examples('store-admin profiles remove staging', 'store-admin profiles remove old-shop --yes'))
-    .action(localAction(io, async (ctx, _opts, [name]) => (await actions()).removeProfile(ctx, name!)));
 }

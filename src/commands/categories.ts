@@ -3,9 +3,7 @@ import type { Command } from 'commander';
 import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
 
-export function registerCategories(program: Command, io: IO): void {
-  const categories = program.command('categories').description('Read product categories');
-
+export function register(categories: Command, io: IO): void {
   addOperationCommand(categories, io, {
     name: 'get',
     operation: 'categories.get',

@@ -4,9 +4,7 @@ import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
 import { messageFrom, messageOptions } from './message.js';
 
-export function registerCustomers(program: Command, io: IO): void {
-  const customers = program.command('customers').description('Work with customers');
-
+export function register(customers: Command, io: IO): void {
   addOperationCommand(customers, io, {
     name: 'add-note',
     operation: 'customers.addNote',

@@ -19,9 +19,7 @@ const fields: readonly FieldFlag[] = [
   { field: 'metadata', key: 'metadata', object: 'nullable' },
 ];
 
-export function registerDisputes(program: Command, io: IO): void {
-  const disputes = program.command('disputes').description('Record disputes');
-
+export function register(disputes: Command, io: IO): void {
   addOperationCommand(disputes, io, {
     name: 'create',
     operation: 'disputes.create',

@@ -4,7 +4,7 @@ import { createWriteStream } from 'node:fs';
 import { rename, unlink } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { request } from 'undici';
+import { Agent, request } from '../api/transport.js';
 import { NetworkError, StoreAdminError } from '../api/errors.js';
 import type { Context } from '../context.js';
 
@@ -15,9 +15,18 @@ export async function downloadExport(data: unknown, file: string, ctx: Context):
       hint: 'Run the export again later, or fetch its URL once it is available',
     });
   }
+  const agent = new Agent();
+  try {
+    await save(created, file, agent, ctx);
+  } finally {
+    await agent.close();
+  }
+}
+
+async function save(created: { id?: unknown; url?: unknown }, file: string, agent: Agent, ctx: Context) {
   let response;
   try {
-    response = await request(created.url, { method: 'GET', headersTimeout: 30_000 });
+    response = await request(agent, String(created.url), { method: 'GET', headersTimeout: 30_000 });
   } catch (error) {
     throw new NetworkError('other', `Cannot download the export: ${(error as Error).message}`, { cause: error });
   }

@@ -5,9 +5,7 @@ import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
 import { dateTime } from './values.js';
 
-export function registerExports(program: Command, io: IO): void {
-  const exports = program.command('exports').description('Create data exports and list their types');
-
+export function register(exports: Command, io: IO): void {
   addOperationCommand(exports, io, {
     name: 'create',
     operation: 'exports.create',

@@ -3,9 +3,7 @@ import type { Command } from 'commander';
 import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
 
-export function registerFulfillmentOrders(program: Command, io: IO): void {
-  const fulfillmentOrders = program.command('fulfillment-orders').description('Work with fulfillment orders');
-
+export function register(fulfillmentOrders: Command, io: IO): void {
   addOperationCommand(fulfillmentOrders, io, {
     name: 'reject-cancellation',
     operation: 'fulfillmentOrders.rejectCancellation',

@@ -1,33 +1,49 @@
-// The command tree, as a list of groups. Each group module only declares its commands; the
-// work behind them is imported when a command runs.
+// The command tree, as a list of groups. A group's module is loaded only when the command line
+// names it (or when the whole tree is needed, as for `help`); the others appear in the root
+// help from this list alone.
 import type { Command } from 'commander';
 import type { IO } from '../io.js';
-import { registerApps } from './apps.js';
-import { registerAuth } from './auth.js';
-import { registerCategories } from './categories.js';
-import { registerCustomers } from './customers.js';
-import { registerDisputes } from './disputes.js';
-import { registerExports } from './exports.js';
-import { registerFulfillmentOrders } from './fulfillment-orders.js';
-import { registerHelp } from './help.js';
-import { registerOrders } from './orders.js';
-import { registerSandbox } from './sandbox.js';
-import { registerSubscriptions } from './subscriptions.js';
-import { registerWebhooks } from './webhooks.js';
 
-export type RegisterCommands = (program: Command, io: IO) => void;
+export interface CommandGroup {
+  name: string;
+  description: string;
+  load(): Promise<{ register(group: Command, io: IO): void }>;
+}
 
-export const commandGroups: RegisterCommands[] = [
-  registerOrders,
-  registerCustomers,
-  registerSubscriptions,
-  registerFulfillmentOrders,
-  registerExports,
-  registerDisputes,
-  registerCategories,
-  registerApps,
-  registerWebhooks,
-  registerAuth,
-  registerSandbox,
-  registerHelp,
+export const commandGroups: CommandGroup[] = [
+  { name: 'orders', description: 'Work with orders: lines, notes and fulfillment', load: () => import('./orders.js') },
+  { name: 'customers', description: 'Work with customers', load: () => import('./customers.js') },
+  { name: 'subscriptions', description: 'Cancel, renew and change subscriptions', load: () => import('./subscriptions.js') },
+  { name: 'fulfillment-orders', description: 'Work with fulfillment orders', load: () => import('./fulfillment-orders.js') },
+  { name: 'exports', description: 'Create data exports and list their types', load: () => import('./exports.js') },
+  { name: 'disputes', description: 'Record disputes', load: () => import('./disputes.js') },
+  { name: 'categories', description: 'Read product categories', load: () => import('./categories.js') },
+  { name: 'apps', description: "Change apps' settings", load: () => import('./apps.js') },
+  { name: 'webhooks', description: 'Register and read webhooks', load: () => import('./webhooks.js') },
+  { name: 'auth', description: 'Log in to a store, check the token, log out', load: () => import('./auth.js') },
+  { name: 'profiles', description: 'List, choose and remove profiles', load: () => import('./profiles.js') },
+  {
+    name: 'sandbox',
+    description: 'The local sandbox store: the same API with seeded data and real state changes',
+    load: () => import('./sandbox.js'),
+  },
 ];
+
+/**
+ * Which groups a command line needs: `[]` for none (the root help), one group by name, or
+ * every group when the line names none of them (`help …`, a typo Commander should explain).
+ */
+export function groupsFor(argv: readonly string[], program: Command): CommandGroup[] {
+  const takesValue = new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === '--') break;
+    if (token.startsWith('-')) {
+      if (takesValue.has(token)) i++;
+      continue;
+    }
+    const group = commandGroups.find((g) => g.name === token);
+    return group ? [group] : commandGroups;
+  }
+  return [];
+}

@@ -4,9 +4,7 @@ import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
 import { messageFrom, messageOptions } from './message.js';
 
-export function registerOrders(program: Command, io: IO): void {
-  const orders = program.command('orders').description('Work with orders: lines, notes and fulfillment');
-
+export function register(orders: Command, io: IO): void {
   addOperationCommand(orders, io, {
     name: 'remove-line',
     operation: 'orders.removeLine',

@@ -21,11 +21,7 @@ function parsePort(value: string): number {
   return Number(value);
 }
 
-export function registerSandbox(program: Command, io: IO): void {
-  const sandbox = program
-    .command('sandbox')
-    .description('The local sandbox store: the same API with seeded data and real state changes');
-
+export function register(sandbox: Command, io: IO): void {
   sandbox
     .command('start', { isDefault: true })
     .description('Run the sandbox store in the foreground (the default)')

@@ -22,9 +22,7 @@ const updateFields: readonly FieldFlag[] = [
   { field: 'payment_details', key: 'paymentDetails', object: 'nullable' },
 ];
 
-export function registerSubscriptions(program: Command, io: IO): void {
-  const subscriptions = program.command('subscriptions').description('Cancel, renew and change subscriptions');
-
+export function register(subscriptions: Command, io: IO): void {
   addOperationCommand(subscriptions, io, {
     name: 'cancel',
     operation: 'subscriptions.cancel',

@@ -9,9 +9,7 @@ import { collect, textFrom } from './values.js';
 const present = (data: unknown, opts: Options) => (opts.showSecret ? data : redactSecrets(data));
 const showSecret = (command: Command) => command.option('--show-secret', "print the webhook's secret key instead of masking it");
 
-export function registerWebhooks(program: Command, io: IO): void {
-  const webhooks = program.command('webhooks').description('Register and read webhooks');
-
+export function register(webhooks: Command, io: IO): void {
   addOperationCommand(webhooks, io, {
     name: 'create',
     operation: 'webhooks.create',

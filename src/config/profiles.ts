@@ -1,8 +1,8 @@
 // Named profiles (store URL and token per store) in a conf-backed JSON file that only its owner
 // can read: the directory is created 0700 and the file 0600 before anything is written.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Conf from 'conf';
+import type Conf from 'conf';
 import { UsageError } from '../api/errors.js';
 import { withLockFile } from '../lock.js';
 
@@ -37,8 +37,9 @@ export class ProfileStore {
     this.path = join(dir, 'config.json');
   }
 
-  private open(): Conf<ConfigData> {
+  private async open(): Promise<Conf<ConfigData>> {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const { default: Conf } = await import('conf');
     try {
       return new Conf<ConfigData>({
         cwd: this.dir,
@@ -59,8 +60,19 @@ export class ProfileStore {
     });
   }
 
+  /**
+   * Reads the file directly: every command that talks to a store resolves its profile, and
+   * loading conf (with its schema validator) for a read would cost start-up time on each one.
+   */
   read(): ConfigData {
-    const store = this.open().store;
+    let store: Partial<ConfigData>;
+    try {
+      store = JSON.parse(readFileSync(this.path, 'utf8')) as Partial<ConfigData>;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+      throw this.broken(error);
+    }
+    if (!store || typeof store !== 'object' || Array.isArray(store)) throw this.broken(new Error('not a JSON object'));
     if (store.profiles !== undefined && (typeof store.profiles !== 'object' || store.profiles === null || Array.isArray(store.profiles))) {
       throw this.broken(new Error('"profiles" is not an object'));
     }
@@ -70,8 +82,8 @@ export class ProfileStore {
   /** Read, change and write under a lock, so concurrent commands keep each other's changes. */
   update<T>(change: (data: ConfigData) => T): Promise<T> {
     return withLockFile(`${this.path}.lock`, async () => {
-      const conf = this.open();
       const data = this.read();
+      const conf = await this.open();
       const result = change(data);
       conf.store = data;
       return result;

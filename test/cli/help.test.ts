@@ -11,7 +11,7 @@ function leaves(command: Command, path: string[] = []): [string, Command][] {
   return command.commands.flatMap((c) => leaves(c, [...path, c.name()]));
 }
 
-const operationLeaves = leaves(buildProgram(processIO())).filter(([, c]) => fullHelp(c).includes('Operation:'));
+const operationLeaves = leaves(await buildProgram(processIO())).filter(([, c]) => fullHelp(c).includes('Operation:'));
 
 describe('help', () => {
   it('covers all sixteen operations', () => {

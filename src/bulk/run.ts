@@ -1,0 +1,171 @@
+// --each: one operation per input line, at a bounded concurrency and rate, with a JSON line per
+// item on stdout, progress on stderr and a summary at the end. Every line is validated before
+// anything is sent; Ctrl-C stops taking new lines and lets those in flight finish.
+import { writeFile } from 'node:fs/promises';
+import { ApiError, InterruptedError, StoreAdminError, UsageError } from '../api/errors.js';
+import { operations } from '../api/operations.js';
+import type { Context } from '../context.js';
+import type { OperationCommand, Options } from '../commands/define.js';
+import { addHint, commandName, confirm, paramsFrom, validated, type Input } from '../commands/run-operation.js';
+import { textFrom } from '../commands/values.js';
+import { rateLimiter } from './limiter.js';
+import { duration, progressBar } from './progress.js';
+
+interface Item {
+  line: number;
+  text: string;
+  values: string[];
+  input: Input;
+}
+
+const SHOWN_ERRORS = 3;
+
+export async function runBulk(spec: OperationCommand, ctx: Context, fixed: string[], opts: Options): Promise<void> {
+  const { options, io } = ctx;
+  const source = String(opts.each);
+  const text = await textFrom(source, '--each', io);
+  const body = spec.body ? await spec.body(opts, ctx) : undefined;
+  const items = await parseItems(spec, fixed, text, body);
+  if (items.length === 0) throw new UsageError(`--each ${source}: no input lines`);
+
+  const client = await ctx.client(tuning(opts));
+  if (options.dryRun) {
+    for (const item of items) {
+      const prepared = await client.prepare(spec.operation, item.input as never);
+      io.stdout.write(`${JSON.stringify({ input: item.values, request: { ...prepared, operation: undefined } })}\n`);
+    }
+    return;
+  }
+  if (spec.confirm && !options.yes) {
+    const first = spec.confirm(items[0]!.input);
+    await confirm(ctx, items.length === 1 ? first : `${first.replace(/[.?]$/, '')} — and the same for ${items.length - 1} more (${items.length} in all).`);
+  }
+
+  const progress = options.quiet ? { tick() {}, done() {} } : progressBar(io.stderr, items.length);
+  const failed: Item[] = [];
+  const inFlight = new AbortController();
+  let next = 0;
+  let stopping = false;
+  let succeeded = 0;
+  const onSigint = () => {
+    // The first Ctrl-C stops taking new lines; a second aborts those in flight.
+    if (stopping) inFlight.abort();
+    stopping = true;
+  };
+  process.on('SIGINT', onSigint);
+  const started = Date.now();
+
+  const worker = async () => {
+    while (!stopping && next < items.length) {
+      const item = items[next++]!;
+      let status: number | undefined;
+      try {
+        const data = await client.call(spec.operation, item.input as never, { signal: inFlight.signal, onStatus: (s) => (status = s) });
+        succeeded++;
+        await writeLine(item, { ok: true, status, data: spec.present ? spec.present(data, opts) : data });
+      } catch (error) {
+        failed.push(item);
+        if (error instanceof ApiError) addHint(error, operations[spec.operation].scopes);
+        const described = error instanceof StoreAdminError ? error : new StoreAdminError(String(error));
+        await writeLine(item, {
+          ok: false,
+          status: error instanceof ApiError ? error.status : (status ?? null),
+          error: { message: described.message, type: described.name, exitCode: described.exitCode },
+        });
+      }
+      progress.tick();
+    }
+  };
+
+  const output = lineBuffer(io.stdout);
+  const search = options.query === undefined ? undefined : (await import('jmespath')).default.search;
+  const writeLine = async (item: Item, result: Record<string, unknown>) => {
+    let line: Record<string, unknown> = { input: item.values, ...result };
+    if (search && result.ok) line = { ...line, data: search(result.data as never, options.query!) };
+    output.write(`${JSON.stringify(line)}\n`);
+  };
+
+  try {
+    await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 4, items.length) }, worker));
+  } finally {
+    output.flush();
+    process.off('SIGINT', onSigint);
+    progress.done();
+  }
+
+  const notStarted = items.slice(next);
+  const seconds = (Date.now() - started) / 1000;
+  const parts = [`${succeeded} succeeded`, `${failed.length} failed`];
+  if (notStarted.length > 0) parts.push(`${notStarted.length} not started`);
+  ctx.note(`${commandName(spec)}: ${items.length} lines — ${parts.join(', ')} in ${duration(seconds)} (${(next / Math.max(seconds, 0.001)).toFixed(1)}/s)`);
+  const redo = [...failed.sort((a, b) => a.line - b.line), ...notStarted];
+  if (opts.failed !== undefined) {
+    await writeFile(String(opts.failed), redo.map((item) => `${item.text}\n`).join(''), { mode: 0o600 });
+    if (redo.length > 0) ctx.note(`The ${redo.length} lines to run again are in ${opts.failed}`);
+  }
+  if (stopping) throw new InterruptedError(`Interrupted: ${notStarted.length} lines not started${failed.length ? `, ${failed.length} failed` : ''}; every line that ran is reported above`);
+  if (failed.length > 0) throw new StoreAdminError(`${failed.length} of ${items.length} failed`, opts.failed === undefined ? { hint: 'Pass --failed FILE to collect them for a re-run' } : {});
+}
+
+/** Gathers output lines and writes them in batches: one write per line costs more than the request. */
+function lineBuffer(stream: { write(chunk: string): boolean }) {
+  let pending = '';
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending) stream.write(pending);
+    pending = '';
+  };
+  return {
+    write(line: string) {
+      pending += line;
+      if (pending.length > 64 * 1024) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+  };
+}
+
+/** Client settings for bulk work: a shared rate limit that a 429 pauses for everyone. */
+function tuning(opts: Options) {
+  const limiter = rateLimiter(opts.rate ?? 4);
+  return {
+    // Thousands of answers are passed through as lines; checking each shape would cost more than the request.
+    checkResponses: false,
+    beforeAttempt: () => limiter.acquire(),
+    onRetry: ({ delayMs, reason }: { delayMs: number; reason: string }) => {
+      if (reason.startsWith('429')) limiter.pause(delayMs);
+    },
+  };
+}
+
+async function parseItems(spec: OperationCommand, fixed: string[], text: string, body: unknown): Promise<Item[]> {
+  const arity = (spec.args ?? []).length;
+  const items: Item[] = [];
+  const errors: string[] = [];
+  for (const [index, raw] of text.split(/\r?\n/).entries()) {
+    const trimmed = raw.trim();
+    if (!trimmed || trimmed.startsWith('#')) continue;
+    const values = trimmed.split(/[\s,]+/).filter(Boolean);
+    const args = [...fixed, ...values];
+    const line = index + 1;
+    if (args.length !== arity) {
+      const names = (spec.args ?? []).slice(fixed.length).map(([label]) => `<${label}>`).join(' ');
+      errors.push(`line ${line}: expected ${arity - fixed.length} value${arity - fixed.length === 1 ? '' : 's'} (${names}), got ${values.length}`);
+      continue;
+    }
+    try {
+      items.push({ line, text: trimmed, values: args, input: await validated(spec, { params: paramsFrom(spec, args), body }) });
+    } catch (error) {
+      errors.push(`line ${line}: ${(error as Error).message}`);
+    }
+  }
+  if (errors.length > 0) {
+    const more = errors.length > SHOWN_ERRORS ? `; and ${errors.length - SHOWN_ERRORS} more` : '';
+    throw new UsageError(`--each: ${errors.slice(0, SHOWN_ERRORS).join('; ')}${more}`, { hint: 'Nothing was sent' });
+  }
+  return items;
+}
