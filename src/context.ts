@@ -14,7 +14,7 @@ export interface Context {
   format: Format;
   color: ColorLevel;
   /** Prompts are allowed: both ends are terminals and --no-input was not given. */
-  interactive: boolean;
+  readonly interactive: boolean;
   prompt: Prompter;
   /** Connects to the store (or the embedded sandbox) on first use; `tuning` applies to that first call. */
   client(tuning?: Partial<ClientOptions>): Promise<StoreClient>;
@@ -26,7 +26,8 @@ export interface Context {
 export function createContext(options: GlobalOptions, io: IO): Context {
   if (options.json && options.output === 'table') throw new UsageError('--json and --output table contradict each other');
   const format: Format = options.json ? 'json' : (options.output ?? (io.stdout.isTTY ? 'table' : 'json'));
-  const interactive = options.input !== false && !!io.stdin.isTTY && !!io.stdout.isTTY;
+  // Asked only when needed: looking at stdin sets it up, which costs start-up time.
+  const interactive = () => options.input !== false && !!io.stdin.isTTY && !!io.stdout.isTTY;
   let connection: Promise<{ client: StoreClient; close(): Promise<void> }> | undefined;
   const note = (message: string) => {
     if (!options.quiet) io.stderr.write(`${message}\n`);
@@ -36,7 +37,9 @@ export function createContext(options: GlobalOptions, io: IO): Context {
     options,
     format,
     color: colorLevel(io, options.color !== false),
-    interactive,
+    get interactive() {
+      return interactive();
+    },
     prompt: lazyPrompter(io, interactive),
     note,
     client: async (tuning) => {
@@ -50,8 +53,8 @@ export function createContext(options: GlobalOptions, io: IO): Context {
   return ctx;
 }
 
-function lazyPrompter(io: IO, interactive: boolean): Prompter {
-  const load = () => import('./prompt.js').then((m) => m.createPrompter(io, interactive));
+function lazyPrompter(io: IO, interactive: () => boolean): Prompter {
+  const load = () => import('./prompt.js').then((m) => m.createPrompter(io, interactive()));
   return {
     text: async (...args) => (await load()).text(...args),
     select: async (...args) => (await load()).select(...args),

@@ -13,6 +13,18 @@ export interface IO {
   env: NodeJS.ProcessEnv;
 }
 
+/** The process's own streams, each touched only when used: setting up stdin alone costs ~8 ms. */
 export function processIO(): IO {
-  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+  return {
+    get stdin() {
+      return process.stdin;
+    },
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    env: process.env,
+  };
 }

@@ -10,18 +10,20 @@ export const EXIT = {
 } as const;
 
 export class StoreAdminError extends Error {
+  // Spelled out: class names do not survive minification, and JSON errors report them.
+  override name = 'StoreAdminError';
   readonly exitCode: number = EXIT.failure;
   /** A second line telling the user what to do next. */
   hint?: string;
   constructor(message: string, options?: { cause?: unknown; hint?: string }) {
     super(message, options);
-    this.name = new.target.name;
     this.hint = options?.hint;
   }
 }
 
 /** Bad flags, arguments or input: nothing was sent. */
 export class UsageError extends StoreAdminError {
+  override name = 'UsageError';
   override readonly exitCode: number = EXIT.usage;
 }
 
@@ -33,6 +35,7 @@ export interface FieldIssue {
 
 /** Input that breaks the operation's schema, caught before any request leaves the process. */
 export class ValidationError extends UsageError {
+  override name = 'ValidationError';
   constructor(readonly issues: FieldIssue[]) {
     super(issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '));
   }
@@ -40,11 +43,13 @@ export class ValidationError extends UsageError {
 
 /** No token, or one the store rejects. */
 export class AuthError extends StoreAdminError {
+  override name = 'AuthError';
   override readonly exitCode: number = EXIT.auth;
 }
 
 /** The store answered with a non-2xx status. */
 export class ApiError extends StoreAdminError {
+  override name = 'ApiError';
   override readonly exitCode: number;
   constructor(
     readonly status: number,
@@ -61,6 +66,7 @@ export type NetworkFailure = 'dns' | 'refused' | 'timeout' | 'reset' | 'tls' | '
 
 /** The store could not be reached, or its answer could not be read. */
 export class NetworkError extends StoreAdminError {
+  override name = 'NetworkError';
   /** False when the request provably never left: no connection was made. */
   readonly sent: boolean;
   /** A failure that may pass by itself (a DNS lookup that timed out). */
@@ -80,9 +86,12 @@ export class NetworkError extends StoreAdminError {
 }
 
 /** A change was sent but its answer never arrived: it may or may not have been applied. */
-export class UnknownOutcomeError extends StoreAdminError {}
+export class UnknownOutcomeError extends StoreAdminError {
+  override name = 'UnknownOutcomeError';
+}
 
 export class InterruptedError extends StoreAdminError {
+  override name = 'InterruptedError';
   override readonly exitCode: number = EXIT.interrupted;
 }
 

@@ -19,7 +19,9 @@ export interface ConfigData {
 }
 
 /** A config file that does not parse: reported, never replaced. */
-export class ConfigError extends UsageError {}
+export class ConfigError extends UsageError {
+  override name = 'ConfigError';
+}
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
