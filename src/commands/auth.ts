@@ -1,39 +1,50 @@
 // `store-admin auth …`: log in to stores, check and print tokens, log out.
 import type { Command } from 'commander';
 import type { IO } from '../io.js';
-import { examples, localAction } from './local.js';
+import { localAction } from './local.js';
+import { describeCommand } from './meta.js';
 
 const actions = () => import('../config/auth-actions.js');
 
 export function register(auth: Command, io: IO): void {
-  auth
-    .command('login')
-    .description('Store a token for a store in a profile (verified with a cheap read first)')
-    .option('--with-token', 'read the token from standard input (for scripts)')
-    .option('--skip-verify', 'store the token without checking it against the store')
-    .addHelpText('after', examples(
-      'store-admin auth login',
-      'store-admin auth login --profile staging --base-url https://staging.example.com',
-      'printf %s "$TOKEN" | store-admin auth login --profile ci --base-url shop.example.com --with-token',
-    ))
-    .action(localAction(io, async (ctx, opts) => (await actions()).login(ctx, opts)));
+  describeCommand(
+    auth
+      .command('login')
+      .description('Store a token for a store in a profile (verified with a cheap read first)')
+      .option('--with-token', 'read the token from standard input (for scripts)')
+      .option('--skip-verify', 'store the token without checking it against the store')
+      .action(localAction(io, async (ctx, opts) => (await actions()).login(ctx, opts))),
+    {
+      examples: [
+        'store-admin auth login',
+        'store-admin auth login --profile staging --base-url https://staging.example.com',
+        'printf %s "$TOKEN" | store-admin auth login --profile ci --base-url shop.example.com --with-token',
+      ],
+    },
+  );
 
-  auth
-    .command('status')
-    .description('Show the profile, store URL and token in use, where each came from, and whether the token works')
-    .addHelpText('after', examples('store-admin auth status', 'store-admin auth status --profile staging --json'))
-    .action(localAction(io, async (ctx) => (await actions()).status(ctx)));
+  describeCommand(
+    auth
+      .command('status')
+      .description('Show the profile, store URL and token in use, where each came from, and whether the token works')
+      .action(localAction(io, async (ctx) => (await actions()).status(ctx))),
+    { examples: ['store-admin auth status', 'store-admin auth status --profile staging --json'] },
+  );
 
-  auth
-    .command('logout')
-    .description("Forget a profile's token (its store URL stays unless --all)")
-    .option('--all', 'forget the whole profile, store URL included')
-    .addHelpText('after', examples('store-admin auth logout', 'store-admin auth logout --profile staging --all'))
-    .action(localAction(io, async (ctx, opts) => (await actions()).logout(ctx, opts)));
+  describeCommand(
+    auth
+      .command('logout')
+      .description("Forget a profile's token (its store URL stays unless --all)")
+      .option('--all', 'forget the whole profile, store URL included')
+      .action(localAction(io, async (ctx, opts) => (await actions()).logout(ctx, opts))),
+    { examples: ['store-admin auth logout', 'store-admin auth logout --profile staging --all'] },
+  );
 
-  auth
-    .command('token')
-    .description('Print the token in use, alone, for $(store-admin auth token)')
-    .addHelpText('after', examples('store-admin auth token', 'curl -H "Authorization: Bearer $(store-admin auth token --profile prod)" …'))
-    .action(localAction(io, async (ctx) => (await actions()).token(ctx)));
+  describeCommand(
+    auth
+      .command('token')
+      .description('Print the token in use, alone, for $(store-admin auth token)')
+      .action(localAction(io, async (ctx) => (await actions()).token(ctx))),
+    { examples: ['store-admin auth token', 'curl -H "Authorization: Bearer $(store-admin auth token --profile prod)" …'] },
+  );
 }

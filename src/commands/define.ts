@@ -7,6 +7,7 @@ import { createContext, type Context } from '../context.js';
 import type { IO } from '../io.js';
 import type { GlobalOptions } from '../options.js';
 import type { ViewName } from '../output/views.js';
+import { describeCommand } from './meta.js';
 
 export type Options = Record<string, any>;
 
@@ -50,20 +51,7 @@ export function addOperationCommand(parent: Command, io: IO, spec: OperationComm
       .option('--failed <file>', 'with --each: write the lines that failed or did not run here, to re-run just them');
   }
   spec.options?.(command);
-  const scopes = op.scopes.length > 0 ? op.scopes.join(' and ') : 'none (any valid token)';
-  command.addHelpText(
-    'after',
-    [
-      '',
-      `Operation: ${op.method} /api/admin${op.path} (spec ${op.section})`,
-      `Scope: ${scopes}`,
-      `API version: ${op.version}`,
-      '',
-      'Examples:',
-      ...spec.examples.map((example) => `  $ ${example}`),
-      '',
-    ].join('\n'),
-  );
+  describeCommand(command, { operation: spec.operation, examples: spec.examples });
 
   command.action(async (...received: unknown[]) => {
     const self = received.at(-1) as Command;

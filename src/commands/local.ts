@@ -17,7 +17,3 @@ export function localAction(io: IO, work: (ctx: Context, opts: Options, args: st
     }
   };
 }
-
-export function examples(...lines: string[]): string {
-  return ['', 'Examples:', ...lines.map((line) => `  $ ${line}`), ''].join('\n');
-}

@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../api/errors.js';
 import type { IO } from '../io.js';
 import type { RunSandboxOptions } from '../sandbox/run.js';
+import { describeCommand } from './meta.js';
 
 function collectScopedToken(value: string, previous: Record<string, string[]>) {
   const match = /^([^=\s]+)=([\w:,\s]*)$/.exec(value);
@@ -22,7 +23,7 @@ function parsePort(value: string): number {
 }
 
 export function register(sandbox: Command, io: IO): void {
-  sandbox
+  const start = sandbox
     .command('start', { isDefault: true })
     .description('Run the sandbox store in the foreground (the default)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -34,19 +35,21 @@ export function register(sandbox: Command, io: IO): void {
       'misbehave on purpose: latency=MS[-MS],rate=N,error=SHARE[:503/502],reset-before=SHARE,reset-after=SHARE,truncate=SHARE,html=SHARE,hang=SHARE',
     )
     .addOption(new Option('--seed <n>', 'seed for the fault draws, to repeat a run exactly').argParser(parseSeed))
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ store-admin sandbox --port 0\n  $ store-admin sandbox --token dev --scoped-token ro=orders:read,exports:read\n  $ store-admin sandbox --faults rate=4,error=0.3:503,reset-after=0.1 --seed 7\n',
-    )
     .action(async (options: RunSandboxOptions) => {
       const { runSandbox } = await import('../sandbox/run.js');
       await runSandbox(options, io);
     });
+  describeCommand(start, {
+    examples: [
+      'store-admin sandbox --port 0',
+      'store-admin sandbox --token dev --scoped-token ro=orders:read,exports:read',
+      'store-admin sandbox --faults rate=4,error=0.3:503,reset-after=0.1 --seed 7',
+    ],
+  });
 
-  sandbox
+  const reset = sandbox
     .command('reset')
     .description('Restore the seed data of the embedded sandbox used by --sandbox')
-    .addHelpText('after', '\nExamples:\n  $ store-admin sandbox reset\n  $ STORE_ADMIN_CONFIG_DIR=/tmp/demo store-admin sandbox reset\n')
     .action(async () => {
       const [{ fileStore }, { sandboxStatePath }] = await Promise.all([
         import('../sandbox/file-store.js'),
@@ -55,4 +58,5 @@ export function register(sandbox: Command, io: IO): void {
       await fileStore(sandboxStatePath(io.env)).reset();
       io.stderr.write('The embedded sandbox is back to its seed data.\n');
     });
+  describeCommand(reset, { examples: ['store-admin sandbox reset', 'STORE_ADMIN_CONFIG_DIR=/tmp/demo store-admin sandbox reset'] });
 }
