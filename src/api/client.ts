@@ -52,7 +52,8 @@ export interface ClientOptions extends RetryOptions {
 }
 
 export interface PreparedRequest {
-  operation: OperationId;
+  /** Absent for raw requests (`store-admin api`). */
+  operation?: OperationId;
   method: string;
   url: string;
   headers: Record<string, string>;
@@ -85,11 +86,34 @@ type Groups = {
   };
 };
 
+/** A request by path, for the parts of the API the table does not describe. */
+export interface RawRequest {
+  method: string;
+  /** Relative to `/api/admin` (a query string may follow), or an absolute URL on the store's own origin. */
+  path: string;
+  version: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** Sent as JSON. */
+  body?: unknown;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON, the text of any other body, or undefined when empty. */
+  body: unknown;
+}
+
 export type StoreClient = Groups & {
   readonly baseUrl: string;
   /** Validates the input and builds the request without sending it. */
   prepare<Id extends OperationId>(id: Id, input: OperationInput<Id>): Promise<PreparedRequest>;
   call<Id extends OperationId>(id: Id, input: OperationInput<Id>, options?: CallOptions): Promise<OperationOutput<Id>>;
+  /** Builds a raw request without sending it. */
+  prepareRaw(request: RawRequest): PreparedRequest;
+  /** Sends a raw request with the same auth, retries and safety as `call`; any status is returned. */
+  raw(request: RawRequest, options?: CallOptions): Promise<RawResponse>;
   /** Closes the client's own connections. */
   close(): Promise<void>;
 };
@@ -147,7 +171,7 @@ export function createClient(options: ClientOptions): StoreClient {
     return response.body as OperationOutput<Id>;
   }
 
-  async function sendWithRetries(prepared: PreparedRequest, headers: Record<string, string>, callOptions: CallOptions) {
+  async function sendWithRetries(prepared: PreparedRequest, headers: Record<string, string>, callOptions: CallOptions, anyBody = false) {
     const { method } = prepared;
     for (let attempt = 0; ; attempt++) {
       const more = attempt < retries;
@@ -155,7 +179,7 @@ export function createClient(options: ClientOptions): StoreClient {
       try {
         await options.beforeAttempt?.();
         options.onRequest?.(prepared);
-        response = await send(prepared, headers, callOptions);
+        response = await send(prepared, headers, callOptions, anyBody);
       } catch (error) {
         if (more && retryableFailure(method, error)) {
           await pause({ attempt: attempt + 1, of: retries, delayMs: backoffMs(attempt, baseDelayMs), reason: (error as Error).message }, callOptions);
@@ -187,7 +211,7 @@ export function createClient(options: ClientOptions): StoreClient {
     }
   }
 
-  async function send(prepared: PreparedRequest, headers: Record<string, string>, callOptions: CallOptions) {
+  async function send(prepared: PreparedRequest, headers: Record<string, string>, callOptions: CallOptions, anyBody: boolean) {
     let response: Dispatcher.ResponseData;
     try {
       // undici's own timers bound the wait for the answer and each pause in its body; they cost
@@ -222,12 +246,57 @@ export function createClient(options: ClientOptions): StoreClient {
       throw new NetworkError('body', `The answer (${status}) from ${new URL(prepared.url).host} was cut short`, { cause: error, status });
     }
     const contentType = String(responseHeaders['content-type'] ?? '');
-    const body = parseBody(text, contentType, status);
+    const body = parseBody(text, contentType, status, anyBody);
     return { status, headers: responseHeaders, body };
+  }
+
+  const origin = new URL(baseUrl).origin;
+
+  function rawUrl(path: string): string {
+    if (/^https?:\/\//i.test(path)) {
+      // Pagination links are absolute: follow them only on the store's own origin.
+      if (new URL(path).origin !== origin) {
+        throw new NetworkError('redirect', `Refusing to follow ${path}: it is not on ${origin}, and the token would go with it`);
+      }
+      return path;
+    }
+    const relative = path.startsWith(API_PREFIX) ? path.slice(API_PREFIX.length) : path;
+    return `${baseUrl}${API_PREFIX}${relative.startsWith('/') ? '' : '/'}${relative}`;
+  }
+
+  function prepareRaw(request: RawRequest) {
+    const url = new URL(rawUrl(request.path));
+    for (const [key, value] of Object.entries(request.query ?? {})) url.searchParams.append(key, value);
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': userAgent,
+      ...request.headers,
+      'x-store-api-version': request.version,
+    };
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    const prepared: PreparedRequest = {
+      method: request.method.toUpperCase(),
+      url: url.toString(),
+      headers: redactHeaders({ ...headers, authorization: 'Bearer' }),
+      ...(request.body !== undefined ? { body: request.body } : {}),
+    };
+    return { prepared, headers };
+  }
+
+  async function raw(request: RawRequest, callOptions: CallOptions = {}): Promise<RawResponse> {
+    const { prepared, headers } = prepareRaw(request);
+    if (!options.token) {
+      throw new AuthError(`No API token for ${baseUrl}`, { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
+    }
+    const response = await sendWithRetries(prepared, { ...headers, authorization: `Bearer ${options.token}` }, callOptions, true);
+    callOptions.onStatus?.(response.status);
+    return response;
   }
 
   const client = {
     baseUrl,
+    prepareRaw: (request: RawRequest) => prepareRaw(request).prepared,
+    raw,
     prepare: async <Id extends OperationId>(id: Id, input: OperationInput<Id>) =>
       (await prepareWithHeaders(id, input)).prepared,
     call,
@@ -244,12 +313,13 @@ export function createClient(options: ClientOptions): StoreClient {
   return client as StoreClient;
 }
 
-function parseBody(text: string, contentType: string, status: number): unknown {
+/** JSON, or for an error answer (and for raw requests) the text itself. */
+function parseBody(text: string, contentType: string, status: number, anyBody: boolean): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);
   } catch {
-    if (status >= 200 && status < 300) {
+    if (status >= 200 && status < 300 && !anyBody) {
       const kind = /html/i.test(contentType) || /^\s*</.test(text) ? 'an HTML page' : 'a body that is not JSON';
       throw new NetworkError('body', `The store answered ${status} with ${kind}; expected JSON`, {
         hint: 'A proxy may stand in front of the store: check the store URL',

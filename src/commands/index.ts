@@ -22,6 +22,8 @@ export const commandGroups: CommandGroup[] = [
   { name: 'webhooks', description: 'Register and read webhooks', load: () => import('./webhooks.js') },
   { name: 'auth', description: 'Log in to a store, check the token, log out', load: () => import('./auth.js') },
   { name: 'profiles', description: 'List, choose and remove profiles', load: () => import('./profiles.js') },
+  { name: 'api', description: 'Call any path of the Store Administration API (a raw escape hatch)', load: () => import('./api.js') },
+  { name: 'completion', description: 'Print a shell completion script (bash, zsh or fish)', load: () => import('./completion.js') },
   {
     name: 'sandbox',
     description: 'The local sandbox store: the same API with seeded data and real state changes',

@@ -10,7 +10,7 @@ import { toFieldIssues } from '../api/validate.js';
 import { exportCsv } from './export-csv.js';
 import { exportFilePath, handlers } from './handlers.js';
 import { HttpError } from './http-error.js';
-import { matchRoute } from './router.js';
+import { matchRoute } from '../api/routes.js';
 import { faultInjector, type Decision, type FaultKind, type FaultSpec } from './faults.js';
 import { memoryStore, type StateStore } from './store.js';
 

@@ -1,7 +1,8 @@
-// Routes derived from the operation table: each path template becomes a pattern.
-import { operations, type Method, type OperationId, type ParamKind } from '../api/operations.js';
-import { API_PREFIX } from '../api/url.js';
-import { INT32_MAX } from '../api/schemas/common.js';
+// Routes derived from the operation table: each path template becomes a pattern. The sandbox
+// routes requests with it, and `store-admin api` finds the operation (and version) of a path.
+import { operations, type Method, type OperationId, type ParamKind } from './operations.js';
+import { API_PREFIX } from './url.js';
+import { INT32_MAX } from './schemas/common.js';
 
 interface Route {
   id: OperationId;

@@ -1,0 +1,200 @@
+// The work behind `store-admin api`: fields in gh's syntax, the operation's version found from
+// the table by path and method, raw requests through the client, pagination and output.
+import { ApiError, describeErrorBody, StoreAdminError, UsageError } from '../api/errors.js';
+import { operations } from '../api/operations.js';
+import { matchRoute } from '../api/routes.js';
+import { API_PREFIX } from '../api/url.js';
+import type { RawResponse } from '../api/client.js';
+import type { Context } from '../context.js';
+import { checkQuery, render } from '../output/render.js';
+import type { Options } from './define.js';
+import { addHint } from './run-operation.js';
+import { jsonValue, textFrom } from './values.js';
+
+const MAX_PAGES = 1000;
+const RESERVED_HEADERS = new Set(['authorization', 'x-store-api-version', 'host', 'content-length']);
+
+export async function apiRequest(ctx: Context, rawPath: string, opts: Options): Promise<void> {
+  const { options, io } = ctx;
+  if (options.query !== undefined) {
+    await checkQuery(options.query).catch((error: Error) => {
+      throw new UsageError(`--query: not a valid JMESPath expression (${error.message})`);
+    });
+  }
+  // --api-version is this command's own choice of version here, not an override to warn about.
+  const chosenVersion = options.apiVersion;
+  delete options.apiVersion;
+  const path = normalizePath(rawPath);
+  const fields = await parseFields(opts, ctx);
+  const input = opts.input === undefined ? undefined : await jsonValue(`${opts.input === '-' ? '-' : `@${opts.input}`}`, '--input', io);
+  // As in gh: fields or a body make a POST, unless the request pages through a list.
+  const method = String(opts.method ?? (!opts.paginate && (fields !== undefined || input !== undefined) ? 'POST' : 'GET')).toUpperCase();
+  if (!/^[A-Z]+$/.test(method)) throw new UsageError(`-X: not an HTTP method (got "${opts.method}")`);
+  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate goes with GET requests');
+
+  // Fields travel in the query string of a GET, or beside an --input body; otherwise they are the body.
+  const inQuery = method === 'GET' || input !== undefined;
+  const request = {
+    method,
+    path,
+    version: chosenVersion ?? versionFor(method, path),
+    headers: parseHeaders(opts.header ?? []),
+    ...(inQuery ? { query: flatQuery(fields) } : { body: fields }),
+    ...(input !== undefined ? { body: input } : {}),
+  };
+
+  const client = await ctx.client();
+  if (options.dryRun) {
+    const { printDryRun } = await import('./dry-run.js');
+    printDryRun(client.prepareRaw(request), ctx);
+    return;
+  }
+  let response = await client.raw(request);
+  let body = response.body;
+  if (opts.paginate && response.status >= 200 && response.status < 300 && isPage(body)) {
+    const merged = [...body.results];
+    for (let pages = 1; isPage(response.body) && response.body.next; pages++) {
+      if (pages >= MAX_PAGES) throw new StoreAdminError(`--paginate: stopped after ${MAX_PAGES} pages`);
+      response = await client.raw({ ...request, path: response.body.next, query: undefined });
+      if (response.status < 200 || response.status >= 300 || !isPage(response.body)) break;
+      merged.push(...response.body.results);
+    }
+    body = merged;
+  }
+  if (opts.include) io.stdout.write(statusBlock(response));
+  if (body !== undefined) {
+    if (typeof body === 'string') io.stdout.write(body.endsWith('\n') ? body : `${body}\n`);
+    else await render(body, io, { format: 'json', query: options.query, color: ctx.color });
+  }
+  if (response.status < 200 || response.status >= 300) {
+    const error = new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers);
+    const match = matchRoute(method, new URL(request.path, 'http://x').pathname.replace(/^(?!\/api\/admin)/, API_PREFIX));
+    addHint(error, match.kind === 'found' ? operations[match.id].scopes : []);
+    throw error;
+  }
+}
+
+/** PATH relative to /api/admin, with or without the prefix, ending in "/" as every path of the API does. */
+function normalizePath(raw: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(raw)) {
+    throw new UsageError(`PATH is relative to /api/admin, not a URL (got "${raw}")`, { hint: 'Choose the store with --profile or --base-url' });
+  }
+  const [pathname = '', search] = raw.split(/\?(.*)/s, 2);
+  let path = pathname.startsWith('/') ? pathname : `/${pathname}`;
+  if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) path = path.slice(API_PREFIX.length) || '/';
+  if (!path.endsWith('/')) path += '/';
+  return search ? `${path}?${search}` : path;
+}
+
+/** The version of the operation this path and method are, from the table. */
+function versionFor(method: string, path: string): string {
+  const pathname = new URL(path, 'http://x').pathname;
+  const match = matchRoute(method, `${API_PREFIX}${pathname}`);
+  if (match.kind === 'found' || match.kind === 'invalid-params') return operations[match.id].version;
+  throw new UsageError(`${method} ${pathname} is not one of the operations this tool knows: pass --api-version`, {
+    hint: 'Every request needs the X-Store-API-Version its operation requires, e.g. --api-version 2024-04-01',
+  });
+}
+
+function parseHeaders(values: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const value of values) {
+    const match = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(value);
+    if (!match || /[\r\n]/.test(value)) throw new UsageError(`-H takes "Name: value" (got "${value}")`);
+    const name = match[1]!.toLowerCase();
+    if (RESERVED_HEADERS.has(name)) {
+      throw new UsageError(`-H ${match[1]}: set by the tool${name === 'x-store-api-version' ? '; use --api-version' : ''}`);
+    }
+    headers[name] = match[2]!;
+  }
+  return headers;
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** -f and -F fields in gh's syntax; undefined when none were given. */
+async function parseFields(opts: Options, ctx: Context): Promise<Record<string, Json> | undefined> {
+  const raw = (opts.rawField ?? []) as string[];
+  const typed = (opts.field ?? []) as string[];
+  if (raw.length === 0 && typed.length === 0) return undefined;
+  const fields: Record<string, Json> = {};
+  for (const [flag, entries] of [['-f', raw], ['-F', typed]] as const) {
+    for (const entry of entries) {
+      const at = entry.indexOf('=');
+      const key = at < 0 ? entry : entry.slice(0, at);
+      if (at < 0 && !key.endsWith('[]')) throw new UsageError(`${flag} takes key=value (got "${entry}")`);
+      const value = at < 0 ? undefined : flag === '-f' ? entry.slice(at + 1) : await typedValue(entry.slice(at + 1), ctx);
+      assign(fields, keyPath(key, flag), value);
+    }
+  }
+  return fields;
+}
+
+/** `a`, `a[]`, `a[b]`, `a[b][]` → ['a'], ['a', ''], ['a', 'b'], ['a', 'b', '']. */
+function keyPath(key: string, flag: string): string[] {
+  const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
+  if (!match) throw new UsageError(`${flag}: not a field name: "${key}"`);
+  const rest = [...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!);
+  if (rest.slice(0, -1).includes('')) throw new UsageError(`${flag}: "[]" may only end a field name (got "${key}")`);
+  return [match[1]!, ...rest];
+}
+
+function assign(target: Record<string, Json>, path: string[], value: Json | undefined): void {
+  let node: Record<string, Json> | Json[] = target;
+  for (const [index, segment] of path.entries()) {
+    const last = index === path.length - 1;
+    const nextIsArray = path[index + 1] === '';
+    if (segment === '') {
+      if (value !== undefined) (node as Json[]).push(value);
+      return;
+    }
+    const record = node as Record<string, Json>;
+    if (last) {
+      record[segment] = value === undefined ? [] : value;
+      return;
+    }
+    const existing = record[segment];
+    const fits = nextIsArray ? Array.isArray(existing) : existing !== null && typeof existing === 'object' && !Array.isArray(existing);
+    if (existing !== undefined && !fits) throw new UsageError(`Field "${path.slice(0, index + 1).join('.')}" is given two different shapes`);
+    node = (existing ?? (record[segment] = nextIsArray ? [] : {})) as Record<string, Json> | Json[];
+  }
+}
+
+async function typedValue(text: string, ctx: Context): Promise<Json> {
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  if (text === 'null') return null;
+  if (/^-?\d+(\.\d+)?$/.test(text) && Number.isFinite(Number(text))) return Number(text);
+  if (text.startsWith('@')) return textFrom(text === '@-' ? '-' : text.slice(1), '-F', ctx.io);
+  return text;
+}
+
+function flatQuery(fields: Record<string, Json> | undefined): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [key, value] of Object.entries(fields ?? {})) {
+    if (value !== null && typeof value === 'object') {
+      throw new UsageError(`Field "${key}" is a list or an object: in a query string only plain values fit (use -X POST or PATCH)`);
+    }
+    query[key] = String(value);
+  }
+  return query;
+}
+
+interface Page {
+  results: unknown[];
+  next?: string | null;
+}
+
+function isPage(body: unknown): body is Page {
+  return !!body && typeof body === 'object' && Array.isArray((body as Page).results);
+}
+
+const REASONS: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No Content' };
+
+function statusBlock(response: RawResponse): string {
+  const lines = [`HTTP/1.1 ${response.status} ${REASONS[response.status] ?? describeErrorBody(response.status, undefined).replace(/^\d+ /, '')}`];
+  for (const [name, value] of Object.entries(response.headers)) {
+    for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) lines.push(`${name}: ${one}`);
+  }
+  return `${lines.join('\n')}\n\n`;
+}
