@@ -4,6 +4,14 @@
 
 const args = process.argv.slice(2);
 
+// A reader that stops early (`| head`, `| grep -q`) closes the pipe: that ends the run, quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {

@@ -1,6 +1,7 @@
 // The typed client: one generic `call(id, input)` driven by the operation table, and the same
 // calls grouped as methods (`client.subscriptions.cancel(...)`). No per-operation code lives here.
-import { Agent, request, type Dispatcher } from './transport.js';
+import type { Dispatcher } from 'undici';
+import { Agent, request } from './transport.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ApiError,

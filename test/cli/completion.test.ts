@@ -1,0 +1,84 @@
+// Shell completion: the bash script is sourced in a real bash and asked for candidates, with a
+// `store-admin` on PATH that runs the built CLI.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CANCEL_REASONS, EXPORT_TYPES, SUBSCRIPTION_STATUSES } from '../../src/api/enums.js';
+import { BIN, runCli, useConfigDir } from './run.js';
+
+const binDir = mkdtempSync(join(tmpdir(), 'store-admin-bin-'));
+afterAll(() => rmSync(binDir, { recursive: true, force: true }));
+writeFileSync(join(binDir, 'store-admin'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+chmodSync(join(binDir, 'store-admin'), 0o755);
+
+const configDir = useConfigDir();
+writeFileSync(
+  join(configDir, 'config.json'),
+  JSON.stringify({ activeProfile: 'prod', profiles: { prod: { baseUrl: 'https://x.example.com' }, staging: {} } }),
+);
+
+const env = { PATH: `${binDir}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? tmpdir(), STORE_ADMIN_CONFIG_DIR: configDir };
+const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/** What bash offers for a line typed after `store-admin ` (a trailing space: a new, empty word). */
+function complete(line: string): string[] {
+  const words = ['store-admin', ...line.split(' ')];
+  const script = [
+    'source <(store-admin completion bash)',
+    `COMP_WORDS=(${words.map(quote).join(' ')})`,
+    `COMP_CWORD=${words.length - 1}`,
+    '_store_admin',
+    `printf '%s\\n' "\${COMPREPLY[@]}"`,
+  ].join('\n');
+  const result = spawnSync('bash', ['-c', script], { env, encoding: 'utf8' });
+  expect(result.status, result.stderr).toBe(0);
+  return result.stdout.split('\n').filter(Boolean);
+}
+
+describe('completion in bash', () => {
+  it('completes groups, subcommands and flags', () => {
+    expect(complete('sub')).toEqual(['subscriptions']);
+    expect(complete('subscriptions ')).toEqual(['cancel', 'renew', 'update']);
+    expect(complete('subscriptions cancel 1 --r')).toEqual(expect.arrayContaining(['--reason', '--retries']));
+    expect(complete('subscriptions cancel --no-')).toEqual(expect.arrayContaining(['--no-notify', '--no-input', '--no-color']));
+    // Global flags and their values are passed over on the way to the command.
+    expect(complete('--profile prod --json subscriptions c')).toEqual(['cancel']);
+    expect(complete('completion ')).toEqual(['bash', 'zsh', 'fish']);
+    expect(complete('help e')).toEqual(['environment', 'exit-codes', 'exports']);
+  });
+
+  it("completes flags' allowed values", () => {
+    expect(complete('subscriptions cancel 1 --reason ')).toEqual([...CANCEL_REASONS]);
+    expect(complete('exports create --type ')).toEqual([...EXPORT_TYPES]);
+    expect(complete('subscriptions update 1 --status ')).toEqual([...SUBSCRIPTION_STATUSES]);
+    expect(complete('disputes create --resolution ')).toContain('3ds_authorized_successfully');
+    expect(complete('webhooks create --event or')).toEqual(['order.created', 'order.updated']);
+    expect(complete('orders get 1 -o ')).toEqual(['json', 'table']);
+  });
+
+  it('completes profile names from the config', () => {
+    expect(complete('--profile ')).toEqual(['prod', 'staging']);
+    expect(complete('orders get 1 --profile st')).toEqual(['staging']);
+  });
+
+  it('offers nothing where a free value goes, leaving it to file completion', () => {
+    expect(complete('subscriptions cancel ')).toEqual([]);
+    expect(complete('orders get 1 --query ')).toEqual([]);
+  });
+});
+
+describe('completion scripts', () => {
+  it.each(['zsh', 'fish'])('prints a %s script', async (shell) => {
+    const r = await runCli(['completion', shell]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('__complete');
+  });
+
+  it('rejects an unknown shell', async () => {
+    const r = await runCli(['completion', 'tcsh']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('bash, zsh, fish');
+  });
+});

@@ -1,0 +1,26 @@
+// docs/commands.md is rendered from the command tree. With STORE_ADMIN_WRITE_DOCS=1 this test
+// rewrites it; otherwise it fails when the committed file no longer matches the commands.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { operations } from '../../src/api/operations.js';
+import { buildProgram } from '../../src/cli.js';
+import { commandPath, commandReference, leafCommands } from '../../src/docs/reference.js';
+import { processIO } from '../../src/io.js';
+
+const DOC = new URL('../../docs/commands.md', import.meta.url);
+const program = await buildProgram(processIO());
+const rendered = commandReference(program);
+
+describe('docs/commands.md', () => {
+  it('documents every command and every operation', () => {
+    for (const command of leafCommands(program)) expect(rendered).toContain(`### ${commandPath(command)}\n`);
+    for (const op of Object.values(operations)) expect(rendered).toContain(`(spec ${op.section})`);
+    expect(rendered).not.toContain('undefined');
+  });
+
+  it('matches the command tree', () => {
+    if (process.env.STORE_ADMIN_WRITE_DOCS === '1') writeFileSync(DOC, rendered);
+    const committed = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '';
+    expect(committed, 'docs/commands.md is stale: run npm run docs').toBe(rendered);
+  });
+});
