@@ -221,9 +221,11 @@ export const handlers: Handlers = {
   },
 };
 
-/** Where the sandbox serves an export's file; like a pre-signed link, it needs no token. */
-export function exportFilePath(id: number | string): string {
-  return `/sandbox/files/exports/${id}.csv`;
+/** Where the sandbox serves export files; like pre-signed links, they need no token. */
+export const EXPORT_FILES = '/sandbox/files/exports/';
+
+function exportFilePath(id: number): string {
+  return `${EXPORT_FILES}${id}.csv`;
 }
 
 /** Order and customer notes share these fields; only the names of their timestamps differ. */

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { operations, type OperationId } from '../api/operations.js';
 import { toFieldIssues } from '../api/validate.js';
 import { exportCsv } from './export-csv.js';
-import { exportFilePath, handlers } from './handlers.js';
+import { EXPORT_FILES, handlers } from './handlers.js';
 import { HttpError } from './http-error.js';
 import { matchRoute } from '../api/routes.js';
 import { faultInjector, type Decision, type FaultKind, type FaultSpec } from './faults.js';
@@ -72,7 +72,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', origin);
-    const file = /^\/sandbox\/files\/exports\/(\d+)\.csv$/.exec(url.pathname);
+    const file = url.pathname.startsWith(EXPORT_FILES) ? /^(\d+)\.csv$/.exec(url.pathname.slice(EXPORT_FILES.length)) : null;
     if (file && req.method === 'GET') return serveExportFile(res, file[1]!);
 
     const route = matchRoute(req.method ?? 'GET', url.pathname);
@@ -234,4 +234,3 @@ function fieldErrors(issues: Parameters<typeof toFieldIssues>[1], body: unknown)
   return errors;
 }
 
-export { exportFilePath };

@@ -145,6 +145,23 @@ describe.runIf(hasTmux)('--each in a terminal', () => {
   const ctx = useSandbox();
   const dir = useConfigDir();
 
+  it('shows a progress bar with rate and ETA while it works', async () => {
+    const file = join(dir, 'ids.txt');
+    writeFileSync(file, '1\n2\n1\n2\n1\n2\n');
+    const t = Terminal.start(['categories', 'get', '--each', file, '--rate', '3', '--concurrency', '1'], {
+      STORE_ADMIN_BASE_URL: ctx.sandbox.url,
+      STORE_ADMIN_TOKEN: FULL_TOKEN,
+      NO_COLOR: '1',
+    });
+    try {
+      await t.waitFor(/\[[█░]{24}\] [1-5]\/6 \d+%\s+\d+\.\d\/s\s+ETA \d/);
+      expect(await t.exitCode()).toBe(0);
+      expect(t.screen()).toMatch(/categories get: 6 lines — 6 succeeded, 0 failed/);
+    } finally {
+      t.kill();
+    }
+  });
+
   it('confirms once for the whole batch, showing the count', async () => {
     const file = join(dir, 'subs.txt');
     writeFileSync(file, '1\n2\n4\n');

@@ -213,3 +213,29 @@ describe('commands against the sandbox', () => {
     });
   });
 });
+
+describe('exports create --download without a file yet', () => {
+  it('exits 1 naming the export status, and writes nothing', async () => {
+    const { createServer } = await import('node:http');
+    const { existsSync } = await import('node:fs');
+    const server = createServer((_req, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 9, status: 'processing', type: 'order_list', url: null }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const dir = (await import('node:os')).tmpdir();
+    const file = join(dir, `never-${process.pid}.csv`);
+    try {
+      const { port } = server.address() as import('node:net').AddressInfo;
+      const r = await runCli(['exports', 'create', '--type', 'order_list', '--from', '2026-01-01', '--to', '2026-01-02', '--download', file], {
+        env: { STORE_ADMIN_BASE_URL: `http://127.0.0.1:${port}`, STORE_ADMIN_TOKEN: 't' },
+      });
+      expect(r.code).toBe(1);
+      expect(r.json()).toMatchObject({ id: 9, status: 'processing' });
+      expect(r.stderr).toContain('store-admin: Export 9 has no file to download yet (status: processing)');
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      server.close();
+    }
+  });
+});
