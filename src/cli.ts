@@ -1,6 +1,6 @@
 // Entry point: builds the command tree, runs it, and turns every failure into one line on
 // stderr and a documented exit code. Commands never print errors or exit themselves.
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { ApiError, EXIT, StoreAdminError } from './api/errors.js';
 import { registerHelp } from './commands/help.js';
 import { commandGroups, groupsFor } from './commands/index.js';
@@ -20,7 +20,14 @@ export async function buildProgram(io: IO, argv?: readonly string[]): Promise<Co
       outputError: (text, write) => write(`store-admin: ${text.replace(/^error: /, '')}`),
     })
     .exitOverride()
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({
+      // Commands that take --each declare their arguments optional to Commander; list them as required.
+      subcommandTerm: (command) =>
+        command.options.some((option) => option.long === '--each')
+          ? `${command.name()} ${command.usage()}`
+          : new Help().subcommandTerm(command),
+    });
   addGlobalOptions(program);
   program.addHelpText('after', '\nRun `store-admin help environment`, `help exit-codes` or `help formatting` for more.\n');
   const needed = argv ? groupsFor(argv, program) : commandGroups;
@@ -47,6 +54,8 @@ function report(error: unknown, io: IO, json: boolean): number {
   if (error instanceof CommanderError) {
     // Commander has already printed help, the version or its own one-line message.
     if (error.exitCode === 0) return EXIT.ok;
+    // A group named without a command: its help was the answer, and there is no other message.
+    if (error.code === 'commander.help') return EXIT.usage;
     const message = error.message.replace(/^error: /, '');
     if (json) io.stderr.write(`${JSON.stringify({ error: { message, exitCode: EXIT.usage, type: 'UsageError' } })}\n`);
     return EXIT.usage;
