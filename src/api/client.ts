@@ -47,7 +47,7 @@ export interface ClientOptions extends RetryOptions {
   beforeAttempt?: () => Promise<void>;
   /**
    * Check each answer against its documented shape (default true). Off, answers pass through as
-   * received, still normalised where the schema reshapes them (4.7 always yields an array).
+   * received, still normalised where the operation reshapes them (4.7 always yields an array).
    */
   checkResponses?: boolean;
 }
@@ -164,16 +164,19 @@ export function createClient(options: ClientOptions): StoreClient {
     if (response.status < 200 || response.status >= 300) {
       throw new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers);
     }
-    const reshapes = schemas.response._zod.def.type === 'pipe';
-    if (options.checkResponses === false && !reshapes) return response.body as OperationOutput<Id>;
-    const parsed = schemas.response.safeParse(response.body);
+    const body = 'normalize' in schemas && schemas.normalize ? schemas.normalize(response.body) : response.body;
+    // An empty answer (204) is a success with nothing to check.
+    if (body === undefined || options.checkResponses === false) return body as OperationOutput<Id>;
+    const parsed = schemas.response.safeParse(body);
     if (parsed.success) return parsed.data as OperationOutput<Id>;
     options.onWarning?.(`The response to ${id} does not match the documented shape; showing it as received`);
-    return response.body as OperationOutput<Id>;
+    return body as OperationOutput<Id>;
   }
 
   async function sendWithRetries(prepared: PreparedRequest, headers: Record<string, string>, callOptions: CallOptions, anyBody = false) {
     const { method } = prepared;
+    // Set when an attempt may have reached the store before its answer was lost.
+    let answerLost = false;
     for (let attempt = 0; ; attempt++) {
       const more = attempt < retries;
       let response;
@@ -183,6 +186,7 @@ export function createClient(options: ClientOptions): StoreClient {
         response = await send(prepared, headers, callOptions, anyBody);
       } catch (error) {
         if (more && retryableFailure(method, error)) {
+          answerLost ||= (error as NetworkError).sent;
           await pause({ attempt: attempt + 1, of: retries, delayMs: backoffMs(attempt, baseDelayMs), reason: (error as Error).message }, callOptions);
           continue;
         }
@@ -198,6 +202,12 @@ export function createClient(options: ClientOptions): StoreClient {
         const delayMs = asked ?? backoffMs(attempt, baseDelayMs);
         await pause({ attempt: attempt + 1, of: retries, delayMs, reason: statusLine(response.status) }, callOptions);
         continue;
+      }
+      if (method === 'DELETE' && answerLost && response.status === 404) {
+        throw new UnknownOutcomeError(
+          'The answer to the first attempt was lost, and the retry found nothing to delete: the first attempt most likely deleted it',
+          { hint: 'Read it back to be sure' },
+        );
       }
       return response;
     }
@@ -244,7 +254,7 @@ export function createClient(options: ClientOptions): StoreClient {
       text = await response.body.text();
     } catch (error) {
       if (callOptions.signal?.aborted) throw interrupted(prepared.method);
-      throw new NetworkError('body', `The answer (${status}) from ${new URL(prepared.url).host} was cut short`, { cause: error, status });
+      throw new NetworkError('body', `The answer (${status}) from ${new URL(prepared.url).host} was cut short`, { cause: error, status, transient: true });
     }
     const contentType = String(responseHeaders['content-type'] ?? '');
     const body = parseBody(text, contentType, status, anyBody);
@@ -322,8 +332,10 @@ function parseBody(text: string, contentType: string, status: number, anyBody: b
   } catch {
     if (status >= 200 && status < 300 && !anyBody) {
       const kind = /html/i.test(contentType) || /^\s*</.test(text) ? 'an HTML page' : 'a body that is not JSON';
+      // Not transient: asking again would get the same page.
       throw new NetworkError('body', `The store answered ${status} with ${kind}; expected JSON`, {
         hint: 'A proxy may stand in front of the store: check the store URL',
+        status,
       });
     }
     return text;
@@ -334,7 +346,7 @@ function parseBody(text: string, contentType: string, status: number, anyBody: b
 function outcome(method: string, error: unknown): unknown {
   if (method !== 'POST' || !(error instanceof NetworkError) || !error.sent) return error;
   if (error.kind === 'body' && error.status !== undefined && error.status >= 200 && error.status < 300) {
-    return new UnknownOutcomeError(`The store accepted the change (${error.status}) but its answer was cut short`, {
+    return new UnknownOutcomeError(`The store accepted the change (${error.status}) but its answer could not be read`, {
       cause: error,
       hint: 'The change was applied; read it back rather than sending it again',
     });

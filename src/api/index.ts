@@ -1,4 +1,13 @@
-export { createClient, redactHeaders, type ClientOptions, type StoreClient, type PreparedRequest } from './client.js';
+export {
+  createClient,
+  redactHeaders,
+  type CallOptions,
+  type ClientOptions,
+  type PreparedRequest,
+  type RawRequest,
+  type RawResponse,
+  type StoreClient,
+} from './client.js';
 export { operations, operationIds, type OperationId, type Operation } from './operations.js';
 export type { OperationInput, OperationOutput, OperationParams, OperationBody } from './types.js';
 export * from './errors.js';

@@ -10,6 +10,8 @@ export type ParamKind = 'id' | 'string';
 export interface OperationSchemas {
   body?: ZodMiniType;
   response: ZodMiniType;
+  /** Reshapes an answer the platform may send in several forms (4.7). */
+  normalize?: (body: unknown) => unknown;
 }
 
 export interface Operation {
@@ -217,6 +219,3 @@ export type OperationId = keyof Operations;
 
 export const operationIds = Object.keys(operations) as OperationId[];
 
-export function isOperationId(value: string): value is OperationId {
-  return Object.hasOwn(operations, value);
-}

@@ -1,4 +1,5 @@
-// When a failed request may be sent again. Reads, PATCH and DELETE repeat safely; a POST
+// When a failed request may be sent again. Reads and PATCH repeat to the same state, and so does
+// DELETE (the client reports a 404 on a retry as the likely work of the lost first attempt); a POST
 // (notes, cancel, renew, creates) is repeated only when it provably never reached the store, or
 // when the store refused it outright with 429. Anything else is reported, never guessed at.
 import { NetworkError } from './errors.js';
@@ -40,7 +41,8 @@ export function neverSent(error: unknown): boolean {
 export function retryableFailure(method: string, error: unknown): boolean {
   if (!(error instanceof NetworkError)) return false;
   if (neverSent(error)) return error.kind !== 'dns' || error.transient;
-  return isIdempotent(method) && (error.kind === 'reset' || error.kind === 'timeout' || error.kind === 'body');
+  // A cut-short body is worth another try; an HTML page in place of JSON is not.
+  return isIdempotent(method) && (error.kind === 'reset' || error.kind === 'timeout' || (error.kind === 'body' && error.transient));
 }
 
 export function backoffMs(attempt: number, baseDelayMs: number): number {

@@ -2,7 +2,7 @@
 // item on stdout, progress on stderr and a summary at the end. Every line is validated before
 // anything is sent; Ctrl-C stops taking new lines and lets those in flight finish.
 import { writeFile } from 'node:fs/promises';
-import { ApiError, InterruptedError, StoreAdminError, UsageError } from '../api/errors.js';
+import { ApiError, InterruptedError, StoreAdminError, UnknownOutcomeError, UsageError } from '../api/errors.js';
 import { operations } from '../api/operations.js';
 import type { Context } from '../context.js';
 import type { OperationCommand, Options } from '../commands/define.js';
@@ -27,6 +27,12 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   const body = spec.body ? await spec.body(opts, ctx) : undefined;
   const items = await parseItems(spec, fixed, text, body);
   if (items.length === 0) throw new UsageError(`--each ${source}: no input lines`);
+  // Make sure the re-run file can be written before anything is sent.
+  if (opts.failed !== undefined) {
+    await writeFile(String(opts.failed), '', { mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {
+      throw new UsageError(`--failed: cannot write ${opts.failed} (${error.code ?? error.message})`);
+    });
+  }
 
   const client = await ctx.client(tuning(opts));
   if (options.dryRun) {
@@ -43,6 +49,8 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
 
   const progress = options.quiet ? { tick() {}, done() {} } : progressBar(io.stderr, items.length);
   const failed: Item[] = [];
+  // Changes whose answer was lost: they may have been applied, so they are named, not re-run.
+  const unknown: Item[] = [];
   const inFlight = new AbortController();
   let next = 0;
   let stopping = false;
@@ -55,33 +63,47 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   process.on('SIGINT', onSigint);
   const started = Date.now();
 
+  /** One line's operation, as the JSON line that reports it. */
+  const attempt = async (item: Item): Promise<Record<string, unknown>> => {
+    let status: number | undefined;
+    try {
+      const data = await client.call(spec.operation, item.input as never, { signal: inFlight.signal, onStatus: (s) => (status = s) });
+      succeeded++;
+      return { ok: true, status, data: spec.present ? spec.present(data, opts) : data };
+    } catch (error) {
+      const lost = error instanceof UnknownOutcomeError || (error instanceof InterruptedError && operations[spec.operation].method !== 'GET');
+      (lost ? unknown : failed).push(item);
+      if (error instanceof ApiError) addHint(error, operations[spec.operation].scopes);
+      const described = error instanceof StoreAdminError ? error : new StoreAdminError(String(error));
+      return {
+        ok: false,
+        ...(lost ? { outcome: 'unknown' } : {}),
+        status: error instanceof ApiError ? error.status : (status ?? null),
+        error: { message: described.message, type: described.name, exitCode: described.exitCode },
+      };
+    }
+  };
+
   const worker = async () => {
     while (!stopping && next < items.length) {
       const item = items[next++]!;
-      let status: number | undefined;
-      try {
-        const data = await client.call(spec.operation, item.input as never, { signal: inFlight.signal, onStatus: (s) => (status = s) });
-        succeeded++;
-        await writeLine(item, { ok: true, status, data: spec.present ? spec.present(data, opts) : data });
-      } catch (error) {
-        failed.push(item);
-        if (error instanceof ApiError) addHint(error, operations[spec.operation].scopes);
-        const described = error instanceof StoreAdminError ? error : new StoreAdminError(String(error));
-        await writeLine(item, {
-          ok: false,
-          status: error instanceof ApiError ? error.status : (status ?? null),
-          error: { message: described.message, type: described.name, exitCode: described.exitCode },
-        });
-      }
+      writeLine(item, await attempt(item));
       progress.tick();
     }
   };
 
   const output = lineBuffer(io.stdout);
   const search = options.query === undefined ? undefined : (await import('jmespath')).default.search;
-  const writeLine = async (item: Item, result: Record<string, unknown>) => {
+  const writeLine = (item: Item, result: Record<string, unknown>) => {
     let line: Record<string, unknown> = { input: item.values, ...result };
-    if (search && result.ok) line = { ...line, data: search(result.data as never, options.query!) };
+    if (search && result.ok) {
+      // The change is done whatever the query makes of its answer: a failing query is noted, not a failure.
+      try {
+        line = { ...line, data: search(result.data as never, options.query!) };
+      } catch (error) {
+        line = { ...line, queryError: (error as Error).message };
+      }
+    }
     output.write(`${JSON.stringify(line)}\n`);
   };
 
@@ -96,15 +118,24 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   const notStarted = items.slice(next);
   const seconds = (Date.now() - started) / 1000;
   const parts = [`${succeeded} succeeded`, `${failed.length} failed`];
+  if (unknown.length > 0) parts.push(`${unknown.length} with an unknown outcome`);
   if (notStarted.length > 0) parts.push(`${notStarted.length} not started`);
-  ctx.note(`${commandName(spec)}: ${items.length} lines — ${parts.join(', ')} in ${duration(seconds)} (${(next / Math.max(seconds, 0.001)).toFixed(1)}/s)`);
+  ctx.note(`${commandName(spec)}: ${plural(items.length, 'line')} — ${parts.join(', ')} in ${duration(seconds)} (${(next / Math.max(seconds, 0.001)).toFixed(1)}/s)`);
+  if (unknown.length > 0) {
+    ctx.note(`Lines ${unknown.map((item) => item.line).join(', ')} may or may not have been applied (their answers were lost): check them before running them again`);
+  }
   const redo = [...failed.sort((a, b) => a.line - b.line), ...notStarted];
   if (opts.failed !== undefined) {
     await writeFile(String(opts.failed), redo.map((item) => `${item.text}\n`).join(''), { mode: 0o600 });
-    if (redo.length > 0) ctx.note(`The ${redo.length} lines to run again are in ${opts.failed}`);
+    if (redo.length > 0) ctx.note(`The ${plural(redo.length, 'line')} to run again are in ${opts.failed}`);
   }
-  if (stopping) throw new InterruptedError(`Interrupted: ${notStarted.length} lines not started${failed.length ? `, ${failed.length} failed` : ''}; every line that ran is reported above`);
-  if (failed.length > 0) throw new StoreAdminError(`${failed.length} of ${items.length} failed`, opts.failed === undefined ? { hint: 'Pass --failed FILE to collect them for a re-run' } : {});
+  if (stopping) throw new InterruptedError(`Interrupted: ${plural(notStarted.length, 'line')} not started${failed.length ? `, ${failed.length} failed` : ''}; every line that ran is reported above`);
+  const bad = failed.length + unknown.length;
+  if (bad > 0) throw new StoreAdminError(`${bad} of ${items.length} failed`, opts.failed === undefined ? { hint: 'Pass --failed FILE to collect them for a re-run' } : {});
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** Gathers output lines and writes them in batches: one write per line costs more than the request. */

@@ -6,6 +6,7 @@ import { matchRoute } from '../api/routes.js';
 import { API_PREFIX } from '../api/url.js';
 import type { RawResponse } from '../api/client.js';
 import type { Context } from '../context.js';
+import { redactSecrets } from '../output/redact.js';
 import { checkQuery, render } from '../output/render.js';
 import type { Options } from './define.js';
 import { addHint } from './run-operation.js';
@@ -64,7 +65,7 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
   if (opts.include) io.stdout.write(statusBlock(response));
   if (body !== undefined) {
     if (typeof body === 'string') io.stdout.write(body.endsWith('\n') ? body : `${body}\n`);
-    else await render(body, io, { format: 'json', query: options.query, color: ctx.color });
+    else await render(opts.showSecret ? body : redactSecrets(body), io, { format: 'json', query: options.query, color: ctx.color });
   }
   if (response.status < 200 || response.status >= 300) {
     const error = new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers);

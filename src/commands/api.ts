@@ -16,6 +16,7 @@ export function register(api: Command, io: IO): void {
     .option('-H, --header <name: value>', 'an extra request header (repeatable)', collect)
     .option('-i, --include', 'print the status line and the response headers before the body')
     .option('--paginate', 'follow the {next, previous, results} wrapper and print one merged array')
+    .option('--show-secret', 'print secret values the store returns (a webhook secret_key) instead of masking them')
     .action(localAction(io, async (ctx, opts, [path]) => (await import('./api-request.js')).apiRequest(ctx, path!, opts)));
   describeCommand(api, {
     examples: [

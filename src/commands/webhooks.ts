@@ -1,5 +1,5 @@
 // `store-admin webhooks …`
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { WEBHOOK_EVENTS } from '../api/enums.js';
 import type { IO } from '../io.js';
 import { redactSecrets } from '../output/redact.js';
@@ -15,11 +15,15 @@ export function register(webhooks: Command, io: IO): void {
     operation: 'webhooks.create',
     options: (command) => {
       command
-        .option('--target <url>', 'the https URL that receives the events (at most 255 characters)')
+        .option('--target <url>', 'the http(s) URL that receives the events (at most 255 characters)')
         .option('--event <name>', `an event to subscribe to, e.g. order.created (repeatable; any name is accepted)`, collect)
         .option('--name <name>', 'a name for the webhook')
         .option('--secret-key-file <file>', 'read the secret key from a file, or - for standard input (kept out of the process list)')
-        .option('--secret-key <secret>', 'the secret key (visible to other users in the process list; prefer --secret-key-file)')
+        .addOption(
+          new Option('--secret-key <secret>', 'the secret key (visible to other users in the process list; prefer --secret-key-file)').conflicts(
+            'secretKeyFile',
+          ),
+        )
         .option('--webhook-api-version <version>', "the API version of the webhook's deliveries (a global --api-version sets the request header instead)")
         .option('--inactive', 'create it switched off');
       showSecret(command);

@@ -5,6 +5,7 @@ import type { GlobalOptions } from '../options.js';
 import { configDir } from './paths.js';
 import { ProfileStore, checkProfileName, type Profile } from './profiles.js';
 import { UsageError } from '../api/errors.js';
+import { normalizeStoreUrl } from '../api/url.js';
 
 export type Source = 'flag' | 'environment' | 'profile' | 'active profile';
 
@@ -57,12 +58,24 @@ export function resolveConnection(options: GlobalOptions, io: IO): Resolved {
     profileFirst ? (fromProfile(profileValue) ?? fromEnv(envValue)) : (fromEnv(envValue) ?? fromProfile(profileValue));
 
   const baseUrl: Setting<string> | undefined = options.baseUrl ? { value: options.baseUrl, source: 'flag' } : pick(envBaseUrl, stored?.baseUrl);
+  let token = pick(envToken, stored?.token);
+  // A profile's token belongs to that profile's store: it never goes to a URL from elsewhere.
+  if (token?.source === 'profile' && baseUrl && !sameStore(baseUrl.value, stored?.baseUrl)) token = undefined;
   return {
     store,
     profile,
     baseUrl,
-    token: pick(envToken, stored?.token),
+    token,
     // Permission for plain http was given for the profile's own URL only.
     allowHttp: !!options.allowHttp || (baseUrl?.source === 'profile' && !!stored?.allowHttp),
   };
+}
+
+function sameStore(a: string, b: string | undefined): boolean {
+  if (!b) return false;
+  try {
+    return normalizeStoreUrl(a) === normalizeStoreUrl(b);
+  } catch {
+    return false;
+  }
 }

@@ -7,7 +7,6 @@ export interface Fmt {
   date(value: unknown): string;
   bool(value: unknown): string;
   text(value: unknown): string;
-  secret(value: unknown): string;
   dim(value: string): string;
   bold(value: string): string;
 }
@@ -15,8 +14,6 @@ export interface Fmt {
 const GOOD = new Set(['active', 'available', 'success', 'paid', 'fulfilled', 'accepted', 'won', 'open', 'delivered']);
 const WARN = new Set(['past_due', 'retrying', 'pending', 'partial', 'in_progress', 'in_transit', 'new', 'cancellation_requested', 'label_printed', 'alert']);
 const BAD = new Set(['canceled', 'cancelled', 'failed', 'lost', 'declined', 'refunded', 'cancellation_rejected', 'chargeback']);
-
-export const SECRET_MASK = '••••••••';
 
 export function createFmt(chalk: ChalkInstance): Fmt {
   const text = (value: unknown): string => {
@@ -41,7 +38,6 @@ export function createFmt(chalk: ChalkInstance): Fmt {
       return match ? `${match[1]} ${match[2]}${match[3] === 'Z' ? ' UTC' : match[3] ? ` ${match[3]}` : ''}` : value;
     },
     bool: (value) => (value === true ? 'yes' : value === false ? 'no' : text(value)),
-    secret: (value) => (value ? SECRET_MASK : text(value)),
     dim: (value) => chalk.dim(value),
     bold: (value) => chalk.bold(value),
   };

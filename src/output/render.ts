@@ -1,5 +1,5 @@
 // The one renderer: JSON for scripts (optionally filtered with JMESPath), tables for people.
-import { UsageError } from '../api/errors.js';
+import { StoreAdminError } from '../api/errors.js';
 import type { IO } from '../io.js';
 import type { ColorLevel } from './color.js';
 import type { Column, View, ViewName } from './views.js';
@@ -20,7 +20,8 @@ export async function render(data: unknown, io: IO, options: RenderOptions): Pro
     try {
       data = search(data as never, options.query);
     } catch (error) {
-      throw new UsageError(`--query: cannot apply the expression to the result (${(error as Error).message})`);
+      // Exit 1, not 2: the request itself was sent, and succeeded.
+      throw new StoreAdminError(`--query could not be applied to the result (${(error as Error).message}); the request itself succeeded`);
     }
   }
   if (options.format === 'json' || options.query !== undefined) {

@@ -190,7 +190,8 @@ export const views = {
       ['Target', (r, f) => f.text(r.target)],
       ['Events', (r, f) => f.text(Array.isArray(r.events) ? r.events.join(', ') : r.events)],
       ['API version', (r, f) => f.text(r.api_version)],
-      ['Secret key', (r, f) => f.secret(r.secret_key)],
+      // Masked before rendering unless --show-secret (see the webhooks commands).
+      ['Secret key', (r, f) => f.text(r.secret_key)],
       ['Warnings', (r, f) => f.text(r.warning_count)],
       ['Created', (r, f) => f.date(r.created_at)],
     ],

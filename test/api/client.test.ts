@@ -143,9 +143,22 @@ describe('client on the wire', () => {
     expect(JSON.parse(request?.body ?? '')).toEqual({ cancel_reason: 'other', send_cancel_notification: false });
   });
 
-  it('accepts 204 with an empty body', async () => {
-    const { client } = await rawServer(() => ({ status: 204 }));
-    await expect(client.call('webhooks.get', { params: { id: 1 } })).resolves.toBeUndefined();
+  it('accepts 204 with an empty body, without a warning', async () => {
+    const warnings: string[] = [];
+    const { url } = await rawServer(() => ({ status: 204 }));
+    const client = createClient({ baseUrl: url, token: 't', onWarning: (m) => warnings.push(m) });
+    await expect(client.call('subscriptions.renew', { params: { id: 1 } })).resolves.toBeUndefined();
+    expect(warnings).toEqual([]);
+    await client.close();
+  });
+
+  it('reads 4.7 as an array even when its items do not match the documented shape', async () => {
+    const warnings: string[] = [];
+    const { url } = await rawServer(() => json(200, { id: 'x', line_items: 'nope' }));
+    const client = createClient({ baseUrl: url, token: 't', onWarning: (m) => warnings.push(m) });
+    await expect(client.orders.listFulfillmentOrders({ params: { number: '1' } })).resolves.toEqual([{ id: 'x', line_items: 'nope' }]);
+    expect(warnings).toHaveLength(1);
+    await client.close();
   });
 
   it.each([

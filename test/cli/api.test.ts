@@ -40,6 +40,10 @@ describe('store-admin api', () => {
     });
     const hook = await api(['/webhooks/', '-F', 'events[]=order.created', '-F', 'events[]=order.updated', '-f', 'target=https://h.example.com/a', '-F', `name=@${file}`]);
     expect(hook.json()).toMatchObject({ events: ['order.created', 'order.updated'], name: 'from a file' });
+    const secret = await api(['/webhooks/', '-F', 'events[]=a.b', '-f', 'target=https://h.example.com/b', '-f', 'secret_key=s3cr3t-value']);
+    expect(secret.json().secret_key).toBe('***');
+    const shown = await api([`/webhooks/${secret.json().id}/`, '--show-secret']);
+    expect(shown.json().secret_key).toBe('s3cr3t-value');
   });
 
   it('takes a body from --input', async () => {

@@ -157,6 +157,20 @@ describe('auth and profiles', () => {
       });
     });
 
+    it("a profile's token never goes to a store URL from elsewhere", async () => {
+      const before = ctx.sandbox.counters.received;
+      const ways: [string[], Record<string, string>][] = [
+        [['--base-url', localhostUrl()], {}],
+        [[], { STORE_ADMIN_BASE_URL: localhostUrl() }],
+      ];
+      for (const [flags, env] of ways) {
+        const r = await cli(dir, ['categories', 'get', '1', ...flags], { env });
+        expect(r.code).toBe(4);
+        expect(r.stderr).toContain(`No API token for ${localhostUrl()}`);
+      }
+      expect(ctx.sandbox.counters.received).toBe(before);
+    });
+
     it('an unknown profile named by flag or environment is an error', async () => {
       expect((await cli(dir, ['categories', 'get', '1', '--profile', 'zzz'])).code).toBe(2);
       expect((await cli(dir, ['categories', 'get', '1'], { env: { STORE_ADMIN_PROFILE: 'zzz' } })).code).toBe(2);

@@ -52,7 +52,9 @@ describe('output', () => {
   it('masks the webhook secret in tables', async () => {
     const r = await cli(['webhooks', 'get', '1', '-o', 'table']);
     expect(r.stdout).toContain('Secret key');
-    expect(r.stdout).toContain('••••••••');
+    expect(r.stdout).toMatch(/Secret key\s+│ \*\*\*/);
+    const shown = await cli(['webhooks', 'get', '1', '-o', 'table', '--show-secret']);
+    expect(shown.stdout).not.toMatch(/Secret key\s+│ \*\*\*/);
   });
 
   it('prints compact JSON in a pipe, unaltered values', async () => {

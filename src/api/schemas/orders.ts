@@ -239,21 +239,16 @@ export const fulfillmentOrder = tolerant({
   line_items: list(tolerant(fulfillmentOrderLineFields)),
 });
 
-/** 4.7 declares one object but "retrieves a list": any of the three shapes becomes an array. */
-export const fulfillmentOrderList = z.pipe(
-  z.union([
-    z.null(),
-    z.undefined(),
-    z.array(fulfillmentOrder),
-    z.looseObject({ results: z.array(fulfillmentOrder) }),
-    fulfillmentOrder,
-  ]),
-  z.transform((value) => {
-    if (value == null) return [];
-    if (Array.isArray(value)) return value;
-    return Array.isArray(value.results) ? value.results : [value];
-  }),
-);
+/**
+ * 4.7 declares one object but "retrieves a list": a bare object, a bare array and a `{results}`
+ * wrapper all become an array, before (and whether or not) the answer is checked.
+ */
+export function asList(value: unknown): unknown[] {
+  if (value === null || value === undefined) return [];
+  if (Array.isArray(value)) return value;
+  const results = (value as { results?: unknown }).results;
+  return Array.isArray(results) ? results : [value];
+}
 
 const noteBody = z.strictObject({ message: nonEmptyText });
 
@@ -261,7 +256,7 @@ export const removeLine = { response: order };
 export const addNote = { body: noteBody, response: orderNote };
 export const addCustomerNote = { body: noteBody, response: customerNote };
 export const getFulfillmentEvent = { response: fulfillmentEvent };
-export const listFulfillmentOrders = { response: fulfillmentOrderList };
+export const listFulfillmentOrders = { response: z.array(fulfillmentOrder), normalize: asList };
 export const rejectCancellation = {
   body: z.strictObject({ message: z.optional(z.nullable(z.string())) }),
   response: fulfillmentOrder,
