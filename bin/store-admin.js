@@ -17,7 +17,13 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else {
   // Node 22.1+ caches compiled code between runs; older versions simply skip it.
   require('node:module').enableCompileCache?.();
-  import('../dist/cli.js').then(async ({ main }) => {
-    process.exitCode = await main(args);
-  });
+  import('../dist/cli.js')
+    .then(async ({ main }) => {
+      process.exitCode = await main(args);
+    })
+    .catch((error) => {
+      // Only a broken installation gets here: main() reports everything else itself.
+      process.stderr.write(`store-admin: cannot start (${error && error.message}); reinstall the package\n`);
+      process.exitCode = 1;
+    });
 }

@@ -22,6 +22,8 @@ export async function buildProgram(io: IO, argv?: readonly string[]): Promise<Co
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({
+      // Every command's help also lists the options it inherits (--json, --yes, --dry-run, …).
+      showGlobalOptions: true,
       // Commands that take --each declare their arguments optional to Commander; list them as required.
       subcommandTerm: (command) =>
         command.options.some((option) => option.long === '--each')
@@ -63,13 +65,15 @@ function report(error: unknown, io: IO, json: boolean): number {
   const known = error instanceof StoreAdminError;
   const message = known ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
   const exitCode = known ? error.exitCode : EXIT.failure;
-  io.stderr.write(`store-admin: ${message}\n`);
+  // The status tells a wrong store URL (a bare 404) from a missing object.
+  const status = error instanceof ApiError && !message.startsWith(String(error.status)) ? ` (HTTP ${error.status})` : '';
+  io.stderr.write(`store-admin: ${message}${status}\n`);
   if (known && error.hint) io.stderr.write(`hint: ${error.hint}\n`);
   if (io.env.STORE_ADMIN_DEBUG && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   if (json) {
-    const status = error instanceof ApiError ? error.status : undefined;
+    const httpStatus = error instanceof ApiError ? error.status : undefined;
     const type = known ? error.name : 'Error';
-    io.stderr.write(`${JSON.stringify({ error: { message, exitCode, type, ...(status ? { status } : {}), ...(error instanceof ApiError && error.body !== undefined ? { body: error.body } : {}) } })}\n`);
+    io.stderr.write(`${JSON.stringify({ error: { message, exitCode, type, ...(httpStatus ? { status: httpStatus } : {}), ...(error instanceof ApiError && error.body !== undefined ? { body: error.body } : {}) } })}\n`);
   }
   return exitCode;
 }

@@ -25,6 +25,8 @@ export function sandboxRequested(options: GlobalOptions, env: NodeJS.ProcessEnv)
  * (The library leaves V8 alone: these are the command-line tool's choices.)
  */
 async function tuneV8(): Promise<void> {
+  // Known to V8 in Node 20 to 26; a later V8 might not know them and would say so on stderr.
+  if (Number(process.versions.node.split('.')[0]) > 26) return;
   const v8 = await import('node:v8');
   v8.setFlagsFromString('--liftoff-only');
   v8.setFlagsFromString('--semi-space-growth-factor=1');

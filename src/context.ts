@@ -30,7 +30,8 @@ export function createContext(options: GlobalOptions, io: IO): Context {
   const interactive = () => options.input !== false && !!io.stdin.isTTY && !!io.stdout.isTTY;
   let connection: Promise<{ client: StoreClient; close(): Promise<void> }> | undefined;
   const note = (message: string) => {
-    if (!options.quiet) io.stderr.write(`${message}\n`);
+    // On a terminal, clear the line first: a spinner may be drawn there.
+    if (!options.quiet) io.stderr.write(`${io.stderr.isTTY ? '\r\x1b[2K' : ''}${message}\n`);
   };
   const ctx: Context = {
     io,

@@ -9,14 +9,16 @@ const STALE_MS = 10_000;
 const WAIT_MS = 15_000;
 
 export async function withLockFile<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
-  await mkdir(dirname(lockPath), { recursive: true, mode: 0o700 });
+  await mkdir(dirname(lockPath), { recursive: true, mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+    throw cannotWrite(lockPath, error);
+  });
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     try {
       await (await open(lockPath, 'wx', 0o600)).close();
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw cannotWrite(lockPath, error as NodeJS.ErrnoException);
       // A lock older than any real command is left over from a crash.
       const age = await stat(lockPath).then((s) => Date.now() - s.mtimeMs, () => 0);
       if (age > STALE_MS) await unlink(lockPath).catch(() => {});
@@ -29,4 +31,10 @@ export async function withLockFile<T>(lockPath: string, work: () => Promise<T>):
   } finally {
     await unlink(lockPath).catch(() => {});
   }
+}
+
+function cannotWrite(lockPath: string, error: NodeJS.ErrnoException): StoreAdminError {
+  return new StoreAdminError(`Cannot write in ${dirname(lockPath)} (${error.code ?? error.message})`, {
+    hint: 'Check STORE_ADMIN_CONFIG_DIR, or the permissions of the config dir',
+  });
 }

@@ -29,7 +29,7 @@ export function addGlobalOptions(program: Command): Command {
     .option('-q, --query <jmespath>', 'filter the JSON result with a JMESPath expression')
     .option('--no-input', 'never prompt; fail on anything missing instead')
     .option('-y, --yes', 'do not ask for confirmation')
-    .option('--quiet', 'print only the result: no progress, warnings or hints')
+    .option('--quiet', 'print only the result and errors: no progress or warnings')
     .option('--verbose', 'trace each request and response on stderr (token redacted)')
     .option('--dry-run', 'print the request that would be sent, send nothing')
     .addOption(new Option('--api-version <version>', "override the operation's X-Store-API-Version value").argParser(apiVersion))

@@ -245,7 +245,7 @@ export function createClient(options: ClientOptions): StoreClient {
       const location = responseHeaders.location;
       throw new NetworkError(
         'redirect',
-        `The store answered ${status} (redirect) pointing to ${String(location ?? 'nowhere')}; not followed, so the token was not sent there`,
+        `The store answered ${statusLine(status)} pointing to ${String(location ?? 'nowhere')}; not followed, so the token was not sent there`,
         { hint: 'Check the store URL; use the address the redirect names if you trust it' },
       );
     }

@@ -96,6 +96,15 @@ export class InterruptedError extends StoreAdminError {
 }
 
 const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  301: 'Moved Permanently',
+  302: 'Found',
+  304: 'Not Modified',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
@@ -111,7 +120,7 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 export function statusLine(status: number): string {
-  return `${status} ${STATUS_TEXT[status] ?? 'HTTP error'}`;
+  return STATUS_TEXT[status] ? `${status} ${STATUS_TEXT[status]}` : String(status);
 }
 
 /**

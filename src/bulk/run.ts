@@ -42,8 +42,8 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
     }
     return;
   }
-  if (spec.confirm && !options.yes) {
-    const first = spec.confirm(items[0]!.input);
+  const first = spec.confirm?.(items[0]!.input);
+  if (first && !options.yes) {
     await confirm(ctx, items.length === 1 ? first : `${first.replace(/[.?]$/, '')} — and the same for ${items.length - 1} more (${items.length} in all).`);
   }
 

@@ -1,7 +1,7 @@
 // The work behind `store-admin api`: fields in gh's syntax, the operation's version found from
 // the table by path and method, raw requests through the client, pagination and output.
-import { ApiError, describeErrorBody, StoreAdminError, UsageError } from '../api/errors.js';
-import { operations } from '../api/operations.js';
+import { ApiError, describeErrorBody, statusLine, StoreAdminError, UsageError } from '../api/errors.js';
+import { operations, type OperationId } from '../api/operations.js';
 import { matchRoute } from '../api/routes.js';
 import { API_PREFIX } from '../api/url.js';
 import type { RawResponse } from '../api/client.js';
@@ -69,8 +69,8 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
   }
   if (response.status < 200 || response.status >= 300) {
     const error = new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers);
-    const match = matchRoute(method, new URL(request.path, 'http://x').pathname.replace(/^(?!\/api\/admin)/, API_PREFIX));
-    addHint(error, match.kind === 'found' ? operations[match.id].scopes : []);
+    const id = operationAt(method, request.path);
+    addHint(error, id ? operations[id].scopes : []);
     throw error;
   }
 }
@@ -87,12 +87,17 @@ function normalizePath(raw: string): string {
   return search ? `${path}?${search}` : path;
 }
 
+/** The operation this method and path are, if the table has it (an id that does not fit still names it). */
+function operationAt(method: string, path: string): OperationId | undefined {
+  const match = matchRoute(method, `${API_PREFIX}${new URL(path, 'http://x').pathname}`);
+  return match.kind === 'found' || match.kind === 'invalid-params' ? match.id : undefined;
+}
+
 /** The version of the operation this path and method are, from the table. */
 function versionFor(method: string, path: string): string {
-  const pathname = new URL(path, 'http://x').pathname;
-  const match = matchRoute(method, `${API_PREFIX}${pathname}`);
-  if (match.kind === 'found' || match.kind === 'invalid-params') return operations[match.id].version;
-  throw new UsageError(`${method} ${pathname} is not one of the operations this tool knows: pass --api-version`, {
+  const id = operationAt(method, path);
+  if (id) return operations[id].version;
+  throw new UsageError(`${method} ${new URL(path, 'http://x').pathname} is not one of the operations this tool knows: pass --api-version`, {
     hint: 'Every request needs the X-Store-API-Version its operation requires, e.g. --api-version 2024-04-01',
   });
 }
@@ -190,10 +195,8 @@ function isPage(body: unknown): body is Page {
   return !!body && typeof body === 'object' && Array.isArray((body as Page).results);
 }
 
-const REASONS: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No Content' };
-
 function statusBlock(response: RawResponse): string {
-  const lines = [`HTTP/1.1 ${response.status} ${REASONS[response.status] ?? describeErrorBody(response.status, undefined).replace(/^\d+ /, '')}`];
+  const lines = [`HTTP/1.1 ${statusLine(response.status)}`];
   for (const [name, value] of Object.entries(response.headers)) {
     for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) lines.push(`${name}: ${one}`);
   }

@@ -26,8 +26,8 @@ export interface OperationCommand {
   flags?: Readonly<Record<string, string>>;
   /** Builds the body from flags, prompting for what is missing. */
   body?: (opts: Options, ctx: Context) => Promise<unknown>;
-  /** For destructive or costly work: what will happen, asked before sending. */
-  confirm?: (input: { params: Record<string, unknown>; body: unknown }) => string;
+  /** For destructive or costly work: what will happen, asked before sending (undefined: nothing to ask). */
+  confirm?: (input: { params: Record<string, unknown>; body: unknown }) => string | undefined;
   /** Shown on the spinner while the request is in flight. */
   progress: string;
   /** Adjusts the result before rendering (for example, masking secrets). */

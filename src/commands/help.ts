@@ -6,13 +6,15 @@ import type { IO } from '../io.js';
 export const HELP_TOPICS: Record<string, string> = {
   environment: `Environment variables
 
-  STORE_ADMIN_TOKEN        API token for the store (used when no profile supplies one)
+  STORE_ADMIN_TOKEN        API token (beats the active profile's, not one named with --profile)
   STORE_ADMIN_BASE_URL     store URL, e.g. https://shop.example.com (same as --base-url)
   STORE_ADMIN_PROFILE      profile to use (same as --profile)
-  STORE_ADMIN_CONFIG_DIR   where profiles and the embedded sandbox's state are kept
-                           (default: $XDG_CONFIG_HOME/store-admin or ~/.config/store-admin)
+  STORE_ADMIN_CONFIG_DIR   where profiles and the embedded sandbox's state are kept (default:
+                           $XDG_CONFIG_HOME/store-admin or ~/.config/store-admin on Linux,
+                           ~/Library/Preferences/store-admin on macOS, %APPDATA%\store-admin\Config
+                           on Windows)
   STORE_ADMIN_SANDBOX      1 runs every command against the embedded sandbox (same as --sandbox)
-  STORE_ADMIN_DEBUG        1 adds stack traces to unexpected errors
+  STORE_ADMIN_DEBUG        set (e.g. to 1) to add the stack trace to any error
   NO_COLOR                 set to anything to disable colour
   FORCE_COLOR              1, 2 or 3 forces colour even when output is not a terminal
 
@@ -24,11 +26,13 @@ those beat the profile chosen by STORE_ADMIN_PROFILE or the active one.
 
   0    success
   1    the store answered with an error, could not be reached, or its answer was unreadable
-  2    usage or validation error: bad flags, arguments or input; nothing was sent
-  4    authentication or permission: no token, or the store answered 401 or 403
+  2    usage or validation error (bad flags, arguments or input), or a declined confirmation:
+       nothing was sent
+  4    authentication or permission: no store or token configured, or the store answered 401 or 403
   130  interrupted (Ctrl-C); for a change, it may or may not have been applied
 
-With --json, a failure also prints a JSON error object on stderr:
+With JSON output (--json, or by default when stdout is not a terminal), a failure also prints a
+JSON error object on stderr, after the one-line message:
   {"error": {"message": "...", "exitCode": 1, "status": 404, "type": "ApiError"}}
 `,
   formatting: `Output formats
@@ -62,6 +66,7 @@ export function registerHelp(program: Command, io: IO): void {
         if (!next) throw new UsageError(`No command or help topic "${names.join(' ')}"`, { hint: 'Run: store-admin --help' });
         command = next;
       }
-      io.stdout.write(command.helpInformation());
+      // outputHelp, not helpInformation: it keeps the examples, scope and version shown after it.
+      command.outputHelp();
     });
 }

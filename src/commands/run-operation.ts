@@ -1,7 +1,7 @@
 // Runs one operation command: arguments and flags become validated input, destructive work is
 // confirmed, the request is sent (or shown with --dry-run) and the result rendered. With --each
 // the same preparation feeds the bulk runner instead.
-import { ApiError, StoreAdminError, UsageError, ValidationError } from '../api/errors.js';
+import { ApiError, UsageError, ValidationError } from '../api/errors.js';
 import { operations } from '../api/operations.js';
 import { validateInput } from '../api/validate.js';
 import type { Context } from '../context.js';
@@ -42,7 +42,8 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
     printDryRun(prepared, ctx);
     return;
   }
-  if (spec.confirm && !options.yes) await confirm(ctx, spec.confirm(input));
+  const change = spec.confirm?.(input);
+  if (change && !options.yes) await confirm(ctx, change);
   const stop = options.quiet ? () => {} : startSpinner(ctx.io.stderr, spec.progress);
   // Ctrl-C aborts the request at once; the client says what that means for this method.
   const controller = new AbortController();
@@ -100,7 +101,7 @@ export async function confirm(ctx: Context, message: string): Promise<void> {
     message: `${message} Continue?`,
     refusal: `${message.replace(/[.?]$/, '')}: confirmation needed`,
   });
-  if (!confirmed) throw new StoreAdminError('Canceled; nothing was sent');
+  if (!confirmed) throw new UsageError('Canceled; nothing was sent');
 }
 
 /** Names the flag or argument behind each bad field, with the value given. */

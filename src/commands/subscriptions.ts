@@ -85,6 +85,9 @@ export function register(subscriptions: Command, io: IO): void {
     },
     body: async (opts, ctx) =>
       requireSomething(await buildBody(opts, ctx, updateFields), 'at least one field flag or --data'),
+    // Setting the status to canceled cancels as surely as `subscriptions cancel`, which asks first.
+    confirm: ({ params, body }) =>
+      (body as { status?: string }).status === 'canceled' ? `Set subscription ${params.id} to canceled?` : undefined,
     view: 'subscription',
     progress: 'Updating the subscription…',
     examples: [

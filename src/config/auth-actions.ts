@@ -1,6 +1,7 @@
 // The work behind `auth …` and `profiles …`.
 import { ApiError, AuthError, StoreAdminError, UsageError } from '../api/errors.js';
 import { createClient } from '../api/client.js';
+import { operations } from '../api/operations.js';
 import { assertSafeTransport, normalizeStoreUrl } from '../api/url.js';
 import type { Context } from '../context.js';
 import { render } from '../output/render.js';
@@ -21,7 +22,9 @@ async function verify(baseUrl: string, token: string, allowHttp: boolean): Promi
     await client.exports.listTypes({});
     return { authenticated: true, detail: 'token accepted' };
   } catch (error) {
-    if (error instanceof ApiError && error.status === 403) return { authenticated: true, detail: 'token accepted (it lacks exports:read)' };
+    if (error instanceof ApiError && error.status === 403) {
+      return { authenticated: true, detail: `token accepted (it lacks ${operations['exports.listTypes'].scopes.join(' and ')})` };
+    }
     if (error instanceof ApiError && error.status === 401) return { authenticated: false, detail: `token rejected: ${error.message}` };
     throw error;
   } finally {
@@ -33,7 +36,7 @@ const show = (ctx: Context, data: unknown) => render(data, ctx.io, { format: ctx
 
 /** The profile a command means: --profile, then STORE_ADMIN_PROFILE, then the active one. */
 function targetProfile(ctx: Context, data: ConfigData, fallback?: string): string {
-  const name = ctx.options.profile ?? ctx.io.env.STORE_ADMIN_PROFILE ?? data.activeProfile ?? fallback;
+  const name = ctx.options.profile ?? (ctx.io.env.STORE_ADMIN_PROFILE || data.activeProfile || fallback);
   if (!name) throw new UsageError('No profile given and none is active', { hint: 'Pass --profile NAME; see store-admin profiles list' });
   return checkProfileName(name);
 }
@@ -56,10 +59,13 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
   const data = store.read();
   const name = targetProfile(ctx, data, 'default');
   const known = data.profiles[name];
+  // The same order as every other command: a flag, then a profile named by flag, then the environment.
+  const named = ctx.options.profile !== undefined ? known?.baseUrl : undefined;
   const rawUrl =
-    ctx.options.baseUrl ??
-    ctx.io.env.STORE_ADMIN_BASE_URL ??
-    known?.baseUrl ??
+    ctx.options.baseUrl ||
+    named ||
+    ctx.io.env.STORE_ADMIN_BASE_URL ||
+    known?.baseUrl ||
     (await ctx.prompt.text({ flag: '--base-url', message: 'Store URL (e.g. shop.example.com):' }));
   const baseUrl = normalizeStoreUrl(rawUrl);
   const allowHttp = !!ctx.options.allowHttp;
@@ -171,7 +177,7 @@ export async function removeProfile(ctx: Context, name: string): Promise<void> {
       message: `Remove profile "${name}" and its token?`,
       refusal: `Removing profile "${name}" needs confirmation`,
     });
-    if (!confirmed) throw new StoreAdminError('Canceled; nothing was removed');
+    if (!confirmed) throw new UsageError('Canceled; nothing was removed');
   }
   await store.update((config) => {
     existing(config, name);

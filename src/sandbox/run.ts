@@ -22,6 +22,7 @@ export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<vo
       token: options.token,
       scopedTokens: options.scopedToken,
       faults,
+      onError: (error) => io.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`),
     });
   } catch (error) {
     const { NetworkError } = await import('../api/errors.js');
@@ -29,14 +30,16 @@ export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<vo
     const reason = code === 'EADDRINUSE' ? 'the port is in use (try --port 0)' : (error as Error).message;
     throw new NetworkError('other', `Cannot start the sandbox on ${options.host}:${options.port}: ${reason}`);
   }
+  // Listening on every address is fine, but clients should be pointed at this machine's own.
+  const url = sandbox.url.replace(/\/\/(0\.0\.0\.0|\[::\])/, '//127.0.0.1');
   io.stdout.write(
     [
-      `Sandbox store listening on ${sandbox.url}`,
+      `Sandbox store listening on ${url}`,
       `Token: ${sandbox.token}`,
       ...(faults ? [`Faults: ${options.faults} (seed ${faults.seed})`] : []),
       '',
       'Try it:',
-      `  export STORE_ADMIN_BASE_URL=${sandbox.url}`,
+      `  export STORE_ADMIN_BASE_URL=${url}`,
       `  export STORE_ADMIN_TOKEN=${sandbox.token}`,
       '  store-admin exports types',
       '',

@@ -25,6 +25,8 @@ export interface SandboxOptions {
   store?: StateStore;
   /** Misbehave on purpose (see faults.ts). */
   faults?: FaultSpec;
+  /** Told of a failure inside the sandbox itself (answered 500). */
+  onError?: (error: unknown) => void;
 }
 
 /** What the sandbox received and what it changed, per operation: tests read these. */
@@ -64,8 +66,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     counters.received++;
     handle(req, res).catch((error: unknown) => {
       const status = error instanceof HttpError ? error.status : 500;
-      const body = error instanceof HttpError ? error.body : { detail: 'Internal sandbox error.' };
-      if (!(error instanceof HttpError)) process.emitWarning(`sandbox: ${String(error)}`);
+      const body = error instanceof HttpError ? error.body : { detail: `Internal sandbox error: ${(error as Error)?.message ?? String(error)}` };
+      if (!(error instanceof HttpError)) options.onError?.(error);
       send(res, status, body);
     });
   });

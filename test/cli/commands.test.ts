@@ -135,6 +135,7 @@ describe('commands against the sandbox', () => {
       [['subscriptions', 'cancel', '1', '--reason', 'bored', '--yes'], /Allowed choices are/],
       [['subscriptions', 'renew', '2'], /confirmation needed/],
       [['subscriptions', 'update', '1'], /Nothing to change/],
+      [['subscriptions', 'update', '1', '--status', 'canceled'], /Set subscription 1 to canceled: confirmation needed/],
       [['subscriptions', 'update', '1', '--shipping-price', '12.345'], /--shipping-price: must be a decimal with at most 7 digits before and 2 after the point \(got "12.345"\)/],
       [['subscriptions', 'update', '1', '--interval-count', '1.5'], /--interval-count: must be a whole number/],
       [['subscriptions', 'update', '1', '--next-renewal-date', 'soon'], /--next-renewal-date: must be an ISO 8601 date-time/],

@@ -37,7 +37,7 @@ describe.runIf(hasTmux)('prompts in a terminal', () => {
     const t = start(['orders', 'remove-line', '10001', '102']);
     await t.waitFor(/Remove line 102 from order 10001\? The order's totals will be recomputed\. Continue\?/);
     t.keys('n', 'Enter');
-    expect(await t.exitCode()).toBe(1);
+    expect(await t.exitCode()).toBe(2);
     expect(t.screen()).toContain('Canceled; nothing was sent');
     expect(ctx.sandbox.counters.byOperation['orders.removeLine']?.received ?? 0).toBe(before);
   });

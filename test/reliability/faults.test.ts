@@ -212,8 +212,8 @@ describe('every failure class is one line and a documented exit code', () => {
     ['refused', '', ['--base-url', 'http://127.0.0.1:9'], /^store-admin: Connection refused by 127\.0\.0\.1:9$/m, 1],
     ['timeout', 'hang=1', ['--timeout', '0.3', '--retries', '0'], /^store-admin: No answer from 127\.0\.0\.1:\d+ within 0\.3 s$/m, 1],
     ['reset', 'reset-before=1', ['--retries', '1'], /^store-admin: The connection to .* was reset$/m, 1],
-    ['429', 'rate=1', ['--retries', '0'], /^store-admin: Request was throttled/m, 1],
-    ['5xx', 'error=1:503', ['--retries', '0'], /^store-admin: The sandbox failed on purpose\.$/m, 1],
+    ['429', 'rate=1', ['--retries', '0'], /^store-admin: Request was throttled.* \(HTTP 429\)$/m, 1],
+    ['5xx', 'error=1:503', ['--retries', '0'], /^store-admin: The sandbox failed on purpose\. \(HTTP 503\)$/m, 1],
     ['truncated body', 'truncate=1', ['--retries', '0'], /^store-admin: The answer \(200\) from .* was cut short$/m, 1],
     ['HTML page from a proxy', 'html=1', ['--retries', '0'], /^store-admin: 502 Bad Gateway$/m, 1],
   ];

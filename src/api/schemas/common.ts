@@ -60,6 +60,9 @@ export const pathText = nonEmptyText.check(z.regex(WELL_FORMED, 'must be valid U
 
 export const jsonObject = z.record(z.string(), z.unknown());
 
+/** A request field that may be left out or sent as null. */
+export const nullableText = z.optional(z.nullable(z.string()));
+
 // --- shared sub-objects (spec 2.1) ------------------------------------------------------------
 
 const addressFields = {

@@ -1,7 +1,7 @@
 // Disputes (spec 2.11, 4.11).
 import * as z from 'zod/mini';
 import { DISPUTE_RESOLUTIONS, DISPUTE_TYPES } from '../enums.js';
-import { anyObject, dateTime, decimal, decimalString, id, isoDateTime, jsonObject, num, text, tolerant } from './common.js';
+import { anyObject, dateTime, decimal, decimalString, id, isoDateTime, jsonObject, nullableText, num, text, tolerant } from './common.js';
 
 export const dispute = tolerant({
   id: num,
@@ -21,8 +21,6 @@ export const dispute = tolerant({
   transaction: num,
   type: text,
 });
-
-const nullableText = z.optional(z.nullable(z.string()));
 
 export const create = {
   body: z.strictObject({

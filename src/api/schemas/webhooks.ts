@@ -1,6 +1,6 @@
 // Webhooks (spec 2.13, 4.15, 4.16).
 import * as z from 'zod/mini';
-import { bool, dateTime, list, nonEmptyText, num, text, tolerant, uri } from './common.js';
+import { bool, dateTime, list, nonEmptyText, nullableText, num, text, tolerant, uri } from './common.js';
 
 export const webhook = tolerant({
   id: num,
@@ -15,8 +15,6 @@ export const webhook = tolerant({
   target: uri,
   warning_count: num,
 });
-
-const nullableText = z.optional(z.nullable(z.string()));
 
 export const create = {
   body: z.strictObject({
