@@ -153,12 +153,17 @@ export function createClient(options: ClientOptions): StoreClient {
     return { prepared, headers, schemas };
   }
 
-  async function call<Id extends OperationId>(id: Id, input: OperationInput<Id>, callOptions: CallOptions = {}) {
-    const { prepared, headers, schemas } = await prepareWithHeaders(id, input);
+  /** The Authorization header; nothing is sent without a token. */
+  function bearer(): string {
     if (!options.token) {
       throw new AuthError(`No API token for ${baseUrl}`, { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
     }
-    const sendHeaders = { ...headers, authorization: `Bearer ${options.token}` };
+    return `Bearer ${options.token}`;
+  }
+
+  async function call<Id extends OperationId>(id: Id, input: OperationInput<Id>, callOptions: CallOptions = {}) {
+    const { prepared, headers, schemas } = await prepareWithHeaders(id, input);
+    const sendHeaders = { ...headers, authorization: bearer() };
     const response = await sendWithRetries(prepared, sendHeaders, callOptions);
     callOptions.onStatus?.(response.status);
     if (response.status < 200 || response.status >= 300) {
@@ -296,10 +301,7 @@ export function createClient(options: ClientOptions): StoreClient {
 
   async function raw(request: RawRequest, callOptions: CallOptions = {}): Promise<RawResponse> {
     const { prepared, headers } = prepareRaw(request);
-    if (!options.token) {
-      throw new AuthError(`No API token for ${baseUrl}`, { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
-    }
-    const response = await sendWithRetries(prepared, { ...headers, authorization: `Bearer ${options.token}` }, callOptions, true);
+    const response = await sendWithRetries(prepared, { ...headers, authorization: bearer() }, callOptions, true);
     callOptions.onStatus?.(response.status);
     return response;
   }

@@ -17,11 +17,7 @@ const RESERVED_HEADERS = new Set(['authorization', 'x-store-api-version', 'host'
 
 export async function apiRequest(ctx: Context, rawPath: string, opts: Options): Promise<void> {
   const { options, io } = ctx;
-  if (options.query !== undefined) {
-    await checkQuery(options.query).catch((error: Error) => {
-      throw new UsageError(`--query: not a valid JMESPath expression (${error.message})`);
-    });
-  }
+  if (options.query !== undefined) await checkQuery(options.query);
   // --api-version is this command's own choice of version here, not an override to warn about.
   const chosenVersion = options.apiVersion;
   delete options.apiVersion;

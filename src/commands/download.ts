@@ -25,10 +25,18 @@ export async function downloadExport(data: unknown, file: string, ctx: Context):
 
 async function save(created: { id?: unknown; url?: unknown }, file: string, agent: Agent, ctx: Context) {
   let response;
-  try {
-    response = await request(agent, String(created.url), { method: 'GET', headersTimeout: 30_000 });
-  } catch (error) {
-    throw new NetworkError('other', `Cannot download the export: ${(error as Error).message}`, { cause: error });
+  let url = String(created.url);
+  // Pre-signed links often redirect to storage; no token is ever sent with them, so follow a few.
+  for (let hops = 0; ; hops++) {
+    try {
+      response = await request(agent, url, { method: 'GET', headersTimeout: 30_000 });
+    } catch (error) {
+      throw new NetworkError('other', `Cannot download the export: ${(error as Error).message}`, { cause: error });
+    }
+    const location = response.headers.location;
+    if (response.statusCode < 300 || response.statusCode >= 400 || typeof location !== 'string' || hops === 5) break;
+    await response.body.dump();
+    url = new URL(location, url).toString();
   }
   if (response.statusCode !== 200) {
     await response.body.dump();

@@ -23,11 +23,7 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   if (opts.each === undefined && ['concurrency', 'rate', 'failed'].some((key) => opts[key] !== undefined)) {
     throw new UsageError('--concurrency, --rate and --failed go with --each');
   }
-  if (options.query !== undefined) {
-    await checkQuery(options.query).catch((error: Error) => {
-      throw new UsageError(`--query: not a valid JMESPath expression (${error.message})`);
-    });
-  }
+  if (options.query !== undefined) await checkQuery(options.query);
   if (opts.each !== undefined) {
     const { runBulk } = await import('../bulk/run.js');
     return runBulk(spec, ctx, positional, opts);

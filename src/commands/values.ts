@@ -6,7 +6,7 @@ import type { IO } from '../io.js';
 
 async function readSource(value: string, flag: string, io: IO): Promise<string> {
   if (value === '-') {
-    if (io.stdin.isTTY) throw new UsageError(`${flag} -: reading standard input, but it is a terminal`);
+    if (io.stdin.isTTY) throw new UsageError(`${flag}: reads standard input, which is a terminal here: pipe the input in`);
     const chunks: Buffer[] = [];
     for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Buffer));
     return Buffer.concat(chunks).toString('utf8');

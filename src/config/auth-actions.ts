@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { render } from '../output/render.js';
 import { maskToken } from '../output/mask.js';
 import type { Options } from '../commands/define.js';
+import { textFrom } from '../commands/values.js';
 import { checkProfileName, type ConfigData } from './profiles.js';
 import { profileStore, resolveConnection } from './resolve.js';
 
@@ -47,13 +48,6 @@ function existing(data: ConfigData, name: string) {
   return profile;
 }
 
-async function readStdin(ctx: Context): Promise<string> {
-  if (ctx.io.stdin.isTTY) throw new UsageError('--with-token reads the token from standard input; pipe it in');
-  const chunks: Buffer[] = [];
-  for await (const chunk of ctx.io.stdin) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8').trim();
-}
-
 export async function login(ctx: Context, opts: Options): Promise<void> {
   const store = profileStore(ctx.io);
   const data = store.read();
@@ -71,7 +65,7 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
   const allowHttp = !!ctx.options.allowHttp;
   assertSafeTransport(baseUrl, allowHttp);
   let token: string;
-  if (opts.withToken) token = await readStdin(ctx);
+  if (opts.withToken) token = (await textFrom('-', '--with-token', ctx.io)).trim();
   else if (ctx.interactive) token = (await ctx.prompt.secret({ flag: '--with-token', message: 'API token:' })).trim();
   else throw new UsageError('No token given', { hint: 'Pipe it in with --with-token; tokens are never taken as arguments' });
   if (!token) throw new UsageError('The token is empty');

@@ -1,5 +1,5 @@
 // The one renderer: JSON for scripts (optionally filtered with JMESPath), tables for people.
-import { StoreAdminError } from '../api/errors.js';
+import { StoreAdminError, UsageError } from '../api/errors.js';
 import type { IO } from '../io.js';
 import type { ColorLevel } from './color.js';
 import type { Column, View, ViewName } from './views.js';
@@ -35,7 +35,11 @@ export async function render(data: unknown, io: IO, options: RenderOptions): Pro
 /** Fails on a malformed expression before anything is sent. */
 export async function checkQuery(query: string): Promise<void> {
   const { compile } = (await import('jmespath')).default as unknown as { compile(expression: string): unknown };
-  compile(query);
+  try {
+    compile(query);
+  } catch (error) {
+    throw new UsageError(`--query: not a valid JMESPath expression (${(error as Error).message})`);
+  }
 }
 
 async function renderTable(data: unknown, options: RenderOptions): Promise<string> {
