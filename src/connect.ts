@@ -48,8 +48,10 @@ export async function connect(
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
     ...tuning,
   };
-  if (options.apiVersion) note(`warning: sending X-Store-API-Version: ${options.apiVersion} instead of each operation's own value`);
-  if (options.apiVersion) common.apiVersion = options.apiVersion;
+  // A caller may take --api-version for itself (the api command's own version choice).
+  const override = 'apiVersion' in tuning ? tuning.apiVersion : options.apiVersion;
+  if (override) note(`warning: sending X-Store-API-Version: ${override} instead of each operation's own value`);
+  if (override) common.apiVersion = override;
 
   if (sandboxRequested(options, io.env)) {
     const { startEmbeddedSandbox } = await import('./sandbox/embedded.js');

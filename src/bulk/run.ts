@@ -34,7 +34,7 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
     });
   }
 
-  const client = await ctx.client(tuning(opts));
+  const client = await ctx.client(tuning(opts, ctx.note));
   if (options.dryRun) {
     for (const item of items) {
       const prepared = await client.prepare(spec.operation, item.input as never);
@@ -161,14 +161,16 @@ function lineBuffer(stream: { write(chunk: string): boolean }) {
 }
 
 /** Client settings for bulk work: a shared rate limit that a 429 pauses for everyone. */
-function tuning(opts: Options) {
+function tuning(opts: Options, note: (message: string) => void) {
   const limiter = rateLimiter(opts.rate ?? 4);
   return {
     // Thousands of answers are passed through as lines; checking each shape would cost more than the request.
     checkResponses: false,
     beforeAttempt: () => limiter.acquire(),
     onRetry: ({ delayMs, reason }: { delayMs: number; reason: string }) => {
-      if (reason.startsWith('429')) limiter.pause(delayMs);
+      if (!reason.startsWith('429')) return;
+      limiter.pause(delayMs);
+      note(`${reason}: every worker pauses ${(delayMs / 1000).toFixed(1)} s`);
     },
   };
 }

@@ -18,9 +18,6 @@ const RESERVED_HEADERS = new Set(['authorization', 'x-store-api-version', 'host'
 export async function apiRequest(ctx: Context, rawPath: string, opts: Options): Promise<void> {
   const { options, io } = ctx;
   if (options.query !== undefined) await checkQuery(options.query);
-  // --api-version is this command's own choice of version here, not an override to warn about.
-  const chosenVersion = options.apiVersion;
-  delete options.apiVersion;
   const path = normalizePath(rawPath);
   const fields = await parseFields(opts, ctx);
   const input = opts.input === undefined ? undefined : await jsonValue(`${opts.input === '-' ? '-' : `@${opts.input}`}`, '--input', io);
@@ -34,13 +31,14 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
   const request = {
     method,
     path,
-    version: chosenVersion ?? versionFor(method, path),
+    version: options.apiVersion ?? versionFor(method, path),
     headers: parseHeaders(opts.header ?? []),
     ...(inQuery ? { query: flatQuery(fields) } : { body: fields }),
     ...(input !== undefined ? { body: input } : {}),
   };
 
-  const client = await ctx.client();
+  // --api-version is this command's own choice of version, not an override to warn about.
+  const client = await ctx.client({ apiVersion: undefined });
   if (options.dryRun) {
     const { printDryRun } = await import('./dry-run.js');
     printDryRun(client.prepareRaw(request), ctx);

@@ -112,6 +112,7 @@ describe('--each against a rate-limited store', () => {
     expect(r.code).toBe(0);
     expect(lines(r.stdout).every((l) => l.ok)).toBe(true);
     expect(sandbox.counters.faults['rate-limit']).toBeGreaterThan(0);
+    expect(r.stderr).toMatch(/429 Too Many Requests: every worker pauses \d\.\d s/);
   });
 
   it('Ctrl-C stops taking lines, lets those in flight finish, names the rest, exits 130', async () => {
