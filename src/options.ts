@@ -1,5 +1,6 @@
 // The global options every command accepts, declared once on the root command.
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { DEFAULTS } from './defaults.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -36,8 +37,8 @@ export function addGlobalOptions(program: Command): Command {
     .option('--no-color', 'disable colour (NO_COLOR and FORCE_COLOR are honoured too)')
     .option('--sandbox', 'run against the embedded sandbox store (or set STORE_ADMIN_SANDBOX=1)')
     .option('--allow-http', 'allow sending the token over plain http to a store that is not on this machine')
-    .addOption(new Option('--timeout <seconds>', 'give up on an attempt after this long (default 30)').argParser(positiveNumber('--timeout')))
-    .addOption(new Option('--retries <n>', 'further attempts after a failure that is safe to repeat (default 2)').argParser(wholeNumber('--retries')));
+    .addOption(new Option('--timeout <seconds>', `give up on an attempt after this long (default ${DEFAULTS.timeoutSeconds})`).argParser(positiveNumber('--timeout')))
+    .addOption(new Option('--retries <n>', `further attempts after a failure that is safe to repeat (default ${DEFAULTS.retries})`).argParser(wholeNumber('--retries')));
 }
 
 function positiveNumber(flag: string) {

@@ -10,19 +10,21 @@ interface Ask {
 }
 
 export interface Prompter {
-  text(ask: Ask & { validate?: (value: string) => string | true }): Promise<string>;
-  select<T extends string>(ask: Ask & { choices: readonly T[] }): Promise<T>;
+  /** Asked again until `validate` passes; `optional` lets Enter answer with nothing. */
+  text(ask: Ask & { validate?: (value: string) => string | true | Promise<string | true>; optional?: boolean }): Promise<string>;
+  /** Choices are values, or values with the readable name shown for them. */
+  select<T extends string>(ask: Ask & { choices: readonly (T | { value: T; name: string })[] }): Promise<T>;
   /** Known choices to tick, plus free text for others. */
   checkbox(ask: Ask & { choices: readonly string[] }): Promise<string[]>;
   confirm(ask: { message: string; refusal: string }): Promise<boolean>;
-  /** Masked input, for tokens. */
-  secret(ask: Ask): Promise<string>;
+  /** Masked input, for tokens and secrets. */
+  secret(ask: Ask & { optional?: boolean }): Promise<string>;
 }
 
 export function createPrompter(io: IO, interactive: boolean): Prompter {
   const context = { input: io.stdin, output: io.stdout as NodeJS.WritableStream, clearPromptOnDone: false };
   const needs = (flag: string): never => {
-    throw new UsageError(`Missing ${flag}`, { hint: interactive ? undefined : 'Prompts need a terminal; pass the value as a flag' });
+    throw new UsageError(`Missing ${flag}`, { hint: 'Prompts are off here (no terminal, or --no-input): pass the value as a flag' });
   };
   const guard = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
@@ -33,15 +35,16 @@ export function createPrompter(io: IO, interactive: boolean): Prompter {
     }
   };
   return {
-    async text({ flag, message, validate }) {
+    async text({ flag, message, validate, optional }) {
       if (!interactive) return needs(flag);
       const { input } = await import('@inquirer/prompts');
-      return guard(() => input({ message, required: true, validate: validate ?? (() => true) }, context));
+      return guard(() => input({ message, required: !optional, validate: validate ?? (() => true) }, context));
     },
     async select({ flag, message, choices }) {
       if (!interactive) return needs(flag);
       const { select } = await import('@inquirer/prompts');
-      return guard(() => select({ message, choices: choices.map((value) => ({ value })), pageSize: 10 }, context));
+      const shown = choices.map((choice) => (typeof choice === 'string' ? { value: choice } : choice));
+      return guard(() => select({ message, choices: shown, pageSize: 10 }, context));
     },
     async checkbox({ flag, message, choices }) {
       if (!interactive) return needs(flag);
@@ -52,10 +55,10 @@ export function createPrompter(io: IO, interactive: boolean): Prompter {
       if (all.length === 0) throw new UsageError(`Pick at least one, or pass ${flag}`);
       return all;
     },
-    async secret({ flag, message }) {
+    async secret({ flag, message, optional }) {
       if (!interactive) return needs(flag);
       const { password } = await import('@inquirer/prompts');
-      return guard(() => password({ message, mask: '*', validate: (v) => (v.trim() ? true : 'Required') }, context));
+      return guard(() => password({ message, mask: '*', validate: (v) => (optional || v.trim() ? true : 'Required') }, context));
     },
     async confirm({ message, refusal }) {
       if (!interactive) throw new UsageError(refusal, { hint: 'Pass --yes to confirm without a prompt' });

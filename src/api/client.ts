@@ -18,6 +18,7 @@ import { operations, type OperationId } from './operations.js';
 import type { OperationInput, OperationOutput } from './types.js';
 import { API_PREFIX, assertSafeTransport, fillPath, normalizeStoreUrl } from './url.js';
 import { validateInput } from './validate.js';
+import { DEFAULTS } from '../defaults.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
 export const CLIENT_VERSION = typeof __STORE_ADMIN_VERSION__ === 'string' ? __STORE_ADMIN_VERSION__ : '0.0.0-dev';
@@ -123,9 +124,9 @@ export function createClient(options: ClientOptions): StoreClient {
   const baseUrl = normalizeStoreUrl(options.baseUrl);
   assertSafeTransport(baseUrl, options.allowHttp ?? false);
   // Node's timers take whole milliseconds.
-  const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? 30_000));
+  const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULTS.timeoutSeconds * 1000));
   const connectTimeoutMs = Math.min(Math.round(options.connectTimeoutMs ?? 10_000), timeoutMs);
-  const retries = options.retries ?? 2;
+  const retries = options.retries ?? DEFAULTS.retries;
   const retryAfterCapMs = options.retryAfterCapMs ?? 30_000;
   const baseDelayMs = options.baseDelayMs ?? 250;
   let ownAgent: Agent | undefined;

@@ -18,7 +18,7 @@ export function register(apps: Command, io: IO): void {
     body: async (opts, ctx) => {
       const base = opts.data === undefined ? {} : await jsonObject(String(opts.data), '--data', ctx.io);
       const pairs = ((opts.set ?? []) as string[]).reduce<Record<string, unknown>>((acc, pair) => typedPair(pair, acc), {});
-      return requireSomething({ ...base, ...pairs }, 'at least one --set key=value or --data');
+      return requireSomething({ ...base, ...pairs }, 'at least one --set key=value, or settings in --data', opts.data !== undefined);
     },
     view: 'settings',
     progress: 'Updating the settings…',

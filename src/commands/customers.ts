@@ -2,15 +2,14 @@
 import type { Command } from 'commander';
 import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
-import { messageFrom, messageOptions } from './message.js';
+import { noteFields } from './message.js';
 
 export function register(customers: Command, io: IO): void {
   addOperationCommand(customers, io, {
     name: 'add-note',
     operation: 'customers.addNote',
     args: [['id', 'id', 'customer id']],
-    options: messageOptions,
-    body: async (opts, ctx) => ({ message: await messageFrom(opts, ctx) }),
+    fields: noteFields,
     view: 'note',
     progress: 'Adding the note…',
     examples: ['store-admin customers add-note 1 --message "Prefers email contact"', 'store-admin customers add-note 2 --message-file note.txt'],

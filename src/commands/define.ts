@@ -2,11 +2,14 @@
 // the request, rendering) lives in run-operation.ts and is imported when the command runs. Help
 // text comes from the operation table.
 import { InvalidArgumentError, type Command } from 'commander';
-import { operations, type OperationId } from '../api/operations.js';
+import { operations, type OperationId, type OperationSchemas } from '../api/operations.js';
 import { createContext, type Context } from '../context.js';
 import type { IO } from '../io.js';
 import type { GlobalOptions } from '../options.js';
 import type { ViewName } from '../output/views.js';
+import { DEFAULTS } from '../defaults.js';
+import { dataOption, requireSomething } from './body.js';
+import { addFieldOptions, describeConstraints, fieldBody, type Field } from './fields.js';
 import { describeCommand } from './meta.js';
 
 export type Options = Record<string, any>;
@@ -21,13 +24,20 @@ export interface OperationCommand {
   view: ViewName;
   /** Two or more, shown under --help. */
   examples: readonly string[];
+  /** Options that are not body fields (--show-secret, --download). */
   options?: (command: Command) => void;
-  /** Body fields whose flag is not simply `--field-name`. */
-  flags?: Readonly<Record<string, string>>;
-  /** Builds the body from flags, prompting for what is missing. */
+  /** The body's fields, each declared once: options, prompts, error labels and help come from these. */
+  fields?: readonly Field[];
+  /** The body may also be given whole as JSON with --data (fields override it). */
+  data?: boolean;
+  /** When the body may not be empty: what to pass instead. */
+  requireSome?: string;
+  /** Builds the body when it is not just its fields (defaults to the fields' body). */
   body?: (opts: Options, ctx: Context) => Promise<unknown>;
   /** For destructive or costly work: what will happen, asked before sending (undefined: nothing to ask). */
   confirm?: (input: { params: Record<string, unknown>; body: unknown }) => string | undefined;
+  /** A change worth a second look when a person is at a terminal; pipes and --yes go ahead. */
+  review?: (input: { params: Record<string, unknown>; body: unknown }) => string | undefined;
   /** Shown on the spinner while the request is in flight. */
   progress: string;
   /** Adjusts the result before rendering (for example, masking secrets). */
@@ -39,6 +49,7 @@ export interface OperationCommand {
 export function addOperationCommand(parent: Command, io: IO, spec: OperationCommand): Command {
   const op = operations[spec.operation];
   const args = spec.args ?? [];
+  const run: OperationCommand = spec.fields && !spec.body ? { ...spec, body: (opts, ctx) => bodyOfFields(spec, opts, ctx) } : spec;
   const command = parent.command(spec.name).description(spec.description ?? op.summary);
   // Optional to Commander so that --each can supply them; run-operation checks they are there.
   for (const [label, , description] of args) command.argument(`[${label}]`, description);
@@ -46,12 +57,21 @@ export function addOperationCommand(parent: Command, io: IO, spec: OperationComm
     command.usage(`[options] ${args.map(([label]) => `<${label}>`).join(' ')}`);
     command
       .option('--each <file>', 'run once per line of FILE (or - for stdin); each line gives the last arguments, separated by spaces or commas')
-      .option('--concurrency <n>', 'with --each: requests in flight at once (default 4)', count(1, 64))
-      .option('--rate <n>', 'with --each: requests per second at most (default 4, the platform limit; 0 for no limit)', count(0, 1000))
+      .option('--concurrency <n>', `with --each: requests in flight at once (default ${DEFAULTS.concurrency})`, count(1, 64))
+      .option('--rate <n>', `with --each: requests per second at most (default ${DEFAULTS.rate}, the platform limit; 0 for no limit)`, count(0, 1000))
       .option('--failed <file>', 'with --each: write the lines that failed or did not run here, to re-run just them');
   }
+  if (spec.fields) {
+    addFieldOptions(command, spec.fields);
+    if (spec.data) dataOption(command);
+    // The schema's limits join the help only when this command is about to run or show help:
+    // loading schemas at start-up would cost every other command.
+    parent.hook('preSubcommand', async (_group, sub) => {
+      if (sub === command) await explainFields(command, spec);
+    });
+  }
   spec.options?.(command);
-  describeCommand(command, { operation: spec.operation, examples: spec.examples });
+  describeCommand(command, { operation: spec.operation, examples: spec.examples, prepare: () => explainFields(command, spec) });
 
   command.action(async (...received: unknown[]) => {
     const self = received.at(-1) as Command;
@@ -59,12 +79,24 @@ export function addOperationCommand(parent: Command, io: IO, spec: OperationComm
     const ctx = createContext(self.optsWithGlobals<GlobalOptions>(), io);
     try {
       const { runOperation } = await import('./run-operation.js');
-      await runOperation(spec, ctx, (received.slice(0, args.length) as (string | undefined)[]).filter((a) => a !== undefined), opts);
+      await runOperation(run, ctx, (received.slice(0, args.length) as (string | undefined)[]).filter((a) => a !== undefined), opts);
     } finally {
       await ctx.close();
     }
   });
   return command;
+}
+
+async function bodyOfFields(spec: OperationCommand, opts: Options, ctx: Context): Promise<Record<string, unknown>> {
+  const { body }: OperationSchemas = await operations[spec.operation].schemas();
+  const result = await fieldBody(spec.fields!, opts, ctx, body);
+  return spec.requireSome ? requireSomething(result, spec.requireSome, opts.data !== undefined) : result;
+}
+
+async function explainFields(command: Command, spec: OperationCommand): Promise<void> {
+  if (!spec.fields) return;
+  const { body }: OperationSchemas = await operations[spec.operation].schemas();
+  describeConstraints(command, spec.fields, body);
 }
 
 function count(min: number, max: number) {

@@ -1,22 +1,37 @@
 // `store-admin disputes …`
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { DISPUTE_RESOLUTIONS, DISPUTE_TYPES } from '../api/enums.js';
 import type { IO } from '../io.js';
-import { buildBody, dataOption, objectOption, type FieldFlag } from './body.js';
 import { addOperationCommand } from './define.js';
-import { dateTime, integerOrText, orNull } from './values.js';
+import type { Field } from './fields.js';
 
-const fields: readonly FieldFlag[] = [
-  { field: 'type', key: 'type' },
-  { field: 'amount', key: 'amount', convert: orNull },
-  { field: 'currency', key: 'currency', convert: orNull },
-  { field: 'transaction', key: 'transaction', convert: (v) => (v === 'null' ? null : integerOrText(v)) },
-  { field: 'arn', key: 'arn', convert: orNull },
-  { field: 'case_number', key: 'caseNumber', convert: orNull },
-  { field: 'happened_at', key: 'happenedAt', convert: (v) => dateTime(v) },
-  { field: 'resolution', key: 'resolution', convert: (v) => (v === 'null' ? null : v === 'none' ? '' : v) },
-  { field: 'resolution_other_message', key: 'resolutionOtherMessage', convert: orNull },
-  { field: 'metadata', key: 'metadata', object: 'nullable' },
+// Given no flags on a terminal, the command asks for the fields a dispute is usually recorded with.
+const fields: readonly Field[] = [
+  { key: 'type', help: 'kind of dispute', choices: DISPUTE_TYPES, prompt: { message: 'Kind of dispute:', when: 'bare' } },
+  { key: 'amount', help: 'disputed amount', prompt: { message: 'Disputed amount (Enter to skip):', when: 'bare', optional: true } },
+  { key: 'currency', help: 'currency code, e.g. USD', prompt: { message: 'Currency, e.g. USD (Enter to skip):', when: 'bare', optional: true } },
+  {
+    key: 'transaction',
+    kind: 'integer',
+    help: 'id of the disputed transaction (ties the dispute to its order)',
+    prompt: { message: 'Transaction id (Enter to skip):', when: 'bare', optional: true },
+  },
+  { key: 'arn', help: 'acquirer reference number' },
+  { key: 'case_number', help: "the card network's case number", prompt: { message: 'Case number (Enter to skip):', when: 'bare', optional: true } },
+  { key: 'happened_at', kind: 'date', help: 'when it happened', prompt: { message: 'When it happened, YYYY-MM-DD (Enter to skip):', when: 'bare', optional: true } },
+  {
+    key: 'resolution',
+    help: 'how it was resolved ("none" sends an empty resolution)',
+    choices: DISPUTE_RESOLUTIONS,
+    labels: { '3ds_authorized_successfully': '3-D Secure authorized successfully' },
+    aliases: { none: '' },
+  },
+  {
+    key: 'resolution_other_message',
+    help: 'free-text resolution (with --resolution other)',
+    prompt: { message: 'Explain the resolution:', when: (body) => body.resolution === 'other', optional: true },
+  },
+  { key: 'metadata', kind: 'object', help: 'metadata object' },
 ];
 
 export function register(disputes: Command, io: IO): void {
@@ -24,27 +39,15 @@ export function register(disputes: Command, io: IO): void {
     name: 'create',
     operation: 'disputes.create',
     description: 'Record a dispute (alert or chargeback); every field is optional',
-    options: (command) => {
-      command
-        .addOption(new Option('--type <type>', 'kind of dispute').choices(DISPUTE_TYPES))
-        .option('--amount <amount>', 'disputed amount, up to 6 digits and 2 decimals, or null')
-        .option('--currency <code>', 'currency code, e.g. USD')
-        .option('--transaction <id>', 'id of the disputed transaction (ties the dispute to its order)')
-        .option('--arn <arn>', 'acquirer reference number')
-        .option('--case-number <number>', "the card network's case number")
-        .option('--happened-at <date>', 'when it happened: ISO 8601 date-time or plain date (UTC midnight)')
-        .addOption(
-          new Option('--resolution <resolution>', 'how it was resolved ("none" sends an empty resolution, "null" sends null)').choices([
-            ...DISPUTE_RESOLUTIONS,
-            'none',
-            'null',
-          ]),
-        )
-        .option('--resolution-other-message <text>', 'free-text resolution (with --resolution other)');
-      objectOption(command, 'metadata', 'metadata object', true);
-      dataOption(command);
+    fields,
+    data: true,
+    review: ({ body }) => {
+      const { type, amount, currency, transaction } = body as Record<string, unknown>;
+      const what = [amount !== undefined && amount !== null ? `of ${String(amount)}${currency ? ` ${String(currency)}` : ''}` : '', transaction ? `on transaction ${String(transaction)}` : '']
+        .filter(Boolean)
+        .join(' ');
+      return `Record ${type ? `a ${String(type)}` : 'a dispute'}${what ? ` ${what}` : ''}?`;
     },
-    body: (opts, ctx) => buildBody(opts, ctx, fields),
     view: 'dispute',
     progress: 'Recording the dispute…',
     examples: [

@@ -1,26 +1,22 @@
 // `store-admin exports …`
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { EXPORT_TYPES } from '../api/enums.js';
 import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
-import { dateTime } from './values.js';
+import type { Field } from './fields.js';
+
+const createFields: readonly Field[] = [
+  { key: 'type', help: 'what to export', choices: EXPORT_TYPES, prompt: { message: 'What to export?' } },
+  { key: 'date_from', flag: 'from', kind: 'date', edge: 'start', help: 'start', prompt: { message: 'From (YYYY-MM-DD or ISO date-time):' } },
+  { key: 'date_to', flag: 'to', kind: 'date', edge: 'end', help: 'end', prompt: { message: 'To (YYYY-MM-DD or ISO date-time):' } },
+];
 
 export function register(exports: Command, io: IO): void {
   addOperationCommand(exports, io, {
     name: 'create',
     operation: 'exports.create',
-    options: (command) =>
-      command
-        .addOption(new Option('--type <type>', 'what to export').choices(EXPORT_TYPES))
-        .option('--from <date>', 'start: ISO 8601 date-time, or a plain date (00:00:00 UTC that day)')
-        .option('--to <date>', 'end: ISO 8601 date-time, or a plain date (23:59:59 UTC that day, so the day is included)')
-        .option('--download <file>', "save the export's file here once it has a URL"),
-    flags: { type: '--type', date_from: '--from', date_to: '--to' },
-    body: async (opts, ctx) => ({
-      type: opts.type ?? (await ctx.prompt.select({ flag: '--type', message: 'What to export?', choices: EXPORT_TYPES })),
-      date_from: dateTime(opts.from ?? (await ctx.prompt.text({ flag: '--from', message: 'From (YYYY-MM-DD or ISO date-time):' })), 'start'),
-      date_to: dateTime(opts.to ?? (await ctx.prompt.text({ flag: '--to', message: 'To (YYYY-MM-DD or ISO date-time):' })), 'end'),
-    }),
+    fields: createFields,
+    options: (command) => command.option('--download <file>', "save the export's file here once it has a URL"),
     view: 'dataExport',
     progress: 'Creating the export…',
     after: async (data, opts, ctx) => {

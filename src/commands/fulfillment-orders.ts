@@ -8,8 +8,9 @@ export function register(fulfillmentOrders: Command, io: IO): void {
     name: 'reject-cancellation',
     operation: 'fulfillmentOrders.rejectCancellation',
     args: [['id', 'id', 'fulfillment order id']],
-    options: (command) => command.option('-m, --message <text>', 'why the request is rejected'),
-    body: async (opts) => (opts.message === undefined ? {} : { message: opts.message }),
+    fields: [{ key: 'message', short: 'm', help: 'why the request is rejected' }],
+    // The merchant's request is refused for good: worth a second look on a terminal.
+    review: ({ params }) => `Reject the cancellation request of fulfillment order ${params.id}?`,
     view: 'fulfillmentOrder',
     progress: 'Rejecting the cancellation request…',
     examples: [

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../api/errors.js';
 import type { IO } from '../io.js';
+import { metaOf } from './meta.js';
 
 export const HELP_TOPICS: Record<string, string> = {
   environment: `Environment variables
@@ -54,7 +55,7 @@ export function registerHelp(program: Command, io: IO): void {
   program
     .command('help [name...]')
     .description(`show help for a command, or a topic: ${Object.keys(HELP_TOPICS).join(', ')}`)
-    .action((names: string[]) => {
+    .action(async (names: string[]) => {
       const [first] = names;
       if (first && names.length === 1 && HELP_TOPICS[first]) {
         io.stdout.write(HELP_TOPICS[first]);
@@ -66,6 +67,7 @@ export function registerHelp(program: Command, io: IO): void {
         if (!next) throw new UsageError(`No command or help topic "${names.join(' ')}"`, { hint: 'Run: store-admin --help' });
         command = next;
       }
+      await metaOf(command)?.prepare?.();
       // outputHelp, not helpInformation: it keeps the examples, scope and version shown after it.
       command.outputHelp();
     });

@@ -7,6 +7,8 @@ import { operations, type OperationId } from '../api/operations.js';
 export interface CommandMeta {
   operation?: OperationId;
   examples: readonly string[];
+  /** Completes the help (the schema's limits) before it is shown outside a run, as `help` and the docs do. */
+  prepare?: () => Promise<void>;
 }
 
 const metas = new WeakMap<Command, CommandMeta>();
@@ -30,4 +32,10 @@ export function describeCommand(command: Command, meta: CommandMeta): Command {
   }
   lines.push('Examples:', ...meta.examples.map((example) => `  $ ${example}`), '');
   return command.addHelpText('after', lines.join('\n'));
+}
+
+/** Completes the help of every command under this one, for renderings outside a run (the docs). */
+export async function prepareHelp(command: Command): Promise<void> {
+  await metaOf(command)?.prepare?.();
+  for (const sub of command.commands) await prepareHelp(sub);
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
-import { messageFrom, messageOptions } from './message.js';
+import { noteFields } from './message.js';
 
 export function register(orders: Command, io: IO): void {
   addOperationCommand(orders, io, {
@@ -22,8 +22,7 @@ export function register(orders: Command, io: IO): void {
     name: 'add-note',
     operation: 'orders.addNote',
     args: [['number', 'number', 'order number']],
-    options: messageOptions,
-    body: async (opts, ctx) => ({ message: await messageFrom(opts, ctx) }),
+    fields: noteFields,
     view: 'note',
     progress: 'Adding the note…',
     examples: [

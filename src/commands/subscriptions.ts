@@ -1,25 +1,40 @@
 // `store-admin subscriptions …`
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { CANCEL_REASONS, INTERVALS, SUBSCRIPTION_STATUSES } from '../api/enums.js';
 import type { IO } from '../io.js';
-import { buildBody, dataOption, objectOption, requireSomething, type FieldFlag } from './body.js';
 import { addOperationCommand } from './define.js';
-import { dateTime, integerOrText, orNull } from './values.js';
+import type { Field } from './fields.js';
 
-const nullableDate = (value: string) => (value === 'null' ? null : dateTime(value));
+const cancelFields: readonly Field[] = [
+  {
+    key: 'cancel_reason',
+    flag: 'reason',
+    help: 'why it is canceled',
+    choices: CANCEL_REASONS,
+    labels: { cancel_recurring: 'Cancel recurring billing', disputed_cancel_recurring: 'Disputed: cancel recurring billing' },
+    prompt: { message: 'Why is it canceled?' },
+  },
+  {
+    key: 'cancel_reason_other_message',
+    flag: 'other-message',
+    help: 'free-text explanation (with --reason other)',
+    prompt: { message: 'Explain the reason:', when: (body) => body.cancel_reason === 'other', optional: true },
+  },
+  { key: 'send_cancel_notification', flag: 'no-notify', kind: 'switch', help: 'do not send the customer a cancellation notice', sets: false, otherwise: true },
+];
 
-const updateFields: readonly FieldFlag[] = [
-  { field: 'interval', key: 'interval' },
-  { field: 'interval_count', key: 'intervalCount', convert: integerOrText },
-  { field: 'status', key: 'status' },
-  { field: 'next_renewal_date', key: 'nextRenewalDate', convert: nullableDate },
-  { field: 'shipping_code', key: 'shippingCode', convert: orNull },
-  { field: 'shipping_price', key: 'shippingPrice', convert: orNull },
-  { field: 'is_test', key: 'isTest' },
-  { field: 'attribution', key: 'attribution', object: 'required' },
-  { field: 'billing_address', key: 'billingAddress', object: 'nullable' },
-  { field: 'shipping_address', key: 'shippingAddress', object: 'nullable' },
-  { field: 'payment_details', key: 'paymentDetails', object: 'nullable' },
+const updateFields: readonly Field[] = [
+  { key: 'interval', help: 'billing interval', choices: INTERVALS },
+  { key: 'interval_count', kind: 'integer', help: 'intervals between renewals' },
+  { key: 'status', help: 'new status', choices: SUBSCRIPTION_STATUSES },
+  { key: 'next_renewal_date', kind: 'date', help: 'next renewal' },
+  { key: 'shipping_code', help: 'shipping method code' },
+  { key: 'shipping_price', help: 'shipping price' },
+  { key: 'is_test', kind: 'switch', help: 'mark as a test subscription', sets: true, negatedHelp: 'mark as a real subscription' },
+  { key: 'attribution', kind: 'object', help: 'attribution object' },
+  { key: 'billing_address', kind: 'object', help: 'billing address object' },
+  { key: 'shipping_address', kind: 'object', help: 'shipping address object' },
+  { key: 'payment_details', kind: 'object', help: 'payment details object' },
 ];
 
 export function register(subscriptions: Command, io: IO): void {
@@ -27,18 +42,7 @@ export function register(subscriptions: Command, io: IO): void {
     name: 'cancel',
     operation: 'subscriptions.cancel',
     args: [['id', 'id', 'subscription id']],
-    options: (command) =>
-      command
-        .addOption(new Option('--reason <reason>', 'why it is canceled').choices(CANCEL_REASONS))
-        .option('--other-message <text>', 'free-text explanation (with --reason other)')
-        .option('--no-notify', 'do not send the customer a cancellation notice'),
-    flags: { cancel_reason: '--reason', cancel_reason_other_message: '--other-message', send_cancel_notification: '--no-notify' },
-    body: async (opts, ctx) => ({
-      cancel_reason:
-        opts.reason ?? (await ctx.prompt.select({ flag: '--reason', message: 'Why is it canceled?', choices: CANCEL_REASONS })),
-      ...(opts.otherMessage !== undefined ? { cancel_reason_other_message: opts.otherMessage } : {}),
-      send_cancel_notification: opts.notify !== false,
-    }),
+    fields: cancelFields,
     confirm: ({ params, body }) => {
       const { cancel_reason, send_cancel_notification } = body as { cancel_reason: string; send_cancel_notification: boolean };
       const notice = send_cancel_notification ? 'the customer will be notified' : 'the customer will not be notified';
@@ -67,27 +71,17 @@ export function register(subscriptions: Command, io: IO): void {
     operation: 'subscriptions.update',
     args: [['id', 'id', 'subscription id']],
     description: 'Change some fields of a subscription (only the fields given are sent)',
-    options: (command) => {
-      command
-        .addOption(new Option('--interval <interval>', 'billing interval').choices(INTERVALS))
-        .option('--interval-count <n>', 'intervals between renewals, at least 1')
-        .addOption(new Option('--status <status>', 'new status').choices(SUBSCRIPTION_STATUSES))
-        .option('--next-renewal-date <date>', 'ISO 8601 date-time or plain date (UTC midnight), or null')
-        .option('--shipping-code <code>', 'shipping method code, or null')
-        .option('--shipping-price <amount>', 'decimal, up to 7 digits and 2 decimals, or null')
-        .option('--is-test', 'mark as a test subscription')
-        .option('--no-is-test', 'mark as a real subscription');
-      objectOption(command, 'attribution', 'attribution object', false);
-      objectOption(command, 'billing-address', 'billing address object', true);
-      objectOption(command, 'shipping-address', 'shipping address object', true);
-      objectOption(command, 'payment-details', 'payment details object', true);
-      dataOption(command);
-    },
-    body: async (opts, ctx) =>
-      requireSomething(await buildBody(opts, ctx, updateFields), 'at least one field flag or --data'),
+    fields: updateFields,
+    data: true,
+    requireSome: 'at least one field flag, or fields in --data',
     // Setting the status to canceled cancels as surely as `subscriptions cancel`, which asks first.
     confirm: ({ params, body }) =>
       (body as { status?: string }).status === 'canceled' ? `Set subscription ${params.id} to canceled?` : undefined,
+    // Any other status change is worth a second look on a terminal.
+    review: ({ params, body }) => {
+      const { status } = body as { status?: string };
+      return status === undefined ? undefined : `Set subscription ${params.id} to ${status}?`;
+    },
     view: 'subscription',
     progress: 'Updating the subscription…',
     examples: [

@@ -49,9 +49,10 @@ export async function textFrom(value: string, flag: string, io: IO): Promise<str
 /** `key=value` with the value read as JSON where it parses (true, 12, null, {"a":1}), as text otherwise. */
 export function typedPair(pair: string, previous: Record<string, unknown> = {}): Record<string, unknown> {
   const at = pair.indexOf('=');
-  if (at <= 0) throw new UsageError(`--set takes key=value (got "${pair}")`);
-  const key = pair.slice(0, at);
-  const raw = pair.slice(at + 1);
+  // Spaces around the key and the value are typing, not data: `a = b` sets "a" to "b".
+  const key = at < 0 ? '' : pair.slice(0, at).trim();
+  if (!key) throw new UsageError(`--set takes key=value (got "${pair}")`);
+  const raw = pair.slice(at + 1).trim();
   let value: unknown = raw;
   try {
     value = JSON.parse(raw);
@@ -65,27 +66,42 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/** `null` clears a nullable field; anything else is kept. */
-export function orNull(value: string): string | null {
-  return value === 'null' ? null : value;
-}
+/** A typed value that cannot mean anything for its field; the caller names the flag or prompt. */
+export class BadValue extends Error {}
 
 /** Whole numbers become numbers; anything else is kept for the schema to reject with its rule. */
 export function integerOrText(value: string): number | string {
   return /^-?\d+$/.test(value.trim()) ? Number(value) : value;
 }
 
-const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const NO_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+// A date, then optionally a time after `T` or a space, then optionally a zone: Z, +01:00, +0100 or +01.
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 /**
- * ISO 8601 date-times pass through. A plain date means the start of that day in UTC, or its
- * last second for the end of a range (`--to 2026-01-31` covers all of the 31st). A date-time
- * without a zone is read as UTC.
+ * A date people type, as the ISO 8601 date-time the store takes. A plain date means the start of
+ * that day in UTC, or its last second for the end of a range (`--to 2026-01-31` covers all of the
+ * 31st); a time without a zone is UTC; `+0100` and a space before the time are accepted and
+ * normalised. A day that does not exist is refused with what was typed.
  */
 export function dateTime(value: string, edge: 'start' | 'end' = 'start'): string {
-  const trimmed = value.trim();
-  if (PLAIN_DATE.test(trimmed)) return `${trimmed}T${edge === 'end' ? '23:59:59' : '00:00:00'}Z`;
-  if (NO_ZONE.test(trimmed)) return `${trimmed.length === 16 ? `${trimmed}:00` : trimmed}Z`;
-  return trimmed;
+  const typed = value.trim();
+  const match = DATE_TIME.exec(typed);
+  if (!match) throw new BadValue(`"${value}" is not a date: use YYYY-MM-DD or an ISO 8601 date-time such as 2026-01-31T09:30:00Z`);
+  const [, year, month, day, hour, minute, second, fraction = '', zone] = match;
+  const monthIndex = Number(month) - 1;
+  if (monthIndex < 0 || monthIndex > 11) throw new BadValue(`"${value}" is not a date: there is no month ${month}`);
+  const days = new Date(Date.UTC(Number(year), monthIndex + 1, 0)).getUTCDate();
+  if (Number(day) < 1 || Number(day) > days) {
+    throw new BadValue(`"${value}" is not a date: ${MONTHS[monthIndex]} ${year} has ${days} days`);
+  }
+  if (hour === undefined) return `${year}-${month}-${day}T${edge === 'end' ? '23:59:59' : '00:00:00'}Z`;
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second ?? 0) > 59) throw new BadValue(`"${value}" is not a time of day`);
+  let offset = 'Z';
+  if (zone && zone.toUpperCase() !== 'Z') {
+    const digits = zone.slice(1).replace(':', '').padEnd(4, '0');
+    if (Number(digits.slice(0, 2)) > 23 || Number(digits.slice(2)) > 59) throw new BadValue(`"${value}" has no such zone offset`);
+    offset = `${zone[0]}${digits.slice(0, 2)}:${digits.slice(2)}`;
+  }
+  return `${year}-${month}-${day}T${hour}:${minute}:${second ?? '00'}${fraction}${offset}`;
 }

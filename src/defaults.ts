@@ -1,0 +1,12 @@
+// The defaults a run starts from, in one place: help text interpolates them and the client and
+// the bulk runner fall back to them, so the two can never disagree.
+export const DEFAULTS = {
+  /** Seconds before one attempt of a request is given up. */
+  timeoutSeconds: 30,
+  /** Further attempts after a failure that is safe to repeat. */
+  retries: 2,
+  /** With --each: requests in flight at once. */
+  concurrency: 4,
+  /** With --each: requests per second at most (the platform's limit). */
+  rate: 4,
+} as const;
