@@ -71,7 +71,7 @@ export function addOperationCommand(parent: Command, io: IO, spec: OperationComm
     });
   }
   spec.options?.(command);
-  describeCommand(command, { operation: spec.operation, examples: spec.examples, prepare: () => explainFields(command, spec) });
+  describeCommand(command, { operation: spec.operation, examples: spec.examples, fields: spec.fields, prepare: () => explainFields(command, spec) });
 
   command.action(async (...received: unknown[]) => {
     const self = received.at(-1) as Command;

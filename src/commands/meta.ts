@@ -3,10 +3,13 @@
 import type { Command } from 'commander';
 import { API_PREFIX } from '../api/url.js';
 import { operations, type OperationId } from '../api/operations.js';
+import type { Field } from './fields.js';
 
 export interface CommandMeta {
   operation?: OperationId;
   examples: readonly string[];
+  /** The body fields its options were made from. */
+  fields?: readonly Field[];
   /** Completes the help (the schema's limits) before it is shown outside a run, as `help` and the docs do. */
   prepare?: () => Promise<void>;
 }

@@ -1,0 +1,112 @@
+// Body fields, each declared once: what their flags accept and refuse, seen through the built CLI
+// against a sandbox over HTTP, and what the declarations promise about help and schemas.
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { OperationSchemas } from '../../src/api/operations.js';
+import { operations } from '../../src/api/operations.js';
+import { buildProgram } from '../../src/cli.js';
+import { flagOf } from '../../src/commands/fields.js';
+import { metaOf } from '../../src/commands/meta.js';
+import { DEFAULTS } from '../../src/defaults.js';
+import { commandPath, leafCommands } from '../../src/docs/reference.js';
+import { processIO } from '../../src/io.js';
+import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { runCli, useConfigDir } from './run.js';
+
+describe('field flags against the sandbox', () => {
+  const ctx = useSandbox();
+  const dir = useConfigDir();
+  const cli = (args: string[]) =>
+    runCli(args, { env: { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir } });
+
+  it('--event splits on commas, and repeats add to the list', async () => {
+    const r = await cli(['webhooks', 'create', '--target', 'https://hooks.example.com/f', '--event', 'order.created, order.updated', '--event', 'made.up']);
+    expect(r.code).toBe(0);
+    expect(r.json().events).toEqual(['order.created', 'order.updated', 'made.up']);
+  });
+
+  it('dates with a space before the time and a +0100 offset are accepted and normalised', async () => {
+    const r = await cli(['exports', 'create', '--type', 'order_list', '--from', '2026-03-01 10:00', '--to', '2026-03-02T10:00+0100']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ date_from: '2026-03-01T10:00:00Z', date_to: '2026-03-02T10:00:00+01:00' });
+  });
+
+  it('--set trims spaces around the key and the value', async () => {
+    const r = await cli(['apps', 'update-settings', 'sandbox-app', '--set', 'theme = dark', '--set', ' max_items =12']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ theme: 'dark', max_items: 12 });
+    expect(Object.keys(r.json())).not.toContain('theme ');
+  });
+
+  describe('bad values: one line, exit 2, nothing sent', () => {
+    it.each([
+      [['exports', 'create', '--type', 'order_list', '--from', '2026-02-30', '--to', '2026-03-01'], /^store-admin: --from: "2026-02-30" is not a date: February 2026 has 28 days$/m],
+      [['exports', 'create', '--type', 'order_list', '--from', '2026-01-01T10:00+2500', '--to', '2026-03-01'], /--from: "2026-01-01T10:00\+2500" has no such zone offset/],
+      [['subscriptions', 'cancel', '1', '--reason', 'too_expensive', '--yes'], /--reason: must be one of: .* \(got "too_expensive"\); did you mean product_too_expensive\?/],
+      [['disputes', 'create', '--type', 'Chargeback'], /--type: must be one of: alert, chargeback \(got "Chargeback"\); did you mean chargeback\?/],
+      [['subscriptions', 'update', '2', '--data', '{}'], /Nothing to change: --data has no fields; pass at least one field flag, or fields in --data/],
+      [['orders', 'add-note', '10001', '--message', '  \t '], /--message: is blank/],
+      [['fulfillment-orders', 'reject-cancellation', '401', '--message', '   '], /--message: is blank/],
+      [['apps', 'update-settings', 'sandbox-app', '--set', ' =x'], /--set takes key=value/],
+      [['webhooks', 'create', '--target', 'https://hooks.example.com/f', '--event', ' , '], /--event: must name at least one event/],
+      [['webhooks', 'create', '--no-input'], /^store-admin: Missing --target and --event\nhint: Prompts are off \(--no-input\)/m],
+      [['subscriptions', 'cancel'], /^store-admin: Missing <id> and --reason\nhint: Prompts need a terminal/m],
+      [['orders', 'fulfillment-event', '10001'], /Missing <fulfillment-id> and <event-id>/],
+    ])('%j', async (args, message) => {
+      const before = ctx.sandbox.counters.received;
+      const r = await cli(args);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.split('\n').filter((line) => line.startsWith('store-admin:'))).toHaveLength(1);
+      expect(r.code).toBe(2);
+      expect(ctx.sandbox.counters.received).toBe(before);
+    });
+  });
+});
+
+const program = await buildProgram(processIO());
+
+describe('field declarations', () => {
+  const declared = leafCommands(program).flatMap((command) => {
+    const meta = metaOf(command);
+    return meta?.operation && meta.fields ? [{ command, operation: meta.operation, fields: meta.fields }] : [];
+  });
+
+  it('cover every field of each body, once, with the schema’s own choices', async () => {
+    expect(declared.map(({ command }) => commandPath(command))).toContain('store-admin subscriptions update');
+    for (const { command, operation, fields } of declared) {
+      const { body }: OperationSchemas = await operations[operation].schemas();
+      const shape = (body as unknown as { _zod: { def: { shape: Record<string, { _zod: { def: Record<string, unknown> } }> } } })._zod.def.shape;
+      expect(fields.map((f) => f.key).sort(), commandPath(command)).toEqual(Object.keys(shape).sort());
+      for (const field of fields.filter((f) => f.choices)) {
+        let def = shape[field.key]!._zod.def;
+        while (def.innerType) def = (def.innerType as { _zod: { def: Record<string, unknown> } })._zod.def;
+        const allowed = Object.values(def.entries as Record<string, string>).filter((v) => v !== '');
+        expect(field.choices, `${commandPath(command)} ${flagOf(field)}`).toEqual(allowed);
+      }
+    }
+  });
+
+  it('help states the schema’s limits, which no command module writes by hand', async () => {
+    const help = async (...args: string[]) => (await runCli([...args, '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(await help('subscriptions', 'update')).toContain('--shipping-price <price> shipping price (a decimal with at most 7 digits before and 2 after the point; or null)');
+    expect(await help('subscriptions', 'update')).toContain('(a whole number; at least 1; at most 2147483647)');
+    expect(await help('webhooks', 'create')).toContain('(an http(s) URL; at most 255 characters)');
+    expect(await help('disputes', 'create')).toContain('(a decimal with at most 6 digits before and 2 after the point; or null)');
+    // `help <command>` shows the same, by the other route.
+    expect((await runCli(['help', 'webhooks', 'create'])).stdout.replace(/\s+/g, ' ')).toContain('at most 255 characters');
+    const sources = readdirSync(new URL('../../src/commands/', import.meta.url)).map((name) =>
+      readFileSync(new URL(`../../src/commands/${name}`, import.meta.url), 'utf8'),
+    );
+    for (const limit of ['7 digits', '6 digits', '255 characters', 'at least 1']) {
+      expect(sources.filter((source) => source.includes(limit))).toEqual([]);
+    }
+  });
+
+  it('help interpolates the shared defaults', async () => {
+    const root = (await runCli(['categories', 'get', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(root).toContain(`(default ${DEFAULTS.timeoutSeconds})`);
+    expect(root).toContain(`(default ${DEFAULTS.retries})`);
+    expect(root).toContain(`requests in flight at once (default ${DEFAULTS.concurrency})`);
+    expect(root).toContain(`(default ${DEFAULTS.rate}, the platform limit`);
+  });
+});
