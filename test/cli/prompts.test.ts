@@ -101,9 +101,126 @@ describe.runIf(hasTmux)('prompts in a terminal', () => {
     expect(screen).not.toContain(FULL_TOKEN);
   });
 
-  it('--no-input never prompts, even in a terminal', async () => {
-    const t = start(['subscriptions', 'cancel', '1', '--no-input']);
+  it('--no-input never prompts, even in a terminal, and names everything missing', async () => {
+    const t = start(['subscriptions', 'cancel', '--no-input']);
     expect(await t.exitCode()).toBe(2);
-    expect(t.screen()).toContain('Missing --reason');
+    const screen = t.screen();
+    expect(screen).toContain('Missing <id> and --reason');
+    expect(screen).toContain('Prompts are off (--no-input)');
+    expect(screen).not.toContain('Prompts need a terminal');
+  });
+
+  it('a prompt checks the answer as the flag would, and asks again', async () => {
+    const t = start(['exports', 'create', '--type', 'order_list']);
+    await t.waitFor(/From \(YYYY-MM-DD/);
+    t.type('01/01/2026');
+    t.keys('Enter');
+    await t.waitFor(/"01\/01\/2026" is not a date/);
+    t.keys('C-u');
+    t.type('2026-02-30');
+    t.keys('Enter');
+    await t.waitFor(/February 2026 has 28 days/);
+    t.keys('C-u');
+    t.type('2026-01-01');
+    t.keys('Enter');
+    await t.waitFor(/To \(YYYY-MM-DD/);
+    t.type('2026-01-31');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).toMatch(/From\s+│ 2026-01-01 00:00 UTC/);
+  });
+
+  it('the webhook prompts check the target, split events, and mask the secret', async () => {
+    const t = start(['webhooks', 'create', '--show-secret']);
+    await t.waitFor(/Target URL/);
+    t.type('hooks.example.com/x');
+    t.keys('Enter');
+    await t.waitFor(/must be an http\(s\) URL/);
+    t.keys('C-u');
+    t.type('https://hooks.example.com/x');
+    t.keys('Enter');
+    await t.waitFor(/Events to subscribe to/);
+    t.keys('Space', 'Enter');
+    await t.waitFor(/Other names, comma-separated/);
+    t.keys('Enter');
+    await t.waitFor(/Secret key for signing deliveries/);
+    t.type('s3cret-value');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    const screen = t.screen();
+    expect(screen).toMatch(/Secret key for signing deliveries \(Enter for none\): \*{12}/);
+    expect(screen).toMatch(/Secret key\s+│ s3cret-value/);
+    expect(screen.match(/s3cret-value/g)).toHaveLength(1);
+  });
+
+  it('a missing argument is asked for, checked like the argument', async () => {
+    const t = start(['subscriptions', 'renew']);
+    await t.waitFor(/Subscription id:/);
+    t.type('two');
+    t.keys('Enter');
+    await t.waitFor(/must be a positive whole number/);
+    t.keys('C-u');
+    t.type('2');
+    t.keys('Enter');
+    await t.waitFor(/Renew subscription 2 now\?/);
+    t.keys('n', 'Enter');
+    expect(await t.exitCode()).toBe(2);
+  });
+
+  it('pickers show readable labels, and choosing other asks for the explanation', async () => {
+    const t = start(['subscriptions', 'cancel', '4', '--json', '--query', '[cancel_reason, cancel_reason_other_message]']);
+    await t.waitFor(/Not satisfied with product/);
+    expect(t.screen()).not.toContain('not_satisfied_with_product');
+    // The list wraps: up from the first choice is the last, "Other".
+    t.keys('Up', 'Enter');
+    await t.waitFor(/Explain the reason:/);
+    t.type('Moving abroad');
+    t.keys('Enter');
+    await t.waitFor(/Cancel subscription 4 \(reason: other\)/);
+    t.keys('y', 'Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen().replace(/\s+/g, '')).toContain('["other","Movingabroad"]');
+  });
+
+  it('disputes create with no flags asks for the useful fields, then confirms', async () => {
+    const before = ctx.sandbox.counters.byOperation['disputes.create']?.received ?? 0;
+    const t = start(['disputes', 'create']);
+    await t.waitFor(/Kind of dispute:/);
+    t.keys('Down', 'Enter');
+    await t.waitFor(/Disputed amount/);
+    t.type('84.001');
+    t.keys('Enter');
+    await t.waitFor(/at most 6 digits before and 2 after the point/);
+    t.keys('C-u');
+    t.type('84.00');
+    t.keys('Enter');
+    await t.waitFor(/Currency/);
+    t.type('USD');
+    t.keys('Enter');
+    await t.waitFor(/Transaction id/);
+    t.type('502');
+    t.keys('Enter');
+    await t.waitFor(/Case number/);
+    t.keys('Enter');
+    await t.waitFor(/When it happened/);
+    t.type('2026-02-01 09:30');
+    t.keys('Enter');
+    await t.waitFor(/Record a chargeback of 84.00 USD on transaction 502\? Continue\?/);
+    t.keys('y', 'Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(ctx.sandbox.counters.byOperation['disputes.create']?.received ?? 0).toBe(before + 1);
+    expect(t.screen()).toMatch(/Type\s+│ chargeback/);
+  });
+
+  it.each([
+    [['fulfillment-orders', 'reject-cancellation', '401'], /Reject the cancellation request of fulfillment order 401\? Continue\?/, 'fulfillmentOrders.rejectCancellation'],
+    [['subscriptions', 'update', '2', '--status', 'past_due'], /Set subscription 2 to past_due\? Continue\?/, 'subscriptions.update'],
+  ] as const)('%j asks first on a terminal', async (args, question, operation) => {
+    const before = ctx.sandbox.counters.byOperation[operation]?.received ?? 0;
+    const t = start([...args]);
+    await t.waitFor(question);
+    t.keys('n', 'Enter');
+    expect(await t.exitCode()).toBe(2);
+    expect(ctx.sandbox.counters.byOperation[operation]?.received ?? 0).toBe(before);
   });
 });
