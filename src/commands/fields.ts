@@ -61,7 +61,18 @@ export function flagOf(field: Field): string {
   return `--${field.flag ?? field.key.replace(/_/g, '-')}`;
 }
 
-const optionFor = (field: Field) => new Option(flagOf(field));
+/** Commander's name for the field's value in the parsed options (`--no-notify` → `notify`). */
+export function attributeOf(field: Field): string {
+  return new Option(flagOf(field)).attributeName();
+}
+
+/** Flags of fields that must be given (or prompted for) and were not typed. */
+export function missingFlags(fields: readonly Field[], opts: Options): string[] {
+  return fields
+    .filter((field) => field.prompt && !field.prompt.optional && (field.prompt.when ?? 'missing') === 'missing')
+    .filter((field) => opts[attributeOf(field)] === undefined && (!field.file || opts[`${attributeOf(field)}File`] === undefined))
+    .map(flagOf);
+}
 
 /** A choice as a person reads it: `not_satisfied_with_product` → "Not satisfied with product". */
 export function labelOf(field: Field, value: string): string {
@@ -100,7 +111,7 @@ const helpWith = (field: Field, rules: string[]) => (rules.length > 0 ? `${field
 function kindRules(field: Field): string[] {
   switch (field.kind) {
     case 'date':
-      return [`ISO 8601 date-time, or a plain date (${field.edge === 'end' ? '23:59:59 UTC that day, so the day is included' : '00:00:00 UTC that day'})`];
+      return [`ISO 8601 date-time, or a plain date meaning ${field.edge === 'end' ? '23:59:59 UTC that day, so the day is included' : '00:00:00 UTC that day'}`];
     case 'object':
       return ['a JSON object or @file'];
     case 'list':
@@ -156,7 +167,8 @@ export function constraintsOf(schema: ZodMiniType, field: Field): string[] {
 function ruleOf(check: Def): string | undefined {
   if (!check.check) return undefined;
   const message = check.error?.();
-  if (typeof message === 'string' && message.startsWith('must ')) return message.replace(/^must (be )?/, '');
+  // "must be a decimal …" reads as "a decimal …" after the flag; "must not be empty" as "not empty".
+  if (typeof message === 'string' && message.startsWith('must ')) return message.replace(/^must (not )?(be )?/, (_, not: string | undefined) => not ?? '');
   switch (check.check) {
     case 'max_length':
       return `at most ${String(check.maximum)} characters`;
@@ -208,7 +220,7 @@ export async function fieldBody(
   const result: Record<string, unknown> = opts.data === undefined ? {} : { ...(await jsonObject(String(opts.data), '--data', ctx.io)) };
   let given = opts.data !== undefined;
   for (const field of fields) {
-    const attribute = optionFor(field).attributeName();
+    const attribute = attributeOf(field);
     if (field.kind === 'switch') {
       const value = opts[attribute];
       // `--no-x` alone defaults to true, so only `false` means it was typed.

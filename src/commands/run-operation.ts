@@ -1,7 +1,6 @@
 // Runs one operation command: arguments and flags become validated input, destructive work is
 // confirmed, the request is sent (or shown with --dry-run) and the result rendered. With --each
 // the same preparation feeds the bulk runner instead.
-import { Option } from 'commander';
 import { ApiError, UsageError, ValidationError } from '../api/errors.js';
 import { operations, type ParamKind } from '../api/operations.js';
 import { validateInput } from '../api/validate.js';
@@ -10,7 +9,7 @@ import { checkQuery, render } from '../output/render.js';
 import { startSpinner } from '../output/spinner.js';
 import { DEFAULTS } from '../defaults.js';
 import type { OperationCommand, Options } from './define.js';
-import { flagOf, missingError, nearest } from './fields.js';
+import { attributeOf, flagOf, missingError, missingFlags, nearest } from './fields.js';
 
 export interface Input {
   params: Record<string, unknown>;
@@ -80,10 +79,7 @@ async function askArguments(spec: OperationCommand, ctx: Context, given: string[
   const args = spec.args ?? [];
   const missing = args.slice(given.length);
   if (!ctx.interactive) {
-    const flags = (spec.fields ?? [])
-      .filter((field) => field.prompt && !field.prompt.optional && (field.prompt.when ?? 'missing') === 'missing' && opts[new Option(flagOf(field)).attributeName()] === undefined)
-      .map(flagOf);
-    throw missingError([...missing.map(([label]) => `<${label}>`), ...flags], ctx);
+    throw missingError([...missing.map(([label]) => `<${label}>`), ...missingFlags(spec.fields ?? [], opts)], ctx);
   }
   const op = operations[spec.operation];
   const { paramsSchema } = await import('../api/validate.js');
@@ -150,7 +146,7 @@ function explain(error: ValidationError, spec: OperationCommand, input: Input, o
       const declared = spec.fields?.find((f) => f.key === field);
       label = declared ? flagOf(declared) : `--${field.replace(/_/g, '-')}`;
       if (rest.length > 0) label = `${label} (${rest.join('.')})`;
-      const typed = declared && rest.length === 0 ? opts[new Option(flagOf(declared)).attributeName()] : undefined;
+      const typed = declared && rest.length === 0 ? opts[attributeOf(declared)] : undefined;
       value = typeof typed === 'string' ? typed : rest.length === 0 ? (input.body as Record<string, unknown> | undefined)?.[field] : undefined;
       const guess = declared?.choices && typeof value === 'string' ? nearest(value, declared.choices) : undefined;
       if (guess && guess !== value) suggestion = `did you mean ${guess}?`;
