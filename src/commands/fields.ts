@@ -46,8 +46,9 @@ export interface FieldPrompt {
   message: string;
   /**
    * `missing` (the default): asked whenever the value is missing, and a missing flag without a
-   * terminal; `bare`: asked only when the command was given no field at all; or a test of the body
-   * built so far (`cancel_reason` is `other`).
+   * terminal; `bare`: asked only when the command was given no field at all; or a follow-up, a
+   * test of the body built so far (`cancel_reason` is `other`), asked only after an answer typed at
+   * a prompt: whoever typed `--reason other` chose not to explain.
    */
   when?: 'missing' | 'bare' | ((body: Record<string, unknown>) => boolean);
   /** Enter leaves the field out. */
@@ -255,9 +256,12 @@ export async function fieldBody(
     if (missing.length > 0) throw missingError(missing.map(flagOf), ctx);
     return result;
   }
+  let prompted = false;
   for (const field of fields) {
     // Asked in declaration order, and re-checked: an answer can make a later question relevant.
     if (!field.prompt || result[field.key] !== undefined || !wanted(field.prompt, result, given)) continue;
+    if (typeof field.prompt.when === 'function' && !prompted) continue;
+    prompted = true;
     const value = await ask(field, ctx, shape[field.key]);
     if (value !== undefined) result[field.key] = value;
   }
