@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import { EXPORT_TYPES } from '../api/enums.js';
 import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
+import { addWaitOptions } from './export-wait.js';
 import { dateTime } from './values.js';
 
 export function register(exports: Command, io: IO): void {
@@ -10,11 +11,12 @@ export function register(exports: Command, io: IO): void {
     name: 'create',
     operation: 'exports.create',
     options: (command) =>
-      command
-        .addOption(new Option('--type <type>', 'what to export').choices(EXPORT_TYPES))
-        .option('--from <date>', 'start: ISO 8601 date-time, or a plain date (00:00:00 UTC that day)')
-        .option('--to <date>', 'end: ISO 8601 date-time, or a plain date (23:59:59 UTC that day, so the day is included)')
-        .option('--download <file>', "save the export's file here once it has a URL"),
+      addWaitOptions(
+        command
+          .addOption(new Option('--type <type>', 'what to export').choices(EXPORT_TYPES))
+          .option('--from <date>', 'start: ISO 8601 date-time, or a plain date (00:00:00 UTC that day)')
+          .option('--to <date>', 'end: ISO 8601 date-time, or a plain date (23:59:59 UTC that day, so the day is included)'),
+      ),
     flags: { type: '--type', date_from: '--from', date_to: '--to' },
     body: async (opts, ctx) => ({
       type: opts.type ?? (await ctx.prompt.select({ flag: '--type', message: 'What to export?', choices: EXPORT_TYPES })),
@@ -23,15 +25,41 @@ export function register(exports: Command, io: IO): void {
     }),
     view: 'dataExport',
     progress: 'Creating the export…',
-    after: async (data, opts, ctx) => {
-      if (opts.download === undefined) return;
-      const { downloadExport } = await import('./download.js');
-      await downloadExport(data, String(opts.download), ctx);
-    },
+    check: async (opts) => (await import('./export-wait.js')).checkWaitOptions(opts),
+    settle: async (data, opts, ctx) => (await import('./export-wait.js')).settleExport(data, opts, ctx),
     examples: [
       'store-admin exports create --type order_list --from 2026-01-01 --to 2026-01-31',
       'store-admin exports create --type customer_list --from 2026-01-01T00:00:00Z --to 2026-02-01T00:00:00Z --download customers.csv',
+      'store-admin exports create --type order_list --from 2026-01-01 --to 2026-01-31 --download - | gzip > orders.csv.gz',
     ],
+  });
+
+  addOperationCommand(exports, io, {
+    name: 'get',
+    operation: 'exports.get',
+    args: [['id', 'id', 'the export id']],
+    view: 'dataExport',
+    progress: 'Fetching the export…',
+    examples: ['store-admin exports get 42', "store-admin exports get 42 --query status"],
+  });
+
+  addOperationCommand(exports, io, {
+    name: 'download',
+    operation: 'exports.download',
+    description: "Save an available export's file (from a temporary signed link, fetched with no token)",
+    args: [['id', 'id', 'the export id']],
+    options: (command) =>
+      command
+        .option('--output <file>', 'where to save the file, - for stdout (default: export-<id>.csv)')
+        .option('--force', 'replace an existing file'),
+    view: 'exportLink',
+    progress: 'Asking for the download link…',
+    check: async (opts, input) => {
+      const { checkTarget, outputOf } = await import('./export-download.js');
+      await checkTarget({ file: outputOf(opts, input.params.id), force: !!opts.force }, '--output');
+    },
+    settle: async (data, opts, ctx, input) => (await import('./export-download.js')).saveDownload(data, opts, ctx, Number(input.params.id)),
+    examples: ['store-admin exports download 42 --output orders.csv', 'store-admin exports download 42 --output - | wc -l'],
   });
 
   addOperationCommand(exports, io, {
