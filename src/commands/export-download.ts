@@ -83,7 +83,7 @@ export async function saveDownload(data: unknown, opts: Options, ctx: Context, i
   return undefined;
 }
 
-/** `--output`, or `export-<id>.csv` in the current directory. */
+/** `--output-file`, or `export-<id>.csv` in the current directory. */
 export function outputOf(opts: Options, id: unknown): string {
-  return opts.output === undefined ? `export-${String(id)}.csv` : String(opts.output);
+  return opts.outputFile === undefined ? `export-${String(id)}.csv` : String(opts.outputFile);
 }

@@ -61,7 +61,7 @@ export async function settleExport(data: unknown, opts: Options, ctx: Context): 
   process.once('SIGINT', abort);
   const later = (what: string) =>
     new InterruptedError(`Stopped ${what} export ${created.id}; the export itself goes on`, {
-      hint: `Fetch it later: store-admin exports download ${created.id} --output FILE`,
+      hint: `Fetch it later: store-admin exports download ${created.id} --output-file FILE`,
     });
   try {
     let available: unknown;
@@ -104,7 +104,7 @@ async function waitForExport(created: ExportState, ctx: Context, timeoutMs: numb
       const left = deadline - Date.now();
       if (left <= 0) {
         throw new StoreAdminError(`Export ${created.id} is still ${status} after ${formatDuration(timeoutMs)}`, {
-          hint: `Fetch it later: store-admin exports download ${created.id} --output FILE (or wait longer with --wait-timeout)`,
+          hint: `Fetch it later: store-admin exports download ${created.id} --output-file FILE (or wait longer with --wait-timeout)`,
         });
       }
       await sleep(Math.min(pause, left), undefined, { signal });

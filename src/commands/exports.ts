@@ -50,16 +50,17 @@ export function register(exports: Command, io: IO): void {
     args: [['id', 'id', 'the export id']],
     options: (command) =>
       command
-        .option('--output <file>', 'where to save the file, - for stdout (default: export-<id>.csv)')
+        // Not --output: that global flag picks the output format (json or table).
+        .option('--output-file <file>', 'where to save the file, - for stdout (default: export-<id>.csv)')
         .option('--force', 'replace an existing file'),
     view: 'exportLink',
     progress: 'Asking for the download link…',
     check: async (opts, input) => {
       const { checkTarget, outputOf } = await import('./export-download.js');
-      await checkTarget({ file: outputOf(opts, input.params.id), force: !!opts.force }, '--output');
+      await checkTarget({ file: outputOf(opts, input.params.id), force: !!opts.force }, '--output-file');
     },
     settle: async (data, opts, ctx, input) => (await import('./export-download.js')).saveDownload(data, opts, ctx, Number(input.params.id)),
-    examples: ['store-admin exports download 42 --output orders.csv', 'store-admin exports download 42 --output - | wc -l'],
+    examples: ['store-admin exports download 42 --output-file orders.csv', 'store-admin exports download 42 --output-file - | wc -l'],
   });
 
   addOperationCommand(exports, io, {

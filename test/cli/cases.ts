@@ -13,7 +13,7 @@ export const commandLines: Record<OperationId, string[]> = {
   'fulfillmentOrders.rejectCancellation': ['fulfillment-orders', 'reject-cancellation', '401'],
   'exports.create': ['exports', 'create', '--type', 'order_list', '--from', '2026-01-01', '--to', '2026-01-31'],
   'exports.get': ['exports', 'get', '1'],
-  'exports.download': ['exports', 'download', '1', '--output', '-'],
+  'exports.download': ['exports', 'download', '1', '--output-file', '-'],
   'disputes.create': ['disputes', 'create', '--type', 'chargeback'],
   'exports.listTypes': ['exports', 'types'],
   'categories.get': ['categories', 'get', '1'],
