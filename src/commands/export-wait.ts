@@ -78,6 +78,10 @@ export async function settleExport(data: unknown, opts: Options, ctx: Context): 
       await downloadExport(created.id, target, ctx, { signal: controller.signal });
     } catch (error) {
       if (controller.signal.aborted) throw later('downloading');
+      // The export exists and is available: say how to fetch it without creating another.
+      if (error instanceof StoreAdminError && !error.hint) {
+        error.hint = `The export is available: store-admin exports download ${created.id} --output-file ${target.file === '-' ? '-' : 'FILE'}`;
+      }
       throw error;
     }
     return target.file === '-' ? undefined : { data: available };
