@@ -103,7 +103,7 @@ async function waitForExport(created: ExportState, ctx: Context, timeoutMs: numb
   if (!ctx.io.stderr.isTTY) ctx.note(`Export ${created.id} is ${status}; waiting until it is available (at most ${formatDuration(timeoutMs)})`);
   const stop = ctx.options.quiet ? () => {} : startSpinner(ctx.io.stderr, () => `Waiting for export ${created.id} (${status}, ${elapsed()})… Ctrl-C to stop`);
   try {
-    for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_PAUSE_MS)) {
+    for (let pause = FIRST_PAUSE_MS; ; ) {
       if (FAILED.has(status)) throw new StoreAdminError(`Export ${created.id} is ${status}; it will not become available`);
       const left = deadline - Date.now();
       if (left <= 0) {
@@ -116,15 +116,17 @@ async function waitForExport(created: ExportState, ctx: Context, timeoutMs: numb
       try {
         current = await client.call('exports.get', { params: { id: created.id } }, { signal });
       } catch (error) {
-        // Over the rate limit even after the client's own retries: hold back and keep waiting.
+        // Over the rate limit even after the client's own retries: hold back as long as the store
+        // asks, then poll again at the same pace (the pause grows only with answers).
         if (error instanceof ApiError && error.status === 429) {
-          limiter.pause(retryAfterMs(error.headers['retry-after']) ?? pause);
+          limiter.pause(retryAfterMs(error.headers['retry-after']) ?? FIRST_PAUSE_MS);
           continue;
         }
         throw error;
       }
       status = String((current as ExportState).status ?? 'unknown');
       if (status === 'available') return current;
+      pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
     }
   } finally {
     stop();
