@@ -27,7 +27,10 @@ export interface Operation {
   summary: string;
   /** The status the platform answers on success (clients accept any 2xx). */
   success: number;
-  /** Spec section, for docs and errors. */
+  /**
+   * Spec section, for docs and errors; `ref` marks an operation taken from the platform's
+   * published API reference because our spec does not describe it (see sourceOf).
+   */
   section: string;
   schemas: () => Promise<OperationSchemas>;
 }
@@ -146,6 +149,30 @@ export const operations = {
     success: 201,
     schemas: async () => (await import('./schemas/exports.js')).create,
   },
+  'exports.get': {
+    // Not in our spec: the platform's published reference and export guide (poll until available).
+    section: 'ref',
+    method: 'GET',
+    path: '/exports/{id}/',
+    version: '2024-04-01',
+    scopes: ['exports:read'],
+    params: { id: 'id' },
+    summary: 'Show an export and its status (pending or available)',
+    success: 200,
+    schemas: async () => (await import('./schemas/exports.js')).get,
+  },
+  'exports.download': {
+    // Not in our spec: the platform's published reference; the answer is a temporary signed link.
+    section: 'ref',
+    method: 'GET',
+    path: '/exports/{id}/download/',
+    version: '2024-04-01',
+    scopes: ['exports:read'],
+    params: { id: 'id' },
+    summary: "Get a temporary signed link to an available export's file",
+    success: 200,
+    schemas: async () => (await import('./schemas/exports.js')).download,
+  },
   'disputes.create': {
     section: '4.11',
     method: 'POST',
@@ -218,4 +245,9 @@ export type Operations = typeof operations;
 export type OperationId = keyof Operations;
 
 export const operationIds = Object.keys(operations) as OperationId[];
+
+/** Where an operation's definition comes from, as help and docs show it. */
+export function sourceOf(op: Pick<Operation, 'section'>): string {
+  return op.section === 'ref' ? "the platform's published reference" : `spec ${op.section}`;
+}
 

@@ -42,8 +42,13 @@ export interface OperationCommand {
   progress: string;
   /** Adjusts the result before rendering (for example, masking secrets). */
   present?: (data: unknown, opts: Options) => unknown;
-  /** Work after the result is shown (for example, a download). */
-  after?: (data: unknown, opts: Options, ctx: Context) => Promise<void>;
+  /** Local checks before anything is sent (that a download's file can be written). */
+  check?: (opts: Options, input: { params: Record<string, unknown> }) => Promise<void>;
+  /**
+   * Work between the answer and the output (waiting for an export, downloading it): returns what
+   * to show, or nothing when the output went elsewhere (a file streamed to stdout).
+   */
+  settle?: (data: unknown, opts: Options, ctx: Context, input: { params: Record<string, unknown> }) => Promise<{ data: unknown } | undefined>;
 }
 
 export function addOperationCommand(parent: Command, io: IO, spec: OperationCommand): Command {

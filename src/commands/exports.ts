@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { EXPORT_TYPES } from '../api/enums.js';
 import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
+import { addWaitOptions } from './export-wait.js';
 import type { Field } from './fields.js';
 
 const createFields: readonly Field[] = [
@@ -16,18 +17,45 @@ export function register(exports: Command, io: IO): void {
     name: 'create',
     operation: 'exports.create',
     fields: createFields,
-    options: (command) => command.option('--download <file>', "save the export's file here once it has a URL"),
+    options: (command) => addWaitOptions(command),
     view: 'dataExport',
     progress: 'Creating the export…',
-    after: async (data, opts, ctx) => {
-      if (opts.download === undefined) return;
-      const { downloadExport } = await import('./download.js');
-      await downloadExport(data, String(opts.download), ctx);
-    },
+    check: async (opts) => (await import('./export-wait.js')).checkWaitOptions(opts),
+    settle: async (data, opts, ctx) => (await import('./export-wait.js')).settleExport(data, opts, ctx),
     examples: [
       'store-admin exports create --type order_list --from 2026-01-01 --to 2026-01-31',
       'store-admin exports create --type customer_list --from 2026-01-01T00:00:00Z --to 2026-02-01T00:00:00Z --download customers.csv',
+      'store-admin exports create --type order_list --from 2026-01-01 --to 2026-01-31 --download - | gzip > orders.csv.gz',
     ],
+  });
+
+  addOperationCommand(exports, io, {
+    name: 'get',
+    operation: 'exports.get',
+    args: [['id', 'id', 'the export id']],
+    view: 'dataExport',
+    progress: 'Fetching the export…',
+    examples: ['store-admin exports get 42', "store-admin exports get 42 --query status"],
+  });
+
+  addOperationCommand(exports, io, {
+    name: 'download',
+    operation: 'exports.download',
+    description: "Save an available export's file (from a temporary signed link, fetched with no token)",
+    args: [['id', 'id', 'the export id']],
+    options: (command) =>
+      command
+        // Not --output: that global flag picks the output format (json or table).
+        .option('--output-file <file>', 'where to save the file, - for stdout (default: export-<id>.csv)')
+        .option('--force', 'replace an existing file'),
+    view: 'exportLink',
+    progress: 'Asking for the download link…',
+    check: async (opts, input) => {
+      const { checkTarget, outputOf } = await import('./export-download.js');
+      await checkTarget({ file: outputOf(opts, input.params.id), force: !!opts.force }, '--output-file');
+    },
+    settle: async (data, opts, ctx, input) => (await import('./export-download.js')).saveDownload(data, opts, ctx, Number(input.params.id)),
+    examples: ['store-admin exports download 42 --output-file orders.csv', 'store-admin exports download 42 --output-file - | wc -l'],
   });
 
   addOperationCommand(exports, io, {

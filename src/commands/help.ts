@@ -15,6 +15,8 @@ export const HELP_TOPICS: Record<string, string> = {
                            ~/Library/Preferences/store-admin on macOS, %APPDATA%\store-admin\Config
                            on Windows)
   STORE_ADMIN_SANDBOX      1 runs every command against the embedded sandbox (same as --sandbox)
+  STORE_ADMIN_SANDBOX_EXPORT_DELAY
+                           seconds a new export of the embedded sandbox stays pending (default 5)
   STORE_ADMIN_DEBUG        set (e.g. to 1) to add the stack trace to any error
   NO_COLOR                 set to anything to disable colour
   FORCE_COLOR              1, 2 or 3 forces colour even when output is not a terminal

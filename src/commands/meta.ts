@@ -2,7 +2,7 @@
 // model: the operation it runs and its examples.
 import type { Command } from 'commander';
 import { API_PREFIX } from '../api/url.js';
-import { operations, type OperationId } from '../api/operations.js';
+import { operations, sourceOf, type OperationId } from '../api/operations.js';
 import type { Field } from './fields.js';
 
 export interface CommandMeta {
@@ -27,7 +27,7 @@ export function describeCommand(command: Command, meta: CommandMeta): Command {
   if (meta.operation) {
     const op = operations[meta.operation];
     lines.push(
-      `Operation: ${op.method} ${API_PREFIX}${op.path} (spec ${op.section})`,
+      `Operation: ${op.method} ${API_PREFIX}${op.path} (${sourceOf(op)})`,
       `Scope: ${op.scopes.length > 0 ? op.scopes.join(' and ') : 'none (any valid token)'}`,
       `API version: ${op.version}`,
       '',

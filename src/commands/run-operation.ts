@@ -32,6 +32,7 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   if (positional.length < args.length) positional = await askArguments(spec, ctx, positional, opts);
   const body = spec.body ? await spec.body(opts, ctx) : undefined;
   const input = await validated(spec, { params: paramsFrom(spec, positional), body }, opts);
+  await spec.check?.(opts, input);
 
   const client = await ctx.client();
   if (options.dryRun) {
@@ -57,13 +58,14 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
     process.off('SIGINT', abort);
     stop();
   }
-  await render(spec.present ? spec.present(data, opts) : data, ctx.io, {
+  const shown = spec.settle ? await spec.settle(data, opts, ctx, input) : { data };
+  if (!shown) return;
+  await render(spec.present ? spec.present(shown.data, opts) : shown.data, ctx.io, {
     format: ctx.format,
     query: options.query,
     color: ctx.color,
     view: spec.view,
   });
-  await spec.after?.(data, opts, ctx);
 }
 
 export function commandName(spec: OperationCommand): string {

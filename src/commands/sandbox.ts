@@ -17,6 +17,13 @@ function parseSeed(value: string): number {
   return Number(value);
 }
 
+function parseSeconds(flag: string) {
+  return (value: string): number => {
+    if (!/^\d{1,6}(\.\d{1,3})?$/.test(value.trim())) throw new UsageError(`${flag} takes seconds, such as 5 or 0.5 (got "${value}")`);
+    return Number(value);
+  };
+}
+
 function parsePort(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`--port takes 0 to 65535 (got "${value}")`);
   return Number(value);
@@ -35,6 +42,14 @@ export function register(sandbox: Command, io: IO): void {
       'misbehave on purpose: latency=MS[-MS],rate=N,error=SHARE[:503/502],reset-before=SHARE,reset-after=SHARE,truncate=SHARE,html=SHARE,hang=SHARE',
     )
     .addOption(new Option('--seed <n>', 'seed for the fault draws, to repeat a run exactly').argParser(parseSeed))
+    .addOption(
+      new Option('--export-delay <seconds>', 'how long a new export stays pending before it is available (default 5)').argParser(
+        parseSeconds('--export-delay'),
+      ),
+    )
+    .addOption(
+      new Option('--link-ttl <seconds>', 'how long a signed download link stays valid (default 300)').argParser(parseSeconds('--link-ttl')),
+    )
     .action(async (options: RunSandboxOptions) => {
       const { runSandbox } = await import('../sandbox/run.js');
       await runSandbox(options, io);
@@ -44,6 +59,7 @@ export function register(sandbox: Command, io: IO): void {
       'store-admin sandbox --port 0',
       'store-admin sandbox --token dev --scoped-token ro=orders:read,exports:read',
       'store-admin sandbox --faults rate=4,error=0.3:503,reset-after=0.1 --seed 7',
+      'store-admin sandbox --export-delay 60 --link-ttl 30',
     ],
   });
 

@@ -2,7 +2,7 @@
 // operation table that --help reads, so the reference cannot drift from the CLI.
 import type { Argument, Command, Option } from 'commander';
 import { API_PREFIX } from '../api/url.js';
-import { operations } from '../api/operations.js';
+import { operations, sourceOf } from '../api/operations.js';
 import { HELP_TOPICS } from '../commands/help.js';
 import { metaOf } from '../commands/meta.js';
 
@@ -76,7 +76,7 @@ function commandSection(command: Command): string[] {
   if (op) {
     const scopes = op.scopes.length > 0 ? op.scopes.map(code).join(' and ') : 'none (any valid token)';
     lines.push(
-      `- Operation: ${code(`${op.method} ${API_PREFIX}${op.path}`)} (spec ${op.section})`,
+      `- Operation: ${code(`${op.method} ${API_PREFIX}${op.path}`)} (${sourceOf(op)})`,
       `- ${op.scopes.length > 1 ? 'Scopes' : 'Scope'}: ${scopes}`,
       `- API version: ${code(op.version)}`,
       '',

@@ -137,6 +137,9 @@ export const views = {
       ['URL', (r, f) => f.text(r.url)],
     ],
   },
+  exportLink: {
+    fields: [['Signed link', (r, f) => f.text(r.url)]],
+  },
   exportTypes: {
     sections: [
       {

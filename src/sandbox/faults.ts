@@ -20,10 +20,12 @@ export interface FaultSpec {
   html?: number;
   /** Share never answered at all. */
   hang?: number;
+  /** The first N signed export links are handed out already expired, as if fetched too late. */
+  expiredLinks?: number;
   seed: number;
 }
 
-export type FaultKind = 'rate-limit' | 'error' | 'reset-before' | 'reset-after' | 'truncate' | 'html' | 'hang';
+export type FaultKind = 'rate-limit' | 'error' | 'reset-before' | 'reset-after' | 'truncate' | 'html' | 'hang' | 'expired-link';
 
 export interface Decision {
   delayMs: number;
@@ -35,7 +37,7 @@ export interface Decision {
 
 const SHARES = ['reset-before', 'reset-after', 'truncate', 'html', 'hang'] as const;
 
-/** `latency=50,rate=4,error=0.3:503,reset-before=0.1,reset-after=0.1,truncate=0.05,html=0.05,hang=0.01,seed=7` */
+/** `latency=50,rate=4,error=0.3:503,reset-before=0.1,reset-after=0.1,truncate=0.05,html=0.05,hang=0.01,expired-links=1,seed=7` */
 export function parseFaults(spec: string, seed?: number): FaultSpec {
   const result: FaultSpec = { seed: seed ?? 1 };
   const share = (name: string, value: string) => {
@@ -57,6 +59,9 @@ export function parseFaults(spec: string, seed?: number): FaultSpec {
       const codes = codesText ? codesText.split('/').map(Number) : [500, 502, 503];
       if (codes.some((c) => !Number.isInteger(c) || c < 400 || c > 599)) throw new UsageError(`--faults: error codes are 400 to 599 (got "${codesText}")`);
       result.error = { share: share(name, shareText), codes };
+    } else if (name === 'expired-links') {
+      if (!/^\d{1,6}$/.test(value)) throw new UsageError(`--faults: expired-links takes a count of links (got "${value}")`);
+      result.expiredLinks = Number(value);
     } else if (name === 'seed') {
       if (!/^\d+$/.test(value)) throw new UsageError(`--faults: seed takes a whole number (got "${value}")`);
       result.seed = Number(value);
@@ -64,7 +69,7 @@ export function parseFaults(spec: string, seed?: number): FaultSpec {
       const key = name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) as 'resetBefore' | 'resetAfter' | 'truncate' | 'html' | 'hang';
       result[key] = share(name, value);
     } else {
-      throw new UsageError(`--faults: unknown fault "${name}" (known: latency, rate, error, ${SHARES.join(', ')}, seed)`);
+      throw new UsageError(`--faults: unknown fault "${name}" (known: latency, rate, error, ${SHARES.join(', ')}, expired-links, seed)`);
     }
   }
   if (seed !== undefined) result.seed = seed;
@@ -86,8 +91,16 @@ function generator(seed: number): () => number {
 export function faultInjector(spec: FaultSpec) {
   const random = generator(spec.seed);
   const windows = new Map<string, number[]>();
+  let lastSweep = 0;
   const injected: Partial<Record<FaultKind, number>> = {};
   const count = (kind: FaultKind) => (injected[kind] = (injected[kind] ?? 0) + 1);
+
+  /** Forgets tokens with no request in the last second, at most once a second, so the map stays small. */
+  function sweep(now: number) {
+    if (now - lastSweep < 1000) return;
+    lastSweep = now;
+    for (const [token, times] of windows) if (times.length === 0 || now - times.at(-1)! >= 1000) windows.delete(token);
+  }
 
   function decide(token: string, now = Date.now()): Decision {
     const decision: Decision = { delayMs: 0 };
@@ -96,6 +109,7 @@ export function faultInjector(spec: FaultSpec) {
       decision.delayMs = Math.round(min + random() * (max - min));
     }
     if (spec.rate) {
+      sweep(now);
       const recent = (windows.get(token) ?? []).filter((t) => now - t < 1000);
       windows.set(token, recent);
       if (recent.length >= spec.rate) {
@@ -125,7 +139,10 @@ export function faultInjector(spec: FaultSpec) {
     return decision;
   }
 
-  return { decide, injected };
+  /** How many tokens the rate limit is keeping track of. */
+  const trackedTokens = () => windows.size;
+
+  return { decide, injected, trackedTokens };
 }
 
 export type FaultInjector = ReturnType<typeof faultInjector>;

@@ -1,10 +1,10 @@
 // A state store kept in a file, for the embedded `--sandbox` mode: each command reads the state,
 // changes it under an exclusive lock file and writes it back atomically, so concurrent
 // invocations lose no update.
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { withLockFile } from '../lock.js';
 import { createSeed } from './seed.js';
-import type { SandboxState } from './state.js';
+import { STATE_SCHEMA, withNullPrototypes, type SandboxState } from './state.js';
 import type { StateStore } from './store.js';
 
 export function fileStore(path: string): StateStore {
@@ -13,7 +13,7 @@ export function fileStore(path: string): StateStore {
   async function load(): Promise<SandboxState> {
     try {
       const state = JSON.parse(await readFile(path, 'utf8')) as SandboxState;
-      if (state.schema === 1) return state;
+      if (state.schema === STATE_SCHEMA) return withNullPrototypes(state);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && !(error instanceof SyntaxError)) throw error;
     }
@@ -22,8 +22,16 @@ export function fileStore(path: string): StateStore {
 
   async function save(state: SandboxState): Promise<void> {
     const temp = `${path}.${process.pid}.tmp`;
-    await writeFile(temp, JSON.stringify(state), { mode: 0o600 });
-    await rename(temp, path);
+    try {
+      await writeFile(temp, JSON.stringify(state), { mode: 0o600 });
+      await rename(temp, path);
+    } catch (error) {
+      // A full disk (ENOSPC) or a failed rename must not leave a half-written temporary file behind.
+      await unlink(temp).catch(() => {});
+      const code = (error as NodeJS.ErrnoException).code;
+      const reason = code === 'ENOSPC' ? 'no space left on the device' : (error as Error).message;
+      throw new Error(`Cannot save the sandbox state to ${path}: ${reason}; it is kept as it was`, { cause: error });
+    }
   }
 
   return {

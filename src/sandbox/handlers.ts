@@ -2,6 +2,7 @@
 // here (the type checker insists), and each either returns the response body or throws HttpError.
 import type { OperationId } from '../api/operations.js';
 import type { OperationParams, OperationParsedBody } from '../api/types.js';
+import { createExport, presentExport } from './exports.js';
 import { badRequest, HttpError, notFound } from './http-error.js';
 import { fromCents, sumCents, toCents } from './money.js';
 import { renewalOrder } from './seed.js';
@@ -15,6 +16,12 @@ export interface HandlerContext<Id extends OperationId> {
   /** The sandbox's own origin, for URLs it hands out. */
   origin: string;
   now: string;
+  /** The same moment in ms: exports turn available and links expire in wall time. */
+  nowMs: number;
+  /** How long a new export stays pending. */
+  exportDelayMs: number;
+  /** A temporary signed link to an export's file. */
+  signExportLink: (id: number) => string;
 }
 
 type Handlers = { [Id in OperationId]: (ctx: HandlerContext<Id>) => unknown };
@@ -58,9 +65,8 @@ export const handlers: Handlers = {
 
   'subscriptions.renew': ({ state, params, now }) => {
     const subscription = findSubscription(state, params.id);
-    if (subscription.status === 'canceled') {
-      throw badRequest(`Subscription ${params.id} is canceled and cannot be renewed.`);
-    }
+    // The platform renews only active subscriptions; a past_due one is retried by another operation.
+    if (subscription.status !== 'active') throw badRequest(renewRefusal(params.id, subscription.status));
     const number = String(++state.lastIds.order);
     const order = renewalOrder(state, subscription, number, now);
     const billingCycle = Math.max(0, ...(subscription.orders ?? []).map((o) => o.billing_cycle ?? 0)) + 1;
@@ -118,10 +124,10 @@ export const handlers: Handlers = {
   'fulfillmentOrders.rejectCancellation': ({ state, params, body, now }) => {
     const fo = state.fulfillmentOrders[params.id];
     if (!fo) throw notFound(`Fulfillment order ${params.id}`);
-    if (fo.request_status !== 'cancellation_requested') {
+    if (fo.request_status !== 'cancel_requested') {
       throw badRequest(`Fulfillment order ${params.id} has no pending cancellation request.`);
     }
-    fo.request_status = 'cancellation_rejected';
+    fo.request_status = 'cancel_rejected';
     fo.supported_actions = (fo.supported_actions ?? []).filter((a) => !String(a).startsWith('cancellation_request'));
     fo.merchant_requests = [
       ...(fo.merchant_requests ?? []),
@@ -131,22 +137,22 @@ export const handlers: Handlers = {
     return withLineShape(fo, 'reject');
   },
 
-  'exports.create': ({ state, body, origin, now }) => {
+  'exports.create': ({ state, body, origin, now, nowMs, exportDelayMs }) => {
     if (Date.parse(body.date_from) > Date.parse(body.date_to)) {
       throw new HttpError(400, { non_field_errors: ['date_from must not be after date_to.'] });
     }
-    const id = ++state.lastIds.export;
-    const created = {
-      id,
-      created_at: now,
-      date_from: body.date_from,
-      date_to: body.date_to,
-      status: 'available',
-      type: body.type,
-      url: `${origin}${exportFilePath(id)}`,
-    };
-    state.exports[id] = created;
-    return created;
+    const fields = { created_at: now, date_from: body.date_from, date_to: body.date_to, type: body.type };
+    return presentExport(createExport(state, fields, nowMs, exportDelayMs), origin);
+  },
+
+  'exports.get': ({ state, params, origin }) => presentExport(findExport(state, params.id), origin),
+
+  'exports.download': ({ state, params, signExportLink }) => {
+    const found = findExport(state, params.id);
+    if (found.status !== 'available') {
+      throw badRequest(`Export ${params.id} is still ${String(found.status)}; its file can be downloaded once its status is "available".`);
+    }
+    return { url: signExportLink(found.id) };
   },
 
   'disputes.create': ({ state, body, now }) => {
@@ -221,11 +227,21 @@ export const handlers: Handlers = {
   },
 };
 
-/** Where the sandbox serves export files; like pre-signed links, they need no token. */
-export const EXPORT_FILES = '/sandbox/files/exports/';
+const RENEW_REFUSALS = new Map([
+  ['past_due', 'is past_due: its payment is retried through a separate operation, not renewed'],
+  ['retrying', 'is retrying its payment; only an active subscription can be renewed'],
+  ['canceled', 'is canceled and cannot be renewed'],
+]);
 
-function exportFilePath(id: number): string {
-  return `${EXPORT_FILES}${id}.csv`;
+function renewRefusal(id: number, status: unknown): string {
+  const why = RENEW_REFUSALS.get(String(status)) ?? `is ${String(status)}; only an active subscription can be renewed`;
+  return `Subscription ${id} ${why}.`;
+}
+
+function findExport(state: SandboxState, id: number) {
+  const found = state.exports[id];
+  if (!found) throw notFound(`Export ${id}`);
+  return found;
 }
 
 /** Order and customer notes share these fields; only the names of their timestamps differ. */

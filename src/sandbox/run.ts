@@ -10,6 +10,8 @@ export interface RunSandboxOptions {
   scopedToken: Record<string, string[]>;
   faults?: string;
   seed?: number;
+  exportDelay?: number;
+  linkTtl?: number;
 }
 
 export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<void> {
@@ -22,6 +24,8 @@ export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<vo
       token: options.token,
       scopedTokens: options.scopedToken,
       faults,
+      exportDelaySeconds: options.exportDelay,
+      linkTtlSeconds: options.linkTtl,
       onError: (error) => io.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`),
     });
   } catch (error) {

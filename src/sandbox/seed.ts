@@ -3,9 +3,11 @@
 // may change the result freely. All dates are fixed, so two seeds are always equal.
 import { EXPORT_TYPES } from '../api/enums.js';
 import { fromCents, toCents } from './money.js';
+import { STATE_SCHEMA, withNullPrototypes } from './state.js';
 import type {
   Category,
   CustomerNote,
+  ExportRecord,
   FulfillmentEvent,
   FulfillmentOrder,
   Order,
@@ -1090,7 +1092,7 @@ function fulfillmentOrders(orders: Record<string, Order>): FulfillmentOrder[] {
         [452, 105],
       ],
       dates: ['2026-01-13T19:08:00Z', '2026-01-14T08:12:00Z'],
-      request_status: 'cancellation_requested',
+      request_status: 'cancel_requested',
       status: 'open',
       fulfillment_holds: [
         {
@@ -1193,11 +1195,23 @@ function highest(ids: unknown[]): number {
 
 // --- the whole state --------------------------------------------------------------------------
 
+/** One export made earlier, already available, so `exports get 1` and `exports download 1` work at once. */
+function seededExport(): ExportRecord {
+  return {
+    id: 1,
+    created_at: '2026-02-01T06:00:00Z',
+    date_from: '2026-01-01T00:00:00Z',
+    date_to: '2026-01-31T23:59:59Z',
+    status: 'available',
+    type: 'order_list',
+  };
+}
+
 export function createSeed(): SandboxState {
   const orders = byId([firstOrder(), secondOrder(), thirdOrder()], (order) => order.number);
   const allOrders = Object.values(orders);
-  return {
-    schema: 1,
+  return withNullPrototypes({
+    schema: STATE_SCHEMA,
     orders,
     orderNotes: { '10001': [orderNote()], '10002': [], '10003': [] },
     customers: {
@@ -1213,17 +1227,18 @@ export function createSeed(): SandboxState {
     ),
     appSettings: { [APP_CLIENT_ID]: appSettings() },
     webhooks: { '1': webhook() },
-    exports: {},
+    exports: { '1': seededExport() },
+    exportsReadyAt: {},
     disputes: {},
     exportTypes: EXPORT_TYPES.map((code) => ({ code, name: exportName(code) })),
     lastIds: {
       order: highest(allOrders.map((order) => Number(order.number))),
       line: highest(allOrders.flatMap((order) => (order.lines ?? []).map((line) => line.id))),
       note: 602,
-      export: 0,
+      export: 1,
       dispute: 0,
       webhook: 1,
       transaction: highest(allOrders.flatMap((order) => (order.transactions ?? []).map((t) => t.id))),
     },
-  };
+  });
 }

@@ -8,7 +8,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { operations, type OperationId } from '../api/operations.js';
 import { toFieldIssues } from '../api/validate.js';
 import { exportCsv } from './export-csv.js';
-import { EXPORT_FILES, handlers } from './handlers.js';
+import {
+  checkLink,
+  DEFAULT_EXPORT_DELAY_SECONDS,
+  DEFAULT_LINK_TTL_SECONDS,
+  dueExports,
+  EXPORT_FILES,
+  settleExports,
+  signedLink,
+} from './exports.js';
+import { handlers } from './handlers.js';
 import { HttpError } from './http-error.js';
 import { matchRoute } from '../api/routes.js';
 import { faultInjector, type Decision, type FaultKind, type FaultSpec } from './faults.js';
@@ -27,6 +36,10 @@ export interface SandboxOptions {
   faults?: FaultSpec;
   /** Told of a failure inside the sandbox itself (answered 500). */
   onError?: (error: unknown) => void;
+  /** How long a new export stays pending, in seconds (default 5). */
+  exportDelaySeconds?: number;
+  /** How long a signed download link stays valid, in seconds (default 300). */
+  linkTtlSeconds?: number;
 }
 
 /** What the sandbox received and what it changed, per operation: tests read these. */
@@ -52,6 +65,8 @@ export interface Sandbox {
 
 const ALL_SCOPES = Symbol('all scopes');
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Deeper JSON is refused before it is parsed: validating it would exhaust the stack. */
+const MAX_JSON_DEPTH = 256;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const token = options.token ?? `sbx_${randomBytes(16).toString('hex')}`;
@@ -60,7 +75,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const store = options.store ?? memoryStore();
   const injector = options.faults ? faultInjector(options.faults) : undefined;
   const counters: SandboxCounters = { received: 0, invalid: 0, wrongVersion: 0, byOperation: {}, faults: injector?.injected ?? {} };
+  const exportDelayMs = (options.exportDelaySeconds ?? DEFAULT_EXPORT_DELAY_SECONDS) * 1000;
+  const linkTtlMs = (options.linkTtlSeconds ?? DEFAULT_LINK_TTL_SECONDS) * 1000;
+  const linkSecret = randomBytes(32);
+  let expiredLinksLeft = options.faults?.expiredLinks ?? 0;
   let origin = '';
+
+  function signExportLink(id: number, nowMs: number): string {
+    // The expired-links fault hands out links that are already dead, as if fetched too late.
+    if (expiredLinksLeft > 0) {
+      expiredLinksLeft--;
+      counters.faults['expired-link'] = (counters.faults['expired-link'] ?? 0) + 1;
+      return signedLink(origin, id, nowMs - 1000, linkSecret);
+    }
+    return signedLink(origin, id, nowMs + linkTtlMs, linkSecret);
+  }
 
   const server = createServer((req, res) => {
     counters.received++;
@@ -74,8 +103,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', origin);
-    const file = url.pathname.startsWith(EXPORT_FILES) ? /^(\d+)\.csv$/.exec(url.pathname.slice(EXPORT_FILES.length)) : null;
-    if (file && req.method === 'GET') return serveExportFile(res, file[1]!);
+    if (url.pathname.startsWith(EXPORT_FILES) && req.method === 'GET') return serveExportFile(res, url);
 
     const route = matchRoute(req.method ?? 'GET', url.pathname);
     if (route.kind === 'not-found') throw new HttpError(404, { detail: 'Not found.' });
@@ -102,7 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       throw new HttpError(400, { detail: `X-Store-API-Version must be "${op.version}" for this operation (${got}).` });
     }
     if (granted !== ALL_SCOPES) {
-      const missing = op.scopes.filter((scope) => !granted.includes(scope));
+      const missing = op.scopes.filter((scope) => !grants(granted, scope));
       if (missing.length > 0) {
         throw new HttpError(403, { detail: `This token lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.` });
       }
@@ -120,9 +148,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       body = parsed.data;
     }
+    const nowMs = Date.now();
+    // Exports turn available in wall time; the change is saved once, when a request first sees it due.
+    if (route.id.startsWith('exports.') && (await store.transact((state) => dueExports(state, nowMs).length > 0, false))) {
+      await store.transact((state) => settleExports(state, nowMs), true);
+    }
     const result = await store.transact((state) => {
       const handler = handlers[route.id] as (ctx: unknown) => unknown;
-      return handler({ state, params: route.params, body, origin, now: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') });
+      return handler({
+        state,
+        params: route.params,
+        body,
+        origin,
+        now: new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        nowMs,
+        exportDelayMs,
+        signExportLink: (id: number) => signExportLink(id, nowMs),
+      });
     }, op.method !== 'GET');
     if (op.method !== 'GET') count.applied++;
     if (decision?.after === 'reset-after') return void req.socket.destroy();
@@ -138,12 +180,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return granted;
   }
 
-  async function serveExportFile(res: ServerResponse, id: string) {
+  /** A signed link's file, as a storage service serves it: no token, the signature and expiry checked. */
+  async function serveExportFile(res: ServerResponse, url: URL) {
+    const link = checkLink(url, Date.now(), linkSecret);
+    if (!link.ok) return sendStorageError(res, link.reason);
+    const id = link.id;
     const csv = await store.transact((state) => {
       const found = state.exports[id];
-      return found ? exportCsv(state, String(found.type)) : undefined;
+      return found?.status === 'available' ? exportCsv(state, String(found.type)) : undefined;
     }, false);
-    if (csv === undefined) throw new HttpError(404, { detail: 'Not found.' });
+    if (csv === undefined) return sendStorageError(res, 'not-found');
     res.writeHead(200, {
       'content-type': 'text/csv; charset=utf-8',
       'content-disposition': `attachment; filename="export-${id}.csv"`,
@@ -170,6 +216,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         server.closeAllConnections();
       }),
   };
+}
+
+/** A token's scopes cover `scope` directly or through the super-scope `admin:read` / `admin:write`. */
+function grants(granted: readonly string[], scope: string): boolean {
+  const access = scope.slice(scope.lastIndexOf(':') + 1);
+  return granted.includes(scope) || ((access === 'read' || access === 'write') && granted.includes(`admin:${access}`));
+}
+
+/** Storage services answer in XML and say why; 403 for a bad or expired signature, as S3 does. */
+function sendStorageError(res: ServerResponse, reason: 'not-found' | 'bad-signature' | 'expired') {
+  const [status, code, message] =
+    reason === 'expired'
+      ? [403, 'AccessDenied', 'Request has expired']
+      : reason === 'bad-signature'
+        ? [403, 'SignatureDoesNotMatch', 'The request signature does not match']
+        : [404, 'NoSuchKey', 'The specified key does not exist.'];
+  const text = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
+  res.writeHead(status, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
 }
 
 /** Applies the faults due before the handler; true when the request is dealt with. */
@@ -220,11 +285,31 @@ function parseJson(raw: string, contentType: string | undefined): unknown {
   if (contentType && !/^application\/json\b/i.test(contentType)) {
     throw new HttpError(415, { detail: `Unsupported media type "${contentType}" in request.` });
   }
+  if (nestingDepth(raw) > MAX_JSON_DEPTH) {
+    throw new HttpError(400, { detail: `JSON parse error - nested deeper than ${MAX_JSON_DEPTH} levels.` });
+  }
   try {
     return JSON.parse(raw);
   } catch (error) {
     throw new HttpError(400, { detail: `JSON parse error - ${(error as Error).message}` });
   }
+}
+
+/** The deepest nesting of arrays and objects in JSON text, counted without recursion. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 /** Validation errors in the platform's shape: `{"field": ["message"]}`, `non_field_errors` for the whole body. */

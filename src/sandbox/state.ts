@@ -25,11 +25,15 @@ export type SubscriptionRecord = Subscription & { lines: SubscriptionLineRecord[
 export type Category = z.output<typeof catalogue.category>;
 export type Webhook = z.output<typeof webhooks.webhook>;
 export type DataExport = z.output<typeof exports.dataExport>;
+/** An export as kept: its `url` is derived from the sandbox's origin when it is answered. */
+export type ExportRecord = Omit<DataExport, 'url' | 'id'> & { id: number };
 export type Dispute = z.output<typeof disputes.dispute>;
 
+/** Bumped when the layout changes, so an old saved state is reseeded rather than misread. */
+export const STATE_SCHEMA = 2;
+
 export interface SandboxState {
-  /** Bumped when the layout changes, so an old saved state is reseeded rather than misread. */
-  schema: 1;
+  schema: typeof STATE_SCHEMA;
   /** By order number. */
   orders: Record<string, Order>;
   /** Notes by order number. */
@@ -49,10 +53,43 @@ export interface SandboxState {
   /** By webhook id. */
   webhooks: Record<string, Webhook>;
   /** By export id. */
-  exports: Record<string, DataExport>;
+  exports: Record<string, ExportRecord>;
+  /** When each pending export turns available (ms since the epoch), by export id. */
+  exportsReadyAt: Record<string, number>;
   /** By dispute id. */
   disputes: Record<string, Dispute>;
   exportTypes: { code: string; name: string }[];
   /** The last id handed out per kind of object; new objects take the next one. */
   lastIds: Record<'order' | 'line' | 'note' | 'export' | 'dispute' | 'webhook' | 'transaction', number>;
+}
+
+const KEYED_MAPS = [
+  'orders',
+  'orderNotes',
+  'customers',
+  'subscriptions',
+  'fulfillmentEvents',
+  'fulfillmentOrders',
+  'categories',
+  'appSettings',
+  'webhooks',
+  'exports',
+  'exportsReadyAt',
+  'disputes',
+] as const;
+
+/**
+ * Gives every map keyed by a request's value (and every app's settings) a null prototype, so an
+ * id such as `__proto__` or `constructor` is an ordinary missing key: it can neither reach
+ * Object.prototype nor crash a handler. Applied to the seed and to every state loaded from a file.
+ */
+export function withNullPrototypes(state: SandboxState): SandboxState {
+  for (const name of KEYED_MAPS) (state as unknown as Record<string, object>)[name] = nullPrototype(state[name] ?? {});
+  for (const clientId of Object.keys(state.appSettings)) state.appSettings[clientId] = nullPrototype(state.appSettings[clientId]!);
+  return state;
+}
+
+function nullPrototype<T extends object>(record: T): T {
+  // Copying own properties by definition, not assignment: a saved `__proto__` key stays a key.
+  return Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(record)) as T;
 }

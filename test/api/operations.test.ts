@@ -26,15 +26,19 @@ function parseSpec(text: string): Map<string, SpecEntry> {
   return entries;
 }
 
+// Entries marked `ref` come from the platform's published reference, not the spec
+// (test/sandbox/exports.test.ts checks them against it).
+const fromSpec = Object.entries(operations).filter(([, op]) => op.section !== 'ref');
+
 describe.runIf(existsSync(specPath))('operation table', () => {
   const spec = parseSpec(readFileSync(specPath, 'utf8'));
 
   it('has one entry per operation of the spec', () => {
     expect(spec.size).toBe(16);
-    expect(Object.values(operations).map((op) => op.section).sort()).toEqual([...spec.keys()].sort());
+    expect(fromSpec.map(([, op]) => op.section).sort()).toEqual([...spec.keys()].sort());
   });
 
-  it.each(Object.entries(operations))('%s matches its section of the spec', (_id, op) => {
+  it.each(fromSpec)('%s matches its section of the spec', (_id, op) => {
     const entry = spec.get(op.section)!;
     expect(op.method).toBe(entry.method);
     expect(op.path).toBe(entry.path);

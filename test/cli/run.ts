@@ -17,6 +17,8 @@ export interface Result {
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   stdin?: string;
+  /** Working directory of the run (default: the test's own). */
+  cwd?: string;
 }
 
 /** A private config dir for the calling test file, removed afterwards. */
@@ -36,7 +38,7 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<Result
   return new Promise((resolve, reject) => {
     const env = { ...baseEnv(), ...options.env };
     for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
-    const child = spawn(process.execPath, [BIN, ...args], { env: env as NodeJS.ProcessEnv, stdio: 'pipe' });
+    const child = spawn(process.execPath, [BIN, ...args], { env: env as NodeJS.ProcessEnv, stdio: 'pipe', cwd: options.cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -55,6 +55,8 @@ describe('sandbox state changes', () => {
   });
 
   it('renews: a new order, one more order counted, the next renewal moved on, status active', async () => {
+    // Only an active subscription renews (subscription 2 starts past_due).
+    await ctx.client.subscriptions.update({ params: { id: 2 }, body: { status: 'active' } });
     const before = structuredClone(state().subscriptions['2']!);
     const renewed = await ctx.client.subscriptions.renew({ params: { id: 2 } });
     expect(renewed.status).toBe('active');
@@ -84,31 +86,26 @@ describe('sandbox state changes', () => {
 
   it('rejects a pending cancellation request once', async () => {
     const rejected = await ctx.client.fulfillmentOrders.rejectCancellation({ params: { id: 401 }, body: { message: 'Shipped' } });
-    expect(rejected.request_status).toBe('cancellation_rejected');
+    expect(rejected.request_status).toBe('cancel_rejected');
     expect(rejected.merchant_requests?.at(-1)).toMatchObject({ message: 'Shipped' });
     expect(rejected.line_items?.[0]).toHaveProperty('total_discount');
     const again = (await ctx.client.fulfillmentOrders.rejectCancellation({ params: { id: 401 }, body: {} }).catch((e: unknown) => e)) as ApiError;
     expect(again.status).toBe(400);
     const [listed] = await ctx.client.orders.listFulfillmentOrders({ params: { number: '10002' } });
-    expect(listed?.request_status).toBe('cancellation_rejected');
+    expect(listed?.request_status).toBe('cancel_rejected');
     expect(listed?.line_items?.[0]).toHaveProperty('price_incl_tax_excl_discounts');
   });
 
-  it('stores exports and serves their file without the token', async () => {
+  it('stores exports pending, each with the next id and its API URL', async () => {
     const created = await ctx.client.exports.create({
       body: { type: 'order_list', date_from: '2026-01-01T00:00:00Z', date_to: '2026-12-31T00:00:00Z' },
     });
-    expect(created).toMatchObject({ status: 'available', type: 'order_list' });
+    expect(created).toMatchObject({ status: 'pending', type: 'order_list', url: `${ctx.sandbox.url}/api/admin/exports/${created.id}/` });
     const next = await ctx.client.exports.create({
       body: { type: 'customer_list', date_from: '2026-01-01T00:00:00Z', date_to: '2026-12-31T00:00:00Z' },
     });
     expect(next.id).toBe(created.id! + 1);
-    const file = await fetch(created.url!);
-    expect(file.status).toBe(200);
-    expect(file.headers.get('content-type')).toMatch(/^text\/csv/);
-    const csv = await file.text();
-    expect(csv.split('\n')[0]).toMatch(/number/);
-    expect(csv).toContain('10002');
+    expect(state().exports[String(next.id)]).toMatchObject({ status: 'pending', type: 'customer_list' });
     const backwards = (await ctx.client.exports
       .create({ body: { type: 'order_list', date_from: '2026-02-01T00:00:00Z', date_to: '2026-01-01T00:00:00Z' } })
       .catch((e: unknown) => e)) as ApiError;

@@ -1,4 +1,4 @@
-// Exports (spec 2.10, 4.10, 4.12).
+// Exports (spec 2.10, 4.10, 4.12; get and download from the platform's published reference).
 import * as z from 'zod/mini';
 import { EXPORT_TYPES } from '../enums.js';
 import { dateTime, isoDateTime, list, num, text, tolerant, uri } from './common.js';
@@ -19,3 +19,8 @@ export const create = {
 };
 
 export const listTypes = { response: tolerant({ types: list(tolerant({ code: text, name: text })) }) };
+
+export const get = { response: dataExport };
+
+/** A temporary signed link to the file, fetched with no token. */
+export const download = { response: tolerant({ url: uri }) };

@@ -1,0 +1,86 @@
+// Exports as the platform's guide describes them: created `pending`, `available` after a delay
+// counted in wall time, their file reached through a temporary signed link. The readiness time is
+// kept in the state, so the embedded sandbox honours the delay across commands.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { API_PREFIX } from '../api/url.js';
+import type { ExportRecord, SandboxState } from './state.js';
+
+/** Where signed links point, shaped like the platform's CDN paths (`/media/<store>/export_csv/…`). */
+export const EXPORT_FILES = '/media/sandbox/export_csv/';
+
+export interface ExportSettings {
+  /** How long a new export stays pending. */
+  delayMs: number;
+  /** How long a signed link stays valid. */
+  linkTtlMs: number;
+  /** Key of the links' signatures; a fresh one per sandbox, so no link outlives it. */
+  secret: Buffer;
+}
+
+export const DEFAULT_EXPORT_DELAY_SECONDS = 5;
+export const DEFAULT_LINK_TTL_SECONDS = 300;
+
+export function createExport(state: SandboxState, fields: Omit<ExportRecord, 'id' | 'status'>, nowMs: number, delayMs: number): ExportRecord {
+  const id = ++state.lastIds.export;
+  const created: ExportRecord = { id, ...fields, status: 'pending' };
+  state.exports[id] = created;
+  state.exportsReadyAt[id] = nowMs + delayMs;
+  // A zero delay still answers `pending` first, as the platform always does.
+  return { ...created };
+}
+
+/** Exports whose delay has run out at `nowMs`. */
+export function dueExports(state: SandboxState, nowMs: number): ExportRecord[] {
+  return Object.keys(state.exportsReadyAt)
+    .filter((id) => state.exportsReadyAt[id]! <= nowMs)
+    .map((id) => state.exports[id])
+    .filter((found): found is ExportRecord => found !== undefined);
+}
+
+/** Turns every due export available; true when something changed (and must be saved). */
+export function settleExports(state: SandboxState, nowMs: number): boolean {
+  const due = dueExports(state, nowMs);
+  for (const record of due) markAvailable(state, record);
+  return due.length > 0;
+}
+
+/**
+ * THE place an export turns available. The platform sends `export.created` at this moment: a
+ * webhook outbox emits it here.
+ */
+export function markAvailable(state: SandboxState, record: ExportRecord): void {
+  record.status = 'available';
+  delete state.exportsReadyAt[record.id];
+}
+
+/** The export as the API answers it: `url` is the export object's own URL, not a file. */
+export function presentExport(record: ExportRecord, origin: string) {
+  return { ...record, url: `${origin}${API_PREFIX}/exports/${record.id}/` };
+}
+
+/** `…/export-42.csv?expires=UNIX&signature=HEX`; `expiresMs` is normally now plus the TTL. */
+export function signedLink(origin: string, id: number, expiresMs: number, secret: Buffer): string {
+  const expires = Math.floor(expiresMs / 1000);
+  return `${origin}${EXPORT_FILES}export-${id}.csv?expires=${expires}&signature=${signature(id, expires, secret)}`;
+}
+
+export type LinkCheck = { ok: true; id: number } | { ok: false; reason: 'not-found' | 'bad-signature' | 'expired' };
+
+/** Checks a file request: the signature first (a forged expiry must not count), then the time. */
+export function checkLink(url: URL, nowMs: number, secret: Buffer): LinkCheck {
+  const match = /^export-(\d{1,10})\.csv$/.exec(url.pathname.slice(EXPORT_FILES.length));
+  if (!match) return { ok: false, reason: 'not-found' };
+  const id = Number(match[1]);
+  const expires = url.searchParams.get('expires') ?? '';
+  const given = Buffer.from(url.searchParams.get('signature') ?? '', 'utf8');
+  const expected = Buffer.from(/^\d{1,12}$/.test(expires) ? signature(id, Number(expires), secret) : '', 'utf8');
+  if (expected.length === 0 || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    return { ok: false, reason: 'bad-signature' };
+  }
+  if (Number(expires) * 1000 <= nowMs) return { ok: false, reason: 'expired' };
+  return { ok: true, id };
+}
+
+function signature(id: number, expires: number, secret: Buffer): string {
+  return createHmac('sha256', secret).update(`${id}.${expires}`).digest('hex');
+}
