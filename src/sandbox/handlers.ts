@@ -2,6 +2,7 @@
 // here (the type checker insists), and each either returns the response body or throws HttpError.
 import type { OperationId } from '../api/operations.js';
 import type { OperationParams, OperationParsedBody } from '../api/types.js';
+import { attribution, billingAddress, shippingAddress } from '../api/schemas/common.js';
 import { badRequest, HttpError, notFound } from './http-error.js';
 import { fromCents, sumCents, toCents } from './money.js';
 import { renewalOrder } from './seed.js';
@@ -53,7 +54,7 @@ export const handlers: Handlers = {
     subscription.status = 'canceled';
     subscription.cancel_reason = body.cancel_reason;
     subscription.cancel_reason_other_message = body.cancel_reason_other_message ?? '';
-    return subscription;
+    return subscriptionAnswer(subscription);
   },
 
   'subscriptions.renew': ({ state, params, now }) => {
@@ -75,17 +76,24 @@ export const handlers: Handlers = {
       subscription.interval_count ?? 1,
     );
     subscription.status = 'active';
-    return subscription;
+    return subscriptionAnswer(subscription);
   },
 
   'subscriptions.update': ({ state, params, body }) => {
     const subscription = findSubscription(state, params.id);
-    Object.assign(subscription, body);
+    const { attribution: sentAttribution, billing_address, shipping_address, shipping_price, ...rest } = body;
+    Object.assign(subscription, rest);
+    // Like a store's serializer: a sent object updates the fields it names, and money comes back
+    // written out in full ("0.50" for ".5").
+    if (sentAttribution !== undefined) subscription.attribution = merged(attribution, subscription.attribution, sentAttribution);
+    if (billing_address !== undefined) subscription.billing_address = billing_address && merged(billingAddress, subscription.billing_address, billing_address);
+    if (shipping_address !== undefined) subscription.shipping_address = shipping_address && merged(shippingAddress, subscription.shipping_address, shipping_address);
+    if (shipping_price !== undefined) subscription.shipping_price = shipping_price === null ? null : fromCents(toCents(shipping_price));
     subscription.total = fromCents(
       sumCents(subscription.lines.map((l) => fromCents(toCents(l.price) * (l.quantity ?? 1)))) +
         toCents(subscription.shipping_price),
     );
-    return { ...subscription, lines: subscription.lines.map(updateShapeLine) };
+    return updatedSubscriptionAnswer(subscription);
   },
 
   'orders.getFulfillmentEvent': ({ state, params }) => {
@@ -228,6 +236,12 @@ function exportFilePath(id: number): string {
   return `${EXPORT_FILES}${id}.csv`;
 }
 
+/** `sent` over what is stored; fields neither names are null, so the answer keeps its documented shape. */
+function merged<T>(schema: { shape: Record<string, unknown> }, stored: T | null | undefined, sent: Record<string, unknown>): T {
+  const blank = Object.fromEntries(Object.keys(schema.shape).map((key) => [key, null]));
+  return { ...blank, ...stored, ...sent } as T;
+}
+
 /** Order and customer notes share these fields; only the names of their timestamps differ. */
 function newNote(state: SandboxState, message: string) {
   return { app: SANDBOX_APP, author: SANDBOX_AGENT, id: ++state.lastIds.note, message };
@@ -253,7 +267,16 @@ function findTransaction(state: SandboxState, id: number) {
   return undefined;
 }
 
+/** Cancel and renew answer lines in the first shape of spec 2.7, without the stored variant fields. */
+export function subscriptionAnswer(subscription: SubscriptionRecord) {
+  return { ...subscription, lines: subscription.lines.map(({ variant_id: _id, variant_title: _title, ...line }) => line) };
+}
+
 /** The partial-update response shows lines flattened (spec 2.7, second shape). */
+export function updatedSubscriptionAnswer(subscription: SubscriptionRecord) {
+  return { ...subscription, lines: subscription.lines.map(updateShapeLine) };
+}
+
 function updateShapeLine(line: SubscriptionRecord['lines'][number]) {
   return {
     id: line.id,
@@ -271,7 +294,7 @@ function updateShapeLine(line: SubscriptionRecord['lines'][number]) {
 }
 
 /** Retrieval responses carry the *_excl_discounts prices; reject responses carry total_discount. */
-function withLineShape(fo: FulfillmentOrder, shape: 'retrieval' | 'reject'): FulfillmentOrder {
+export function withLineShape(fo: FulfillmentOrder, shape: 'retrieval' | 'reject'): FulfillmentOrder {
   return {
     ...fo,
     line_items: (fo.line_items ?? []).map((item) => {

@@ -27,6 +27,8 @@ export interface SandboxOptions {
   faults?: FaultSpec;
   /** Told of a failure inside the sandbox itself (answered 500). */
   onError?: (error: unknown) => void;
+  /** Told of each successful answer before it is sent: the tests hold answers to the strict schemas. */
+  onAnswer?: (id: OperationId, body: unknown) => void;
 }
 
 /** What the sandbox received and what it changed, per operation: tests read these. */
@@ -125,6 +127,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return handler({ state, params: route.params, body, origin, now: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') });
     }, op.method !== 'GET');
     if (op.method !== 'GET') count.applied++;
+    options.onAnswer?.(route.id, result);
     if (decision?.after === 'reset-after') return void req.socket.destroy();
     if (decision?.after === 'truncate') return sendTruncated(res, op.success, result);
     send(res, op.success, result);
