@@ -236,10 +236,22 @@ function exportFilePath(id: number): string {
   return `${EXPORT_FILES}${id}.csv`;
 }
 
-/** `sent` over what is stored; fields neither names are null, so the answer keeps its documented shape. */
+/** `sent` over what is stored, object by object; fields neither names are null, so the answer keeps its documented shape. */
 function merged<T>(schema: { shape: Record<string, unknown> }, stored: T | null | undefined, sent: Record<string, unknown>): T {
   const blank = Object.fromEntries(Object.keys(schema.shape).map((key) => [key, null]));
-  return { ...blank, ...stored, ...sent } as T;
+  return deepMerge({ ...blank, ...stored }, sent) as T;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function deepMerge(stored: Record<string, unknown>, sent: Record<string, unknown>): Record<string, unknown> {
+  const result = { ...stored };
+  for (const [key, value] of Object.entries(sent)) {
+    const before = result[key];
+    result[key] = isPlainObject(before) && isPlainObject(value) ? deepMerge(before, value) : value;
+  }
+  return result;
 }
 
 /** Order and customer notes share these fields; only the names of their timestamps differ. */
