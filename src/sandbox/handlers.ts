@@ -164,7 +164,7 @@ export const handlers: Handlers = {
     }
     if (found) found.transaction.is_disputed = true;
     const id = ++state.lastIds.dispute;
-    const amount = body.amount ?? found?.transaction.amount ?? null;
+    const amount = body.amount != null ? fromCents(toCents(body.amount)) : (found?.transaction.amount ?? null);
     const currency = body.currency ?? found?.transaction.currency ?? null;
     const dispute = {
       id,
