@@ -1,12 +1,15 @@
 // Shell completion: each generated script is loaded in its real shell (bash, zsh, fish) and asked
 // for candidates, with a `store-admin` on PATH that runs the built CLI.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CANCEL_REASONS, EXPORT_TYPES, SUBSCRIPTION_STATUSES } from '../../src/api/enums.js';
 import { BIN, runCli, useConfigDir } from './run.js';
+import { hasTmux } from './tmux.js';
 
 const binDir = mkdtempSync(join(tmpdir(), 'store-admin-bin-'));
 afterAll(() => rmSync(binDir, { recursive: true, force: true }));
@@ -125,6 +128,44 @@ describe.each([
   });
 }
 );
+
+describe.skipIf(!hasTmux)('completion in an interactive zsh, through its own widget', () => {
+  const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
+  const session = `sa-zsh-${randomBytes(4).toString('hex')}`;
+  afterAll(() => {
+    try {
+      tmux('kill-session', '-t', session);
+    } catch {
+      // already gone
+    }
+  });
+
+  /** Waits until the screen matches; fails with the screen when it never does. */
+  async function screenMatching(pattern: RegExp): Promise<string> {
+    for (let tries = 0; ; tries++) {
+      const screen = tmux('capture-pane', '-p', '-J', '-t', session);
+      if (pattern.test(screen)) return screen;
+      if (tries > 200) throw new Error(`screen never matched ${pattern}:\n${screen}`);
+      await sleep(50);
+    }
+  }
+
+  it('lists the subcommands on Tab and completes a unique group in place', async () => {
+    const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    tmux('new-session', '-d', '-s', session, '-x', '120', '-y', '30', ...envArgs, 'zsh -f');
+    // PATH is set here too: a tmux server already running keeps the PATH it started with.
+    const setup = `export PATH=${quote(env.PATH)}; PS1='> '; autoload -U compinit && compinit -u && source <(store-admin completion zsh) && echo READY`;
+    tmux('send-keys', '-t', session, '-l', setup);
+    tmux('send-keys', '-t', session, 'Enter');
+    await screenMatching(/^READY$/m);
+    tmux('send-keys', '-t', session, '-l', 'store-admin sub');
+    tmux('send-keys', '-t', session, 'Tab');
+    await screenMatching(/^> store-admin subscriptions $/m);
+    tmux('send-keys', '-t', session, 'Tab');
+    const screen = await screenMatching(/cancel\s+renew\s+update/);
+    expect(screen).not.toMatch(/unrecognized modifier|command not found/);
+  });
+});
 
 describe('completion where nothing is offered', () => {
   it('zsh falls back to file names', () => {
