@@ -99,6 +99,20 @@ describe("every operation's answer on the seed against its strict response schem
   });
 });
 
+describe('objects the sandbox makes from the seed', () => {
+  it.each(byKey(seed.subscriptions).filter(([, s]) => s.status !== 'canceled'))(
+    'the renewal order of subscription %s, as orders.removeLine would answer it',
+    async (id) => {
+      const state = createSeed();
+      const renew = handlers['subscriptions.renew'] as (ctx: unknown) => unknown;
+      renew({ state, params: { id: Number(id) }, body: undefined, origin: 'http://127.0.0.1:1', now: '2026-02-01T12:00:00Z' });
+      const number = String(state.lastIds.order);
+      expect(seed.orders[number]).toBeUndefined();
+      expect(problems(await responseOf('orders.removeLine'), state.orders[number])).toEqual([]);
+    },
+  );
+});
+
 describe('strict variants', () => {
   it('refuse what the tolerant schemas accept: an empty object, an unknown field, a number for money', async () => {
     const { response } = orderSchemas.removeLine;
