@@ -141,11 +141,13 @@ describe.each([
 );
 
 describe.skipIf(!hasTmux || !hasZsh)(unless(hasTmux && hasZsh, 'tmux or zsh', 'completion in an interactive zsh, through its own widget'), () => {
-  const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
-  const session = `sa-zsh-${randomBytes(4).toString('hex')}`;
+  // A tmux server of its own (-L), so its start and stop never race the other files' terminals.
+  const socket = `sa-zsh-${randomBytes(4).toString('hex')}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  const session = 'completion';
   afterAll(() => {
     try {
-      tmux('kill-session', '-t', session);
+      tmux('kill-server');
     } catch {
       // already gone
     }
