@@ -1,22 +1,64 @@
 // Shared test fixtures: a sandbox on an ephemeral port and clients pointed at it.
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type * as z from 'zod/mini';
 import { createClient, type ClientOptions, type StoreClient } from '../src/api/client.js';
+import { operationIds, operations, type OperationId } from '../src/api/operations.js';
+import { strict } from '../src/api/schemas/common.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/server.js';
 
 export const FULL_TOKEN = 'test-full-token';
 
-/** Starts a sandbox for the enclosing describe block and stops it afterwards. */
+/**
+ * Starts a sandbox for the enclosing describe block and stops it afterwards. Every answer the
+ * sandbox sends is held to the strict response schema of its operation, and every client made
+ * here reports its warnings: a test during which either complains fails, naming the complaint.
+ */
 export function useSandbox(options: SandboxOptions = {}) {
   const ctx = {} as { sandbox: Sandbox; client: StoreClient; clientWith(options?: Partial<ClientOptions>): StoreClient };
   const clients: StoreClient[] = [];
+  const complaints: string[] = [];
+  const strictResponses = new Map<OperationId, { response: z.ZodMiniType; normalize?: (body: unknown) => unknown }>();
+  const checkAnswer = (id: OperationId, body: unknown) => {
+    const schemas = strictResponses.get(id)!;
+    const sent: unknown = body === undefined ? undefined : JSON.parse(JSON.stringify(body));
+    const parsed = schemas.response.safeParse(schemas.normalize ? schemas.normalize(sent) : sent);
+    if (!parsed.success) {
+      const fields = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(object)'} ${issue.code}`);
+      complaints.push(`sandbox answer to ${id} breaks its strict schema: ${fields.join('; ')}`);
+    }
+  };
   beforeAll(async () => {
-    ctx.sandbox = await startSandbox({ token: FULL_TOKEN, ...options });
+    for (const id of operationIds) {
+      const schemas = await operations[id].schemas();
+      const normalize = 'normalize' in schemas ? schemas.normalize : undefined;
+      strictResponses.set(id, { response: strict(schemas.response), ...(normalize ? { normalize } : {}) });
+    }
+    ctx.sandbox = await startSandbox({
+      token: FULL_TOKEN,
+      ...options,
+      onAnswer: (id, body) => {
+        checkAnswer(id, body);
+        options.onAnswer?.(id, body);
+      },
+    });
     ctx.clientWith = (overrides = {}) => {
-      const client = createClient({ baseUrl: ctx.sandbox.url, token: FULL_TOKEN, ...overrides });
+      const client = createClient({
+        baseUrl: ctx.sandbox.url,
+        token: FULL_TOKEN,
+        ...overrides,
+        onWarning: (message) => {
+          complaints.push(`client warning: ${message}`);
+          overrides.onWarning?.(message);
+        },
+      });
       clients.push(client);
       return client;
     };
     ctx.client = ctx.clientWith();
+  });
+  afterEach(() => {
+    const found = complaints.splice(0);
+    expect(found, 'sandbox answers and client warnings during this test').toEqual([]);
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()));

@@ -26,7 +26,7 @@ complete -o default -F _store_admin store-admin
 # it as _store_admin in a directory on $fpath
 _store_admin() {
   local -a candidates
-  candidates=("\${(@f)$(store-admin completion __complete -- "\${words[@]:1:CURRENT-1}" 2>/dev/null)}")
+  candidates=("\${(@f)$(store-admin completion __complete -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
   if [[ -n "\${candidates[1]}" ]]; then compadd -- "\${candidates[@]}"; else _files; fi
 }
 if [[ "\${funcstack[1]}" == _store_admin ]]; then

@@ -37,15 +37,19 @@ export const commandGroups: CommandGroup[] = [
  */
 export function groupsFor(argv: readonly string[], program: Command): CommandGroup[] {
   const takesValue = new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
+  const named = (word: string) => {
+    const group = commandGroups.find((g) => g.name === word);
+    return group ? [group] : commandGroups;
+  };
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
-    if (token === '--') break;
+    // Commander still takes the word after `--` as the command, so that word decides.
+    if (token === '--') return i + 1 < argv.length ? named(argv[i + 1]!) : [];
     if (token.startsWith('-')) {
       if (takesValue.has(token)) i++;
       continue;
     }
-    const group = commandGroups.find((g) => g.name === token);
-    return group ? [group] : commandGroups;
+    return named(token);
   }
   return [];
 }

@@ -3,6 +3,7 @@
 import type { OperationId } from '../api/operations.js';
 import type { OperationParams, OperationParsedBody } from '../api/types.js';
 import { createExport, presentExport } from './exports.js';
+import { attribution, billingAddress, shippingAddress } from '../api/schemas/common.js';
 import { badRequest, HttpError, notFound } from './http-error.js';
 import { fromCents, sumCents, toCents } from './money.js';
 import { renewalOrder } from './seed.js';
@@ -60,7 +61,7 @@ export const handlers: Handlers = {
     subscription.status = 'canceled';
     subscription.cancel_reason = body.cancel_reason;
     subscription.cancel_reason_other_message = body.cancel_reason_other_message ?? '';
-    return subscription;
+    return subscriptionAnswer(subscription);
   },
 
   'subscriptions.renew': ({ state, params, now }) => {
@@ -81,17 +82,24 @@ export const handlers: Handlers = {
       subscription.interval_count ?? 1,
     );
     subscription.status = 'active';
-    return subscription;
+    return subscriptionAnswer(subscription);
   },
 
   'subscriptions.update': ({ state, params, body }) => {
     const subscription = findSubscription(state, params.id);
-    Object.assign(subscription, body);
+    const { attribution: sentAttribution, billing_address, shipping_address, shipping_price, ...rest } = body;
+    Object.assign(subscription, rest);
+    // Like a store's serializer: a sent object updates the fields it names, and money comes back
+    // written out in full ("0.50" for ".5").
+    if (sentAttribution !== undefined) subscription.attribution = merged(attribution, subscription.attribution, sentAttribution);
+    if (billing_address !== undefined) subscription.billing_address = billing_address && merged(billingAddress, subscription.billing_address, billing_address);
+    if (shipping_address !== undefined) subscription.shipping_address = shipping_address && merged(shippingAddress, subscription.shipping_address, shipping_address);
+    if (shipping_price !== undefined) subscription.shipping_price = shipping_price === null ? null : fromCents(toCents(shipping_price));
     subscription.total = fromCents(
       sumCents(subscription.lines.map((l) => fromCents(toCents(l.price) * (l.quantity ?? 1)))) +
         toCents(subscription.shipping_price),
     );
-    return { ...subscription, lines: subscription.lines.map(updateShapeLine) };
+    return updatedSubscriptionAnswer(subscription);
   },
 
   'orders.getFulfillmentEvent': ({ state, params }) => {
@@ -162,7 +170,7 @@ export const handlers: Handlers = {
     }
     if (found) found.transaction.is_disputed = true;
     const id = ++state.lastIds.dispute;
-    const amount = body.amount ?? found?.transaction.amount ?? null;
+    const amount = body.amount != null ? fromCents(toCents(body.amount)) : (found?.transaction.amount ?? null);
     const currency = body.currency ?? found?.transaction.currency ?? null;
     const dispute = {
       id,
@@ -244,6 +252,24 @@ function findExport(state: SandboxState, id: number) {
   return found;
 }
 
+/** `sent` over what is stored, object by object; fields neither names are null, so the answer keeps its documented shape. */
+function merged<T>(schema: { shape: Record<string, unknown> }, stored: T | null | undefined, sent: Record<string, unknown>): T {
+  const blank = Object.fromEntries(Object.keys(schema.shape).map((key) => [key, null]));
+  return deepMerge({ ...blank, ...stored }, sent) as T;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function deepMerge(stored: Record<string, unknown>, sent: Record<string, unknown>): Record<string, unknown> {
+  const result = { ...stored };
+  for (const [key, value] of Object.entries(sent)) {
+    const before = result[key];
+    result[key] = isPlainObject(before) && isPlainObject(value) ? deepMerge(before, value) : value;
+  }
+  return result;
+}
+
 /** Order and customer notes share these fields; only the names of their timestamps differ. */
 function newNote(state: SandboxState, message: string) {
   return { app: SANDBOX_APP, author: SANDBOX_AGENT, id: ++state.lastIds.note, message };
@@ -269,7 +295,16 @@ function findTransaction(state: SandboxState, id: number) {
   return undefined;
 }
 
+/** Cancel and renew answer lines in the first shape of spec 2.7, without the stored variant fields. */
+export function subscriptionAnswer(subscription: SubscriptionRecord) {
+  return { ...subscription, lines: subscription.lines.map(({ variant_id: _id, variant_title: _title, ...line }) => line) };
+}
+
 /** The partial-update response shows lines flattened (spec 2.7, second shape). */
+export function updatedSubscriptionAnswer(subscription: SubscriptionRecord) {
+  return { ...subscription, lines: subscription.lines.map(updateShapeLine) };
+}
+
 function updateShapeLine(line: SubscriptionRecord['lines'][number]) {
   return {
     id: line.id,
@@ -287,7 +322,7 @@ function updateShapeLine(line: SubscriptionRecord['lines'][number]) {
 }
 
 /** Retrieval responses carry the *_excl_discounts prices; reject responses carry total_discount. */
-function withLineShape(fo: FulfillmentOrder, shape: 'retrieval' | 'reject'): FulfillmentOrder {
+export function withLineShape(fo: FulfillmentOrder, shape: 'retrieval' | 'reject'): FulfillmentOrder {
   return {
     ...fo,
     line_items: (fo.line_items ?? []).map((item) => {

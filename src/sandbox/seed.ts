@@ -806,7 +806,8 @@ function subscription(plan: SubscriptionPlan): SubscriptionRecord {
   const [shippingCode, shippingPrice] = plan.shipping;
   const lines = plan.lines.map(([id, item, quantity]) => subscriptionLine(id, item, quantity));
   const goods = plan.lines.reduce((sum, [, item, quantity]) => sum + toCents(item.price) * quantity, 0);
-  const [cancelReason, cancelMessage] = plan.cancel ?? ['', ''];
+  // A subscription never canceled has no reason: null, since '' is not one of the spec's reasons.
+  const [cancelReason, cancelMessage] = plan.cancel ?? [null, ''];
   return {
     id: plan.id,
     attribution: attribution('website', 'organic', plan.campaign),

@@ -40,6 +40,8 @@ export interface SandboxOptions {
   exportDelaySeconds?: number;
   /** How long a signed download link stays valid, in seconds (default 300). */
   linkTtlSeconds?: number;
+  /** Told of each successful answer before it is sent: the tests hold answers to the strict schemas. */
+  onAnswer?: (id: OperationId, body: unknown) => void;
 }
 
 /** What the sandbox received and what it changed, per operation: tests read these. */
@@ -167,6 +169,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       });
     }, op.method !== 'GET');
     if (op.method !== 'GET') count.applied++;
+    options.onAnswer?.(route.id, result);
     if (decision?.after === 'reset-after') return void req.socket.destroy();
     if (decision?.after === 'truncate') return sendTruncated(res, op.success, result);
     send(res, op.success, result);

@@ -1,8 +1,8 @@
 // Categories (spec 2.12, 4.13).
-import { bool, num, text, tolerant, uri } from './common.js';
+import { bool, int, text, tolerant, uri } from './common.js';
 
 export const category = tolerant({
-  id: num,
+  id: int,
   description: text,
   external_tax_code: text,
   image: uri,

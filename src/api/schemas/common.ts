@@ -1,16 +1,43 @@
 // Building blocks for the operation schemas.
 // Responses are tolerant (unknown keys kept, every field optional and nullable, enums as plain
-// strings); requests are strict and carry every constraint of the spec.
+// strings); requests are strict and carry every constraint of the spec. Each response declaration
+// also knows its strict variant (every field present, no unknown field, decimals, dates, URLs and
+// listed values checked), which the tests hold the sandbox to: `strict(schema)`.
 import * as z from 'zod/mini';
 
 type Shape = Record<string, z.ZodMiniType>;
 type Tolerant<T extends Shape> = { [K in keyof T]: z.ZodMiniOptional<z.ZodMiniNullable<T[K]>> };
 
+const strictBuilders = new WeakMap<z.ZodMiniType, () => z.ZodMiniType>();
+const strictBuilt = new WeakMap<z.ZodMiniType, z.ZodMiniType>();
+
+/** Registers how the strict variant of a tolerant schema is built (lazily: most runs never need it). */
+function withStrict<T extends z.ZodMiniType>(schema: T, build: () => z.ZodMiniType): T {
+  strictBuilders.set(schema, build);
+  return schema;
+}
+
+/**
+ * The strict variant of a response schema, derived from the same declaration: every declared field
+ * present (null allowed, since the spec does not say which fields may be null), no undeclared field,
+ * and leaves checked as the spec writes them. Schemas with no strict variant are their own.
+ */
+export function strict(schema: z.ZodMiniType): z.ZodMiniType {
+  let built = strictBuilt.get(schema);
+  if (!built) {
+    built = strictBuilders.get(schema)?.() ?? schema;
+    strictBuilt.set(schema, built);
+  }
+  return built;
+}
+
 /** A response object: every field may be missing or null, unknown fields are kept. */
 export function tolerant<T extends Shape>(shape: T) {
   const fields: Record<string, z.ZodMiniType> = {};
   for (const [key, schema] of Object.entries(shape)) fields[key] = z.optional(z.nullable(schema));
-  return z.looseObject(fields as Tolerant<T>);
+  return withStrict(z.looseObject(fields as Tolerant<T>), () =>
+    z.strictObject(Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, z.nullable(strict(field))]))),
+  );
 }
 
 /** Tolerant fields that all share one type. */
@@ -20,13 +47,17 @@ export function same<K extends string, T extends z.ZodMiniType>(keys: readonly K
 
 export const text = z.string();
 export const num = z.number();
+/** Ids, quantities and counters: the spec says integer; proxies may send other numbers, which we keep. */
+export const int = withStrict(z.number(), () => z.int());
 export const bool = z.boolean();
 /** Money and other decimal strings; some proxies send numbers, which we keep. */
-export const decimal = z.union([z.string(), z.number()]);
-export const dateTime = z.string();
-export const uri = z.string();
+export const decimal = withStrict(z.union([z.string(), z.number()]), () => z.string().check(z.regex(/^-?\d+(?:\.\d+)?$/)));
+export const dateTime = withStrict(z.string(), () => z.iso.datetime({ offset: true }));
+export const uri = withStrict(z.string(), () => z.url());
+/** A field whose allowed values the spec lists: any text is shown, the listed values are expected. */
+export const oneOf = (values: readonly [string, ...string[]]) => withStrict(z.string(), () => z.enum(values));
 export const anyObject = z.record(z.string(), z.unknown());
-export const list = <T extends z.ZodMiniType>(item: T) => z.array(item);
+export const list = <T extends z.ZodMiniType>(item: T) => withStrict(z.array(item), () => z.array(strict(item)));
 
 // --- request-side constraints ---------------------------------------------------------------
 
@@ -76,11 +107,11 @@ const addressFields = {
   state: text,
 };
 export const originAddress = tolerant(addressFields);
-export const billingAddress = tolerant({ ...addressFields, first_name: text, id: num, last_name: text });
+export const billingAddress = tolerant({ ...addressFields, first_name: text, id: int, last_name: text });
 export const shippingAddress = tolerant({
   ...addressFields,
   first_name: text,
-  id: num,
+  id: int,
   last_name: text,
   notes: text,
 });
@@ -89,7 +120,7 @@ export const user = tolerant({
   accepts_marketing: bool,
   email: text,
   first_name: text,
-  id: num,
+  id: int,
   ip: text,
   language: text,
   last_name: text,
@@ -97,7 +128,7 @@ export const user = tolerant({
   user_agent: text,
 });
 
-export const agent = tolerant({ email: text, first_name: text, id: num, last_name: text });
+export const agent = tolerant({ email: text, first_name: text, id: int, last_name: text });
 export const app = tolerant({ client_id: text, name: text });
 
 export const attribution = tolerant({
@@ -133,14 +164,14 @@ const taxLineFields = {
   source: text,
   tax_title: text,
 };
-export const taxLine = tolerant({ ...taxLineFields, tax_id: num });
-export const orderTaxLine = tolerant({ ...taxLineFields, id: num });
+export const taxLine = tolerant({ ...taxLineFields, tax_id: int });
+export const orderTaxLine = tolerant({ ...taxLineFields, id: int });
 
 export const paymentDetails = tolerant({
   bankcard_first_six: text,
   bankcard_last_four: text,
   card_token: text,
-  gateway: tolerant({ id: num, name: text, type: text }),
+  gateway: tolerant({ id: int, name: text, type: text }),
   is_3ds: bool,
   optimized_3ds: bool,
   paypal_vault_id: text,
@@ -153,17 +184,17 @@ export const transaction = tolerant({
   currency: text,
   date_created: dateTime,
   external_id: text,
-  id: num,
+  id: int,
   is_disputed: bool,
   is_external: bool,
   is_initial_retry: bool,
   is_test: bool,
   network_transaction_id: text,
-  parent_id: num,
+  parent_id: int,
   payment_details: paymentDetails,
   payment_method: text,
   report_values: amountReport,
-  response_code: num,
+  response_code: int,
   statement_descriptor: text,
   status: text,
   type: text,

@@ -1,10 +1,10 @@
 // Disputes (spec 2.11, 4.11).
 import * as z from 'zod/mini';
 import { DISPUTE_RESOLUTIONS, DISPUTE_TYPES } from '../enums.js';
-import { anyObject, dateTime, decimal, decimalString, id, isoDateTime, jsonObject, nullableText, num, text, tolerant } from './common.js';
+import { anyObject, dateTime, decimal, decimalString, id, isoDateTime, jsonObject, nullableText, int, oneOf, text, tolerant } from './common.js';
 
 export const dispute = tolerant({
-  id: num,
+  id: int,
   amount: decimal,
   arn: text,
   case_number: text,
@@ -12,14 +12,14 @@ export const dispute = tolerant({
   date_created: dateTime,
   happened_at: dateTime,
   metadata: anyObject,
-  order: num,
+  order: int,
   report_amount: decimal,
   report_currency: text,
-  resolution: text,
+  resolution: oneOf([...DISPUTE_RESOLUTIONS, '']),
   resolution_other_message: text,
   status: text,
-  transaction: num,
-  type: text,
+  transaction: int,
+  type: oneOf(DISPUTE_TYPES),
 });
 
 export const create = {

@@ -11,6 +11,7 @@ import {
   list,
   anyObject,
   nonEmptyText,
+  int,
   num,
   offerDiscount,
   orderTaxLine,
@@ -41,12 +42,12 @@ export const orderLine = tolerant({
   created_at: dateTime,
   updated_at: dateTime,
   currency: text,
-  ...same(['current_quantity', 'editable_quantity', 'fulfillable_quantity', 'quantity', 'id'], num),
+  ...same(['current_quantity', 'editable_quantity', 'fulfillable_quantity', 'quantity', 'id'], int),
   ...same(['is_gift_card', 'is_upsell', 'requires_shipping'], bool),
   metadata: anyObject,
   ...same(lineMoney, decimal),
-  product_id: num,
-  variant_id: num,
+  product_id: int,
+  variant_id: int,
   product_image: uri,
   product_url: uri,
   product_title: text,
@@ -60,14 +61,14 @@ export const fulfillmentLineItem = tolerant({
   currency: text,
   fulfilled_quantity: text,
   fulfillment_service: text,
-  id: num,
-  order_line_id: num,
+  id: int,
+  order_line_id: int,
   price_excl_tax: decimal,
   price_incl_tax: decimal,
-  product_id: num,
+  product_id: int,
   product_image: uri,
   product_title: text,
-  quantity: num,
+  quantity: int,
   requires_shipping: bool,
   returnable_quantity: text,
   returned_quantity: text,
@@ -80,8 +81,8 @@ export const fulfillment = tolerant({
   created_at: dateTime,
   last_event_date: dateTime,
   delivery_status: text,
-  id: num,
-  location_id: num,
+  id: int,
+  location_id: int,
   order_number: text,
   origin_address: originAddress,
   requires_shipping: bool,
@@ -95,8 +96,8 @@ export const fulfillment = tolerant({
 const refundReport = tolerant({ amount_excl_tax: decimal, amount_incl_tax: decimal, currency: text });
 
 export const refund = tolerant({
-  id: num,
-  user_id: num,
+  id: int,
+  user_id: int,
   created_at: dateTime,
   note: text,
   order_number: text,
@@ -110,7 +111,7 @@ export const refund = tolerant({
     tolerant({
       amount_excl_tax: decimal,
       amount_incl_tax: decimal,
-      id: num,
+      id: int,
       report_values: refundReport,
       type: text,
     }),
@@ -119,10 +120,10 @@ export const refund = tolerant({
     tolerant({
       amount_excl_tax: decimal,
       amount_incl_tax: decimal,
-      id: num,
-      line_item_id: num,
-      location_id: num,
-      quantity: num,
+      id: int,
+      line_item_id: int,
+      location_id: int,
+      quantity: int,
       report_values: refundReport,
       restock_type: text,
     }),
@@ -173,7 +174,7 @@ export const order = tolerant({
   fulfillments: list(fulfillment),
   refunds: list(refund),
   transactions: list(transaction),
-  subscriptions: list(tolerant({ billing_cycle: num, id: num })),
+  subscriptions: list(tolerant({ billing_cycle: int, id: int })),
   offer_discounts: list(offerDiscount),
   voucher_discounts: list(voucherDiscount),
   shipping_tax_lines: list(taxLine),
@@ -182,13 +183,13 @@ export const order = tolerant({
   report_values: tolerant({ currency: text, ...same(orderMoney, decimal) }),
 });
 
-const noteFields = { app, author: agent, id: num, message: text };
+const noteFields = { app, author: agent, id: int, message: text };
 export const orderNote = tolerant({ ...noteFields, date_created: dateTime, date_updated: dateTime });
 export const customerNote = tolerant({ ...noteFields, created_at: dateTime, updated_at: dateTime });
 
 export const fulfillmentEvent = tolerant({
-  id: num,
-  fulfillment: num,
+  id: int,
+  fulfillment: int,
   order: text,
   ...same(['city', 'country', 'line1', 'line2', 'postcode', 'state', 'message', 'status'], text),
   latitude: num,
@@ -199,45 +200,50 @@ export const fulfillmentEvent = tolerant({
 const fulfillmentOrderLineFields = {
   currency: text,
   fulfillable_quantity: text,
-  fulfillment_order_id: num,
-  id: num,
-  order_line_id: num,
+  fulfillment_order_id: int,
+  id: int,
+  order_line_id: int,
   price_excl_tax: decimal,
   price_incl_tax: decimal,
   product_id: text,
   product_image: uri,
   product_title: text,
-  quantity: num,
+  quantity: int,
   sku: text,
-  stockrecord_id: num,
+  stockrecord_id: int,
   tax_lines: list(taxLine),
-  // The retrieval response adds these two, the reject response adds total_discount.
-  price_excl_tax_excl_discounts: decimal,
-  price_incl_tax_excl_discounts: decimal,
-  total_discount: decimal,
 };
 
-export const fulfillmentOrder = tolerant({
-  id: num,
-  created_at: dateTime,
-  updated_at: dateTime,
-  order_number: text,
-  request_status: text,
-  status: text,
-  assigned_location: tolerant({
-    accept_return: bool,
-    address: originAddress,
-    callback_url: uri,
-    id: num,
-    name: text,
-  }),
-  fulfillment_holds: list(tolerant({ created_at: dateTime, reason: text, reason_message: text })),
-  merchant_requests: list(tolerant({ message: text, notify: bool, type: text })),
-  shipping_address: shippingAddress,
-  shipping_method: tolerant({ code: text, name: text }),
-  supported_actions: list(z.unknown()),
-  line_items: list(tolerant(fulfillmentOrderLineFields)),
+/** The two answers differ only in their lines: retrieval (4.7) adds two prices, rejection (4.9) a discount. */
+function fulfillmentOrderWith<Extras extends Record<string, z.ZodMiniType>>(lineExtras: Extras) {
+  return tolerant({
+    id: int,
+    created_at: dateTime,
+    updated_at: dateTime,
+    order_number: text,
+    request_status: text,
+    status: text,
+    assigned_location: tolerant({
+      accept_return: bool,
+      address: originAddress,
+      callback_url: uri,
+      id: int,
+      name: text,
+    }),
+    fulfillment_holds: list(tolerant({ created_at: dateTime, reason: text, reason_message: text })),
+    merchant_requests: list(tolerant({ message: text, notify: bool, type: text })),
+    shipping_address: shippingAddress,
+    shipping_method: tolerant({ code: text, name: text }),
+    supported_actions: list(z.unknown()),
+    line_items: list(tolerant({ ...fulfillmentOrderLineFields, ...lineExtras })),
+  });
+}
+
+export const fulfillmentOrder = fulfillmentOrderWith({
+  price_excl_tax_excl_discounts: decimal,
+  price_incl_tax_excl_discounts: decimal,
 });
+export const rejectedFulfillmentOrder = fulfillmentOrderWith({ total_discount: decimal });
 
 /**
  * 4.7 declares one object but "retrieves a list": a bare object, a bare array and a `{results}`
@@ -256,8 +262,8 @@ export const removeLine = { response: order };
 export const addNote = { body: noteBody, response: orderNote };
 export const addCustomerNote = { body: noteBody, response: customerNote };
 export const getFulfillmentEvent = { response: fulfillmentEvent };
-export const listFulfillmentOrders = { response: z.array(fulfillmentOrder), normalize: asList };
+export const listFulfillmentOrders = { response: list(fulfillmentOrder), normalize: asList };
 export const rejectCancellation = {
   body: z.strictObject({ message: z.optional(z.nullable(z.string())) }),
-  response: fulfillmentOrder,
+  response: rejectedFulfillmentOrder,
 };

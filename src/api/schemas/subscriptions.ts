@@ -13,7 +13,8 @@ import {
   isoDateTime,
   jsonObject,
   list,
-  num,
+  oneOf,
+  int,
   same,
   shippingAddress,
   text,
@@ -23,46 +24,44 @@ import {
 } from './common.js';
 
 const subscriptionFields = {
-  id: num,
+  id: int,
   attribution,
   billing_address: billingAddress,
   shipping_address: shippingAddress,
   user,
-  ...same(
-    ['cancel_reason', 'cancel_reason_other_message', 'currency', 'frequency', 'payment_method', 'shipping_code'],
-    text,
-  ),
+  cancel_reason: oneOf(CANCEL_REASONS),
+  ...same(['cancel_reason_other_message', 'currency', 'frequency', 'payment_method', 'shipping_code'], text),
   date_created: dateTime,
   next_renewal_date: dateTime,
-  interval: text,
-  interval_count: num,
+  interval: oneOf(INTERVALS),
+  interval_count: int,
   is_test: bool,
   is_tax_known: bool,
-  num_lines: num,
-  num_orders: num,
-  orders: list(tolerant({ billing_cycle: num, order_number: text })),
+  num_lines: int,
+  num_orders: int,
+  orders: list(tolerant({ billing_cycle: int, order_number: text })),
   payment_details: anyObject,
   shipping_price: decimal,
   total: decimal,
-  status: text,
+  status: oneOf(SUBSCRIPTION_STATUSES),
 };
 
 /** Line shape of the cancel and renew responses. */
 export const subscriptionLine = tolerant({
-  id: num,
+  id: int,
   metadata: anyObject,
   price: decimal,
-  quantity: num,
+  quantity: int,
   product: tolerant({
-    categories: list(tolerant({ id: num, name: text, slug: text })),
-    id: num,
+    categories: list(tolerant({ id: int, name: text, slug: text })),
+    id: int,
     images: list(
       tolerant({
         attachment: text,
         caption: text,
-        display_order: num,
+        display_order: int,
         file_name: text,
-        id: num,
+        id: int,
         src: uri,
       }),
     ),
@@ -71,7 +70,7 @@ export const subscriptionLine = tolerant({
     url: uri,
   }),
   stockrecord: tolerant({
-    ...same(['id', 'low_stock_threshold', 'num_allocated', 'num_in_stock'], num),
+    ...same(['id', 'low_stock_threshold', 'num_allocated', 'num_in_stock'], int),
     partner_sku: text,
     price: decimal,
     price_currency: text,
@@ -81,16 +80,16 @@ export const subscriptionLine = tolerant({
 
 /** Line shape of the partial-update response. */
 export const subscriptionUpdateLine = tolerant({
-  id: num,
+  id: int,
   metadata: anyObject,
   price: decimal,
-  product_id: num,
+  product_id: int,
   product_image: uri,
   product_title: text,
   product_url: uri,
-  quantity: num,
+  quantity: int,
   sku: text,
-  variant_id: num,
+  variant_id: int,
   variant_title: text,
 });
 

@@ -1,9 +1,9 @@
 // Webhooks (spec 2.13, 4.15, 4.16).
 import * as z from 'zod/mini';
-import { bool, dateTime, list, nonEmptyText, nullableText, num, text, tolerant, uri } from './common.js';
+import { bool, dateTime, list, nonEmptyText, nullableText, int, text, tolerant, uri } from './common.js';
 
 export const webhook = tolerant({
-  id: num,
+  id: int,
   active: bool,
   api_version: text,
   created_at: dateTime,
@@ -13,7 +13,7 @@ export const webhook = tolerant({
   name: text,
   secret_key: text,
   target: uri,
-  warning_count: num,
+  warning_count: int,
 });
 
 export const create = {

@@ -1,0 +1,141 @@
+// `store-admin sandbox start`: every flag of its help, exercised by starting the built CLI and
+// talking to the store it runs over real HTTP.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { operations } from '../../src/api/operations.js';
+import { BIN, runCli } from './run.js';
+
+interface Running {
+  url: string;
+  stdout: string;
+  stop(): Promise<{ code: number | null; stderr: string }>;
+}
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** Starts the sandbox in the foreground and waits for the lines it prints once it listens. */
+function start(flags: string[]): Promise<Running> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', ...flags], { env: { PATH: process.env.PATH ?? '' }, stdio: 'pipe' });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise<{ code: number | null; stderr: string }>((done) => child.on('close', (code) => done({ code, stderr })));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const url = /^Sandbox store listening on (\S+)$/m.exec(stdout)?.[1];
+      if (url && stdout.includes('Stop it with Ctrl-C.')) {
+        resolve({
+          url,
+          stdout,
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    });
+    void exited.then(({ code }) => reject(new Error(`sandbox start exited ${code} before listening: ${stderr}`)));
+  });
+}
+
+/** One request as curl would send it, with the operation's own version header. */
+async function get(url: string, path: string, token: string) {
+  const version = path === '/exports/types/' ? operations['exports.listTypes'].version : operations['categories.get'].version;
+  const response = await fetch(`${url}/api/admin${path}`, {
+    headers: { authorization: `Bearer ${token}`, 'x-store-api-version': version },
+  });
+  await response.text();
+  return response.status;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('sandbox start', () => {
+  it('--port, --host and --token: listens where told and accepts only its token', async () => {
+    const port = await freePort();
+    const sandbox = await start(['--port', String(port), '--host', '127.0.0.1', '--token', 'dev-token']);
+    expect(sandbox.url).toBe(`http://127.0.0.1:${port}`);
+    expect(sandbox.stdout).toContain('Token: dev-token');
+    expect(await get(sandbox.url, '/categories/1/', 'dev-token')).toBe(200);
+    expect(await get(sandbox.url, '/categories/1/', 'other-token')).toBe(401);
+    const stopped = await sandbox.stop();
+    expect(stopped.code).toBe(0);
+    expect(stopped.stderr).toBe('Sandbox stopped.\n');
+  });
+
+  it('--port 0 picks a free port; --host 0.0.0.0 listens everywhere but prints a local URL', async () => {
+    const sandbox = await start(['--port', '0', '--host', '0.0.0.0']);
+    const url = new URL(sandbox.url);
+    expect(url.hostname).toBe('127.0.0.1');
+    expect(Number(url.port)).toBeGreaterThan(0);
+    expect(Number(url.port)).not.toBe(4010);
+    // Without --token the token is random, and printed.
+    const token = /^Token: (\S+)$/m.exec(sandbox.stdout)?.[1];
+    expect(token).toMatch(/^sbx_[0-9a-f]{32}$/);
+    expect(await get(sandbox.url, '/exports/types/', token!)).toBe(200);
+    await sandbox.stop();
+  });
+
+  it('--scoped-token (repeatable): each token gets exactly its scopes', async () => {
+    const sandbox = await start(['--port', '0', '--token', 'full', '--scoped-token', 'ro=exports:read', '--scoped-token', 'cat=catalogue:read']);
+    expect(await get(sandbox.url, '/exports/types/', 'ro')).toBe(200);
+    expect(await get(sandbox.url, '/categories/1/', 'ro')).toBe(403);
+    expect(await get(sandbox.url, '/categories/1/', 'cat')).toBe(200);
+    expect(await get(sandbox.url, '/exports/types/', 'cat')).toBe(403);
+    expect(await get(sandbox.url, '/categories/1/', 'full')).toBe(200);
+    await sandbox.stop();
+  });
+
+  it('--faults misbehaves as told, and --seed repeats the same draws', async () => {
+    const always = await start(['--port', '0', '--token', 't', '--faults', 'error=1:502']);
+    expect(always.stdout).toContain('Faults: error=1:502 (seed 1)');
+    expect(await get(always.url, '/categories/1/', 't')).toBe(502);
+    await always.stop();
+
+    const statuses = async (seed: string) => {
+      const sandbox = await start(['--port', '0', '--token', 't', '--faults', 'error=0.5:503', '--seed', seed]);
+      expect(sandbox.stdout).toContain(`Faults: error=0.5:503 (seed ${seed})`);
+      const seen: number[] = [];
+      for (let i = 0; i < 16; i++) seen.push(await get(sandbox.url, '/categories/1/', 't'));
+      await sandbox.stop();
+      return seen;
+    };
+    const first = await statuses('7');
+    expect(new Set(first)).toEqual(new Set([200, 503]));
+    expect(await statuses('7')).toEqual(first);
+    expect(await statuses('8')).not.toEqual(first);
+  });
+
+  it.each([
+    [['--port', '70000'], /^store-admin: --port takes 0 to 65535 \(got "70000"\)$/m],
+    [['--seed', 'seven'], /^store-admin: --seed takes a whole number \(got "seven"\)$/m],
+    [['--scoped-token', 'no-scopes'], /^store-admin: --scoped-token takes TOKEN=scope,scope \(got "no-scopes"\)$/m],
+    [['--faults', 'error=2'], /^store-admin: --faults: error takes a share from 0 to 1 \(got "2"\)$/m],
+  ])('refuses %j with one line and exit 2', async (flags, message) => {
+    const r = await runCli(['sandbox', 'start', ...flags]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  });
+
+  it('says when the port is taken', async () => {
+    const taken = await start(['--port', '0']);
+    const port = new URL(taken.url).port;
+    const r = await runCli(['sandbox', 'start', '--port', port]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^store-admin: Cannot start the sandbox on 127\\.0\\.0\\.1:${port}: the port is in use \\(try --port 0\\)$`, 'm'));
+    await taken.stop();
+  });
+});

@@ -1,0 +1,129 @@
+// The whole seed against the strict variants of the response schemas: every seeded object, shaped as
+// the operation that returns it answers, has every field the spec lists, nothing it does not, and
+// values of the documented types. The tolerant schemas the client uses would accept `{}`.
+import { describe, expect, it } from 'vitest';
+import type * as z from 'zod/mini';
+import { operations, operationIds, type OperationId } from '../../src/api/operations.js';
+import { strict, user } from '../../src/api/schemas/common.js';
+import * as orderSchemas from '../../src/api/schemas/orders.js';
+import { handlers, subscriptionAnswer, updatedSubscriptionAnswer, withLineShape } from '../../src/sandbox/handlers.js';
+import { createSeed } from '../../src/sandbox/seed.js';
+import { validInputs } from '../fixtures.js';
+
+const seed = createSeed();
+
+async function responseOf(id: OperationId) {
+  const schemas = await operations[id].schemas();
+  return strict(schemas.response);
+}
+
+/** The strict parse's complaints, as `path: message` lines, so a failure names the field. */
+function problems(schema: z.ZodMiniType, value: unknown): string[] {
+  const result = schema.safeParse(JSON.parse(JSON.stringify(value)));
+  if (result.success) return [];
+  return result.error.issues.map((issue) => {
+    const { path, code, ...detail } = issue as { path: PropertyKey[]; code: string; keys?: string[]; expected?: string };
+    const what = detail.keys ? `${code} ${detail.keys.join(', ')}` : detail.expected ? `${code}, expected ${detail.expected}` : code;
+    return `${path.join('.') || '(object)'}: ${what}`;
+  });
+}
+
+const byKey = <T>(record: Record<string, T>) => Object.entries(record);
+
+describe('the sandbox seed against the strict response schemas', () => {
+  it('is not empty in any kind the operations return', () => {
+    for (const kind of ['orders', 'subscriptions', 'fulfillmentEvents', 'fulfillmentOrders', 'categories', 'webhooks'] as const) {
+      expect(Object.keys(seed[kind]).length, kind).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(byKey(seed.orders))('order %s, as orders.removeLine answers it', async (_n, order) => {
+    expect(problems(await responseOf('orders.removeLine'), order)).toEqual([]);
+  });
+
+  it.each(byKey(seed.orderNotes).flatMap(([n, notes]) => notes.map((note) => [n, note] as const)))(
+    'note of order %s, as orders.addNote answers it',
+    async (_n, note) => {
+      expect(problems(await responseOf('orders.addNote'), note)).toEqual([]);
+    },
+  );
+
+  it.each(byKey(seed.customers))('customer %s and their notes, as customers.addNote answers them', async (_id, customer) => {
+    expect(problems(strict(user), customer.user)).toEqual([]);
+    for (const note of customer.notes) expect(problems(await responseOf('customers.addNote'), note)).toEqual([]);
+  });
+
+  it.each(byKey(seed.subscriptions))('subscription %s, as cancel, renew and update answer it', async (_id, subscription) => {
+    expect(problems(await responseOf('subscriptions.cancel'), subscriptionAnswer(subscription))).toEqual([]);
+    expect(problems(await responseOf('subscriptions.renew'), subscriptionAnswer(subscription))).toEqual([]);
+    expect(problems(await responseOf('subscriptions.update'), updatedSubscriptionAnswer(subscription))).toEqual([]);
+  });
+
+  it.each(byKey(seed.fulfillmentEvents))('fulfillment event %s', async (_id, event) => {
+    expect(problems(await responseOf('orders.getFulfillmentEvent'), event)).toEqual([]);
+  });
+
+  it.each(byKey(seed.fulfillmentOrders))('fulfillment order %s, as retrieved (4.7) and rejected (4.9)', async (_id, fo) => {
+    expect(problems(await responseOf('orders.listFulfillmentOrders'), [withLineShape(fo, 'retrieval')])).toEqual([]);
+    expect(problems(await responseOf('fulfillmentOrders.rejectCancellation'), withLineShape(fo, 'reject'))).toEqual([]);
+  });
+
+  it.each(byKey(seed.categories))('category %s', async (_id, category) => {
+    expect(problems(await responseOf('categories.get'), category)).toEqual([]);
+  });
+
+  it.each(byKey(seed.webhooks))('webhook %s', async (_id, webhook) => {
+    expect(problems(await responseOf('webhooks.get'), webhook)).toEqual([]);
+  });
+
+  it.each(byKey(seed.appSettings))('settings of app %s', async (_id, settings) => {
+    expect(problems(await responseOf('apps.updateSettings'), settings)).toEqual([]);
+  });
+
+  it('export types, as exports.listTypes answers them', async () => {
+    expect(problems(await responseOf('exports.listTypes'), { types: seed.exportTypes })).toEqual([]);
+  });
+});
+
+describe("every operation's answer on the seed against its strict response schema", () => {
+  it.each(operationIds)('%s', async (id) => {
+    const op = operations[id];
+    const schemas = await op.schemas();
+    const input = validInputs[id] as { params?: Record<string, unknown>; body?: unknown };
+    const body = 'body' in schemas && schemas.body ? schemas.body.parse(input.body) : undefined;
+    const handler = handlers[id] as (ctx: unknown) => unknown;
+    const state = createSeed();
+    const answer = handler({ state, params: input.params ?? {}, body, origin: 'http://127.0.0.1:1', now: '2026-02-01T12:00:00Z' });
+    const normalized = 'normalize' in schemas && schemas.normalize ? schemas.normalize(answer) : answer;
+    expect(problems(strict(schemas.response), normalized)).toEqual([]);
+  });
+});
+
+describe('objects the sandbox makes from the seed', () => {
+  it.each(byKey(seed.subscriptions).filter(([, s]) => s.status !== 'canceled'))(
+    'the renewal order of subscription %s, as orders.removeLine would answer it',
+    async (id) => {
+      const state = createSeed();
+      const renew = handlers['subscriptions.renew'] as (ctx: unknown) => unknown;
+      renew({ state, params: { id: Number(id) }, body: undefined, origin: 'http://127.0.0.1:1', now: '2026-02-01T12:00:00Z' });
+      const number = String(state.lastIds.order);
+      expect(seed.orders[number]).toBeUndefined();
+      expect(problems(await responseOf('orders.removeLine'), state.orders[number])).toEqual([]);
+    },
+  );
+});
+
+describe('strict variants', () => {
+  it('refuse what the tolerant schemas accept: an empty object, an unknown field, a number for money', async () => {
+    const { response } = orderSchemas.removeLine;
+    expect(response.safeParse({}).success).toBe(true);
+    expect(strict(response).safeParse({}).success).toBe(false);
+    const order = seed.orders['10001']!;
+    expect(problems(strict(response), { ...order, surprise: 1 })).toEqual(['(object): unrecognized_keys surprise']);
+    expect(problems(strict(response), { ...order, total_cost: 12.5 })).toHaveLength(1);
+  });
+
+  it('are built once per schema', () => {
+    expect(strict(orderSchemas.order)).toBe(strict(orderSchemas.order));
+  });
+});
