@@ -17,6 +17,11 @@ function parseSeed(value: string): number {
   return Number(value);
 }
 
+function parseBackoff(value: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw new UsageError(`--webhook-backoff takes a whole number of milliseconds (got "${value}")`);
+  return Number(value);
+}
+
 function parsePort(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`--port takes 0 to 65535 (got "${value}")`);
   return Number(value);
@@ -35,6 +40,11 @@ export function register(sandbox: Command, io: IO): void {
       'misbehave on purpose: latency=MS[-MS],rate=N,error=SHARE[:503/502],reset-before=SHARE,reset-after=SHARE,truncate=SHARE,html=SHARE,hang=SHARE',
     )
     .addOption(new Option('--seed <n>', 'seed for the fault draws, to repeat a run exactly').argParser(parseSeed))
+    .addOption(
+      new Option('--webhook-backoff <ms>', "the first webhook retry's delay in milliseconds; each further retry waits twice as long (default 300000)").argParser(
+        parseBackoff,
+      ),
+    )
     .action(async (options: RunSandboxOptions) => {
       const { runSandbox } = await import('../sandbox/run.js');
       await runSandbox(options, io);
@@ -44,6 +54,7 @@ export function register(sandbox: Command, io: IO): void {
       'store-admin sandbox --port 0',
       'store-admin sandbox --token dev --scoped-token ro=orders:read,exports:read',
       'store-admin sandbox --faults rate=4,error=0.3:503,reset-after=0.1 --seed 7',
+      'store-admin sandbox --webhook-backoff 1000',
     ],
   });
 

@@ -15,5 +15,8 @@ export function startEmbeddedSandbox(env: NodeJS.ProcessEnv): Promise<Sandbox> {
     port: 0,
     token: `sbx_${randomBytes(16).toString('hex')}`,
     store: fileStore(sandboxStatePath(env)),
+    // One command per process: the deliveries it caused get their first attempt before it exits;
+    // retries wait in the state file for a later command.
+    webhooks: { finishOnClose: true },
   });
 }

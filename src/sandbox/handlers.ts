@@ -2,6 +2,7 @@
 // here (the type checker insists), and each either returns the response body or throws HttpError.
 import type { OperationId } from '../api/operations.js';
 import type { OperationParams, OperationParsedBody } from '../api/types.js';
+import type { EventsOf } from './events.js';
 import { badRequest, HttpError, notFound } from './http-error.js';
 import { fromCents, sumCents, toCents } from './money.js';
 import { renewalOrder } from './seed.js';
@@ -15,6 +16,8 @@ export interface HandlerContext<Id extends OperationId> {
   /** The sandbox's own origin, for URLs it hands out. */
   origin: string;
   now: string;
+  /** Queues a webhook event; only the events the change's entry in events.ts lists. */
+  emit(event: EventsOf<Id>, data: unknown): void;
 }
 
 type Handlers = { [Id in OperationId]: (ctx: HandlerContext<Id>) => unknown };
@@ -23,7 +26,7 @@ const SANDBOX_APP = { client_id: 'sandbox-app', name: 'Sandbox' };
 const SANDBOX_AGENT = { email: 'admin@sandbox.example', first_name: 'Sandbox', id: 1, last_name: 'Admin' };
 
 export const handlers: Handlers = {
-  'orders.removeLine': ({ state, params, now }) => {
+  'orders.removeLine': ({ state, params, now, emit }) => {
     const order = findOrder(state, params.number);
     const lines = order.lines ?? [];
     const line = lines.find((l) => l.id === params.lineId);
@@ -37,26 +40,29 @@ export const handlers: Handlers = {
     }
     order.updated_at = now;
     recomputeOrderTotals(order);
+    emit('order.updated', order);
     return order;
   },
 
-  'orders.addNote': ({ state, params, body, now }) => {
-    findOrder(state, params.number);
+  'orders.addNote': ({ state, params, body, now, emit }) => {
+    const order = findOrder(state, params.number);
     const note = { ...newNote(state, body.message), date_created: now, date_updated: now };
     (state.orderNotes[params.number] ??= []).push(note);
+    emit('order.updated', order);
     return note;
   },
 
-  'subscriptions.cancel': ({ state, params, body }) => {
+  'subscriptions.cancel': ({ state, params, body, emit }) => {
     const subscription = findSubscription(state, params.id);
     if (subscription.status === 'canceled') throw badRequest(`Subscription ${params.id} is already canceled.`);
     subscription.status = 'canceled';
     subscription.cancel_reason = body.cancel_reason;
     subscription.cancel_reason_other_message = body.cancel_reason_other_message ?? '';
+    emit('subscription.updated', subscription);
     return subscription;
   },
 
-  'subscriptions.renew': ({ state, params, now }) => {
+  'subscriptions.renew': ({ state, params, now, emit }) => {
     const subscription = findSubscription(state, params.id);
     if (subscription.status === 'canceled') {
       throw badRequest(`Subscription ${params.id} is canceled and cannot be renewed.`);
@@ -75,16 +81,19 @@ export const handlers: Handlers = {
       subscription.interval_count ?? 1,
     );
     subscription.status = 'active';
+    emit('order.created', order);
+    emit('subscription.updated', subscription);
     return subscription;
   },
 
-  'subscriptions.update': ({ state, params, body }) => {
+  'subscriptions.update': ({ state, params, body, emit }) => {
     const subscription = findSubscription(state, params.id);
     Object.assign(subscription, body);
     subscription.total = fromCents(
       sumCents(subscription.lines.map((l) => fromCents(toCents(l.price) * (l.quantity ?? 1)))) +
         toCents(subscription.shipping_price),
     );
+    emit('subscription.updated', subscription);
     return { ...subscription, lines: subscription.lines.map(updateShapeLine) };
   },
 
@@ -107,15 +116,16 @@ export const handlers: Handlers = {
       .map((fo) => withLineShape(fo, 'retrieval'));
   },
 
-  'customers.addNote': ({ state, params, body, now }) => {
+  'customers.addNote': ({ state, params, body, now, emit }) => {
     const customer = state.customers[params.id];
     if (!customer) throw notFound(`Customer ${params.id}`);
     const note = { ...newNote(state, body.message), created_at: now, updated_at: now };
     customer.notes.push(note);
+    emit('customer.updated', customer.user);
     return note;
   },
 
-  'fulfillmentOrders.rejectCancellation': ({ state, params, body, now }) => {
+  'fulfillmentOrders.rejectCancellation': ({ state, params, body, now, emit }) => {
     const fo = state.fulfillmentOrders[params.id];
     if (!fo) throw notFound(`Fulfillment order ${params.id}`);
     if (fo.request_status !== 'cancellation_requested') {
@@ -128,10 +138,12 @@ export const handlers: Handlers = {
       { type: 'cancellation_rejection', message: body.message ?? '', notify: true },
     ];
     fo.updated_at = now;
-    return withLineShape(fo, 'reject');
+    const shown = withLineShape(fo, 'reject');
+    emit('fulfillment.updated', shown);
+    return shown;
   },
 
-  'exports.create': ({ state, body, origin, now }) => {
+  'exports.create': ({ state, body, origin, now, emit }) => {
     if (Date.parse(body.date_from) > Date.parse(body.date_to)) {
       throw new HttpError(400, { non_field_errors: ['date_from must not be after date_to.'] });
     }
@@ -146,10 +158,11 @@ export const handlers: Handlers = {
       url: `${origin}${exportFilePath(id)}`,
     };
     state.exports[id] = created;
+    emit('export.created', created);
     return created;
   },
 
-  'disputes.create': ({ state, body, now }) => {
+  'disputes.create': ({ state, body, now, emit }) => {
     const found = body.transaction == null ? undefined : findTransaction(state, body.transaction);
     if (body.transaction != null && !found) {
       throw new HttpError(400, { transaction: [`Invalid pk "${body.transaction}" - object does not exist.`] });
@@ -177,6 +190,7 @@ export const handlers: Handlers = {
       type: body.type ?? 'chargeback',
     };
     state.disputes[id] = dispute;
+    emit('dispute.created', dispute);
     return dispute;
   },
 
@@ -196,6 +210,7 @@ export const handlers: Handlers = {
   },
 
   'webhooks.create': ({ state, body, now }) => {
+    checkDeliveryTarget(body.target);
     const id = ++state.lastIds.webhook;
     const webhook = {
       id,
@@ -220,6 +235,15 @@ export const handlers: Handlers = {
     return webhook;
   },
 };
+
+/** The sandbox delivers for real: plain http only to this machine, never across a network. */
+function checkDeliveryTarget(target: string) {
+  const url = new URL(target);
+  const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(url.hostname);
+  if (url.protocol === 'http:' && !loopback) {
+    throw new HttpError(400, { target: ['The sandbox delivers over http:// only to this machine (localhost, 127.0.0.1, [::1]); use https:// elsewhere.'] });
+  }
+}
 
 /** Where the sandbox serves export files; like pre-signed links, they need no token. */
 export const EXPORT_FILES = '/sandbox/files/exports/';

@@ -10,6 +10,7 @@ export interface RunSandboxOptions {
   scopedToken: Record<string, string[]>;
   faults?: string;
   seed?: number;
+  webhookBackoff?: number;
 }
 
 export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<void> {
@@ -22,6 +23,14 @@ export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<vo
       token: options.token,
       scopedTokens: options.scopedToken,
       faults,
+      webhooks: {
+        ...(options.webhookBackoff !== undefined ? { backoffMs: options.webhookBackoff } : {}),
+        onDelivery: (o) =>
+          io.stderr.write(
+            `webhook ${o.webhook}: ${o.event_type} ${o.ok ? 'delivered' : 'failed'} (${o.status ?? o.error})` +
+              `${o.ok ? '' : o.deactivated ? ', webhook switched off' : `, attempt ${o.failures}; will retry`}\n`,
+          ),
+      },
       onError: (error) => io.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`),
     });
   } catch (error) {

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { operations, type OperationId } from '../api/operations.js';
 import { toFieldIssues } from '../api/validate.js';
+import { createDeliverer, type DeliveryOptions } from './deliverer.js';
+import { emitEvent, outbox } from './events.js';
 import { exportCsv } from './export-csv.js';
 import { EXPORT_FILES, handlers } from './handlers.js';
 import { HttpError } from './http-error.js';
@@ -25,6 +27,11 @@ export interface SandboxOptions {
   store?: StateStore;
   /** Misbehave on purpose (see faults.ts). */
   faults?: FaultSpec;
+  /** How webhook deliveries are retried and reported (deliverer.ts). */
+  webhooks?: DeliveryOptions & {
+    /** On close, let the deliveries due now have their attempt first (the embedded sandbox does). */
+    finishOnClose?: boolean;
+  };
   /** Told of a failure inside the sandbox itself (answered 500). */
   onError?: (error: unknown) => void;
 }
@@ -51,6 +58,8 @@ export interface Sandbox {
 }
 
 const ALL_SCOPES = Symbol('all scopes');
+/** Sandbox-only paths, outside the API's /api/admin. */
+export const SANDBOX_WEBHOOKS = '/sandbox/webhooks/';
 const MAX_BODY_BYTES = 1024 * 1024;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -61,6 +70,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const injector = options.faults ? faultInjector(options.faults) : undefined;
   const counters: SandboxCounters = { received: 0, invalid: 0, wrongVersion: 0, byOperation: {}, faults: injector?.injected ?? {} };
   let origin = '';
+  const deliverer = createDeliverer(store, options.webhooks);
 
   const server = createServer((req, res) => {
     counters.received++;
@@ -76,6 +86,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const url = new URL(req.url ?? '/', origin);
     const file = url.pathname.startsWith(EXPORT_FILES) ? /^(\d+)\.csv$/.exec(url.pathname.slice(EXPORT_FILES.length)) : null;
     if (file && req.method === 'GET') return serveExportFile(res, file[1]!);
+
+    if (url.pathname.startsWith(SANDBOX_WEBHOOKS)) return sandboxWebhooks(req, res, url.pathname.slice(SANDBOX_WEBHOOKS.length));
 
     const route = matchRoute(req.method ?? 'GET', url.pathname);
     if (route.kind === 'not-found') throw new HttpError(404, { detail: 'Not found.' });
@@ -122,9 +134,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const result = await store.transact((state) => {
       const handler = handlers[route.id] as (ctx: unknown) => unknown;
-      return handler({ state, params: route.params, body, origin, now: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') });
+      const emit = (event: string, data: unknown) => emitEvent(state, event, structuredClone(data), Date.now());
+      return handler({ state, params: route.params, body, origin, now: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), emit });
     }, op.method !== 'GET');
-    if (op.method !== 'GET') count.applied++;
+    if (op.method !== 'GET') {
+      count.applied++;
+      deliverer.kick();
+    }
     if (decision?.after === 'reset-after') return void req.socket.destroy();
     if (decision?.after === 'truncate') return sendTruncated(res, op.success, result);
     send(res, op.success, result);
@@ -136,6 +152,43 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const granted = tokens.get(match[1]!);
     if (!granted) throw new HttpError(401, { detail: 'Invalid token.' });
     return granted;
+  }
+
+  /**
+   * The sandbox's own view of webhooks, which no store offers: `GET` lists them with their pending
+   * deliveries (for `webhooks trigger`), `DELETE <id>` removes one (`webhooks listen --register`
+   * removes its own on exit). Answering at all is how the CLI tells a sandbox from a real store.
+   */
+  async function sandboxWebhooks(req: IncomingMessage, res: ServerResponse, rest: string) {
+    authenticate(req.headers.authorization);
+    if (req.method === 'GET' && rest === '') {
+      const list = await store.transact(
+        (state) =>
+          Object.values(state.webhooks).map((w) => ({
+            id: w.id,
+            active: w.active,
+            events: w.events,
+            target: w.target,
+            warning_count: w.warning_count,
+            pending_deliveries: outbox(state).filter((d) => d.webhook === w.id).length,
+          })),
+        false,
+      );
+      return send(res, 200, { sandbox: true, webhooks: list });
+    }
+    const id = /^(\d{1,9})$/.exec(rest)?.[1];
+    if (req.method === 'DELETE' && id) {
+      const found = await store.transact((state) => {
+        if (!state.webhooks[id]) return false;
+        delete state.webhooks[id];
+        state.webhookOutbox = outbox(state).filter((d) => d.webhook !== Number(id));
+        return true;
+      }, true);
+      if (!found) throw new HttpError(404, { detail: 'Not found.' });
+      res.writeHead(204).end();
+      return;
+    }
+    throw new HttpError(404, { detail: 'Not found.' });
   }
 
   async function serveExportFile(res: ServerResponse, id: string) {
@@ -158,17 +211,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   origin = `http://${host}:${address.port}`;
+  // Deliveries left from an earlier run (the embedded sandbox's state file) go out when due.
+  deliverer.kick();
 
   return {
     url: origin,
     token,
     counters,
     store,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      if (options.webhooks?.finishOnClose) await deliverer.settle();
+      deliverer.close();
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }
 
