@@ -4,6 +4,9 @@ import { WEBHOOK_EVENTS } from '../api/enums.js';
 import type { IO } from '../io.js';
 import { redactSecrets } from '../output/redact.js';
 import { addOperationCommand, type Options } from './define.js';
+import { registerListen } from './webhook-listen.js';
+import { registerTrigger } from './webhook-trigger.js';
+import { registerVerify } from './webhook-verify.js';
 import { collect, textFrom } from './values.js';
 
 const present = (data: unknown, opts: Options) => (opts.showSecret ? data : redactSecrets(data));
@@ -63,4 +66,8 @@ export function register(webhooks: Command, io: IO): void {
     progress: 'Fetching the webhook…',
     examples: ['store-admin webhooks get 1', 'store-admin webhooks get 1 --json --show-secret'],
   });
+
+  registerListen(webhooks, io);
+  registerTrigger(webhooks, io);
+  registerVerify(webhooks, io);
 }

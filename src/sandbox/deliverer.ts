@@ -4,7 +4,7 @@
 // switches the webhook off (platform facts, "Webhook deliveries").
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { SIGNATURE_HEADER } from '../webhooks/signature.js';
+import { WEBHOOK_SIGNATURE_HEADER } from '../webhooks/signature.js';
 import { outbox, type OutboxDelivery } from './events.js';
 import type { SandboxState } from './state.js';
 import type { StateStore } from './store.js';
@@ -168,7 +168,7 @@ function post(target: string, delivery: OutboxDelivery, timeoutMs: number, signa
         'content-type': 'application/json',
         'content-length': Buffer.byteLength(delivery.body),
         'user-agent': 'store-admin-sandbox',
-        ...(delivery.signature ? { [SIGNATURE_HEADER]: delivery.signature } : {}),
+        ...(delivery.signature ? { [WEBHOOK_SIGNATURE_HEADER]: delivery.signature } : {}),
       },
     });
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);

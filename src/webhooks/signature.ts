@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { pythonJsonDumps } from './python-json.js';
 
 /** The header a delivery's signature travels in. */
-export const SIGNATURE_HEADER = 'x-store-signature';
+export const WEBHOOK_SIGNATURE_HEADER = 'x-store-signature';
 
 export interface WebhookSignatureCheck {
   valid: boolean;
