@@ -23,3 +23,30 @@ export function pythonSignature(body: string, secret: string): string {
   if (run.status !== 0) throw new Error(`python3 failed: ${run.stderr}`);
   return run.stdout.trim();
 }
+
+/**
+ * Python's json.dumps written again, apart from the product's, for machines without python3:
+ * enough for the sandbox's bodies. Fractions only between 1e-4 and 1e16, where Python's float repr
+ * and JavaScript's shortest form print the same digits.
+ */
+export function independentDumps(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') {
+    const size = Math.abs(value);
+    if (!Number.isInteger(value) && (size < 1e-4 || size >= 1e16)) throw new Error(`independentDumps cannot print ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'string') {
+    return `"${Array.from({ length: value.length }, (_, i) => {
+      const c = value[i]!;
+      const code = value.charCodeAt(i);
+      if (c === '"' || c === '\\') return `\\${c}`;
+      if (code >= 0x20 && code < 0x7f) return c;
+      const short = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' }[c];
+      return short ?? `\\u${code.toString(16).padStart(4, '0')}`;
+    }).join('')}"`;
+  }
+  if (Array.isArray(value)) return `[${value.map(independentDumps).join(', ')}]`;
+  return `{${Object.entries(value as object).map(([k, v]) => `${independentDumps(k)}: ${independentDumps(v)}`).join(', ')}}`;
+}
