@@ -12,7 +12,7 @@ import type { StateStore } from './store.js';
 export const MAX_RETRIES = 10;
 /** The platform's limit for an answer. */
 export const DELIVERY_TIMEOUT_MS = 20_000;
-/** Retries come after 5 min, 10 min, 20 min, … : the tenth about 43 hours after the first try. */
+/** Retries come after 5 min, 10 min, 20 min, …: the tenth some 85 hours (3.5 days) after the first try. */
 export const DEFAULT_BACKOFF_MS = 5 * 60_000;
 
 export interface DeliveryOptions {

@@ -24,17 +24,18 @@ export function signWebhookBody(body: string, secret: string | Uint8Array): stri
 }
 
 /**
- * Checks `signature` (the X-Store-Signature header, hex) against a delivery's `body` (the raw
- * bytes or text received) and the webhook's `secret`. Both candidate digests are always computed
- * and compared, so the time taken tells nothing about the signature.
+ * Checks `signature` (the X-Store-Signature header, hex; Node's `req.headers` value is fine) against
+ * a delivery's `body` (the raw bytes or text received) and the webhook's `secret`. Both candidate
+ * digests are always computed and compared, so the time taken tells nothing about the signature.
  */
 export function verifyWebhookSignature(
   body: string | Uint8Array,
-  signature: string | null | undefined,
+  signature: string | readonly string[] | null | undefined,
   secret: string | Uint8Array,
 ): WebhookSignatureCheck {
   const bodyBytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  const given = Buffer.from(/^[0-9a-f]{64}$/i.test((signature ?? '').trim()) ? signature!.trim().toLowerCase() : '', 'hex');
+  const header = (typeof signature === 'string' ? signature : signature?.[0] ?? '').trim();
+  const given = Buffer.from(/^[0-9a-f]{64}$/i.test(header) ? header.toLowerCase() : '', 'hex');
   const raw = createHmac('sha256', secret).update(bodyBytes).digest();
   let reserialised: Buffer | undefined;
   try {

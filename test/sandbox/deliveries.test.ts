@@ -1,4 +1,5 @@
 // The sandbox delivers the platform's events to webhooks: envelope, signature, retries, switch-off.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationId } from '../../src/api/operations.js';
 import { MAX_RETRIES } from '../../src/sandbox/deliverer.js';
@@ -13,6 +14,20 @@ import { outcomeLog, startReceiver, type Receiver } from '../webhooks/receiver.j
 const SECRET = 'whsec_sandbox_test';
 /** Changes whose answer is the object their event carries (a note's answer is the note, not the order). */
 const ANSWERS_THE_OBJECT: OperationId[] = ['orders.removeLine', 'subscriptions.cancel', 'disputes.create', 'exports.create', 'fulfillmentOrders.rejectCancellation'];
+
+describe('the event table', () => {
+  it('is the one the README documents', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Webhooks'));
+    const rows = [...section.matchAll(/^\| `([a-z -]+)`[^|]*\| (`[a-z.]+`(?:, `[a-z.]+`)*) \|$/gm)].map(([, command, events]) => [
+      command,
+      events!.replaceAll('`', '').split(', '),
+    ]);
+    const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    const expected = Object.entries(EVENTS_BY_CHANGE).map(([change, events]) => [change.split('.').map(kebab).join(' '), [...events]]);
+    expect(rows).toEqual(expected);
+  });
+});
 
 describe('every change in the event table emits its events', () => {
   const log = outcomeLog();
