@@ -13,6 +13,7 @@ import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { independentDumps, pythonMissing, pythonSignature } from '../webhooks/python.js';
 import { gate, outcomeLog, startReceiver } from '../webhooks/receiver.js';
 import { BIN, runCli, useConfigDir } from './run.js';
+import { hasTmux, Terminal } from './tmux.js';
 
 /** A long-running command (listen), read line by line as it prints. */
 function startCli(args: string[], env: Record<string, string>) {
@@ -269,5 +270,25 @@ describe('webhooks verify', () => {
     const missing = await verify([bodyFile]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('No signature to check');
+  });
+});
+
+describe.skipIf(!hasTmux)('webhooks listen in a terminal', () => {
+  const dir = useConfigDir();
+  it('prints a line per event with its signature mark, and Ctrl-C stops it', async () => {
+    const terminal = Terminal.start(['--sandbox', 'webhooks', 'listen', '--register', '--event', 'order.updated'], { STORE_ADMIN_CONFIG_DIR: dir });
+    try {
+      await terminal.waitFor(/Listening for webhook deliveries/);
+      const r = await runCli(['--sandbox', 'webhooks', 'trigger', 'order.updated'], { env: { STORE_ADMIN_CONFIG_DIR: dir } });
+      expect(r.code).toBe(0);
+      const screen = await terminal.waitFor(/order\.updated {2}10001 {2}signature/);
+      expect(screen).toMatch(/^\d\d:\d\d:\d\d {2}order\.updated {2}10001 {2}signature ✓ \(re-serialised body\)$/m);
+      expect(screen).not.toContain('"event_type"');
+      terminal.keys('C-c');
+      expect(await terminal.exitCode()).toBe(0);
+      expect(terminal.screen()).toMatch(/Removed webhook \d+\.\nStopped listening\./);
+    } finally {
+      terminal.kill();
+    }
   });
 });
