@@ -55,12 +55,20 @@ export function createDeliverer(store: StateStore, options: DeliveryOptions = {}
   let again = false;
 
   async function drain(): Promise<void> {
-    do {
+    for (;;) {
       again = false;
+      // A read first: most runs have nothing due, and a file-backed store then writes nothing.
+      const { due, next } = await store.transact((state) => survey(state, Date.now()), false);
+      if (abort.signal.aborted) return;
+      if (!due) {
+        if (again) continue;
+        clearTimeout(timer);
+        if (Number.isFinite(next)) timer = setTimeout(kick, Math.max(0, next - Date.now())).unref();
+        return;
+      }
       const claimed = await store.transact((state) => claimDue(state, Date.now(), timeoutMs), true);
       await Promise.all(claimed.map((item) => attempt(item)));
-    } while (again && !abort.signal.aborted);
-    await planNext();
+    }
   }
 
   async function attempt({ delivery, target }: { delivery: OutboxDelivery; target: string }) {
@@ -68,13 +76,6 @@ export function createDeliverer(store: StateStore, options: DeliveryOptions = {}
     if (abort.signal.aborted) return;
     const outcome = await store.transact((state) => record(state, delivery, answer, Date.now(), backoffMs), true);
     if (outcome) options.onDelivery?.(outcome);
-  }
-
-  async function planNext() {
-    if (abort.signal.aborted) return;
-    const next = await store.transact((state) => Math.min(...outbox(state).map((d) => Math.max(d.dueAt, d.claimedUntil ?? 0))), false);
-    clearTimeout(timer);
-    if (Number.isFinite(next)) timer = setTimeout(kick, Math.max(0, next - Date.now())).unref();
   }
 
   function kick() {
@@ -98,13 +99,23 @@ export function createDeliverer(store: StateStore, options: DeliveryOptions = {}
   };
 }
 
+function isDue(delivery: OutboxDelivery, now: number): boolean {
+  return delivery.dueAt <= now && (delivery.claimedUntil ?? 0) <= now;
+}
+
+/** Whether anything is due now, and when the next attempt is (Infinity for never). */
+function survey(state: SandboxState, now: number) {
+  const list = outbox(state);
+  return { due: list.some((d) => isDue(d, now)), next: Math.min(...list.map((d) => Math.max(d.dueAt, d.claimedUntil ?? 0))) };
+}
+
 /** Marks the due deliveries as being sent by this process; drops those whose webhook is gone or off. */
 function claimDue(state: SandboxState, now: number, timeoutMs: number) {
   const claimed: { delivery: OutboxDelivery; target: string }[] = [];
   state.webhookOutbox = outbox(state).filter((delivery) => {
     const webhook = state.webhooks[delivery.webhook];
     if (!webhook || webhook.active === false || !webhook.target) return false;
-    if (delivery.dueAt <= now && (delivery.claimedUntil ?? 0) <= now) {
+    if (isDue(delivery, now)) {
       delivery.claimedUntil = now + timeoutMs + 5_000;
       claimed.push({ delivery: { ...delivery }, target: webhook.target });
     }

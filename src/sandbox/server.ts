@@ -132,15 +132,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       body = parsed.data;
     }
+    let queued = 0;
     const result = await store.transact((state) => {
       const handler = handlers[route.id] as (ctx: unknown) => unknown;
-      const emit = (event: string, data: unknown) => emitEvent(state, event, structuredClone(data), Date.now());
+      const emit = (event: string, data: unknown) => (queued += emitEvent(state, event, structuredClone(data), Date.now()));
       return handler({ state, params: route.params, body, origin, now: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), emit });
     }, op.method !== 'GET');
-    if (op.method !== 'GET') {
-      count.applied++;
-      deliverer.kick();
-    }
+    if (op.method !== 'GET') count.applied++;
+    // Saved: now the deliveries it queued may go out.
+    if (queued > 0) deliverer.kick();
     if (decision?.after === 'reset-after') return void req.socket.destroy();
     if (decision?.after === 'truncate') return sendTruncated(res, op.success, result);
     send(res, op.success, result);
