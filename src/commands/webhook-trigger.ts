@@ -21,7 +21,7 @@ export function registerTrigger(webhooks: Command, io: IO): void {
         ctx.io.stdout.write(
           `${result.did}.\n` +
             `Emitted ${result.event}${others.length > 0 ? ` (and ${others.join(', ')})` : ''}: ` +
-            `${result.webhooks.length === 0 ? 'no webhook subscribes to it' : `sent to webhook${result.webhooks.length > 1 ? 's' : ''} ${result.webhooks.join(', ')}`}.\n`,
+            `${result.webhooks.length === 0 ? 'no webhook subscribes to it' : `queued for webhook${result.webhooks.length > 1 ? 's' : ''} ${result.webhooks.join(', ')}`}.\n`,
         );
       }),
     );

@@ -188,7 +188,7 @@ describe('webhooks trigger and the embedded sandbox', () => {
     // The seed's webhook 1 subscribes to order.created as well.
     const r = await cli(['webhooks', 'trigger', 'order.created', '-o', 'table']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Renewed subscription 1, which created order (\d+)\.\nEmitted order\.created \(and subscription\.updated\): sent to webhooks 1, \d+\.\n$/);
+    expect(r.stdout).toMatch(/^Renewed subscription 1, which created order (\d+)\.\nEmitted order\.created \(and subscription\.updated\): queued for webhooks 1, \d+\.\n$/);
     const order = /created order (\d+)/.exec(r.stdout)![1];
     // The command has exited: its delivery has already arrived.
     expect(receiver.requests).toHaveLength(1);
@@ -224,6 +224,9 @@ describe('webhooks trigger and the embedded sandbox', () => {
       expect.objectContaining({ event_type: 'export.created', failures: 1, dueAt: expect.any(Number) }),
     ]);
     expect((await cli(['webhooks', 'get', String(id)])).json()).toMatchObject({ active: true, warning_count: 1, next_check_date: expect.any(String) });
+    const table = (await cli(['webhooks', 'get', String(id), '-o', 'table'])).stdout;
+    expect(table).toMatch(/│ Warnings +│ 1 +│/);
+    expect(table).toMatch(/│ Next check +│ \d{4}-\d\d-\d\d \d\d:\d\d UTC +│/);
     await receiver.close();
   });
 });
