@@ -14,7 +14,7 @@ interface Change {
 }
 
 /** One change per event the sandbox can emit; the operation behind it lists the event in events.ts. */
-export const TRIGGERS: Record<string, { change: keyof typeof EVENTS_BY_CHANGE; run(client: StoreClient): Promise<Change> }> = {
+export const TRIGGERS = new Map<string, { change: keyof typeof EVENTS_BY_CHANGE; run(client: StoreClient): Promise<Change> }>(Object.entries({
   'order.created': {
     change: 'subscriptions.renew',
     run: async (client) => {
@@ -80,7 +80,7 @@ export const TRIGGERS: Record<string, { change: keyof typeof EVENTS_BY_CHANGE; r
       return { did: 'Rejected the cancellation request of fulfillment order 401', object_id: 401 };
     },
   },
-};
+}));
 
 function exhausted(why: string) {
   return new StoreAdminError(`Cannot trigger the event: ${why}`, {
@@ -97,10 +97,11 @@ export interface TriggerResult extends Change {
 }
 
 export async function trigger(ctx: Context, event: string): Promise<TriggerResult> {
-  const fixture = TRIGGERS[event];
+  const fixture = TRIGGERS.get(event);
   if (!fixture) {
-    throw new UsageError(`The sandbox cannot trigger "${event}"`, { hint: `It can trigger: ${Object.keys(TRIGGERS).join(', ')}` });
+    throw new UsageError(`The sandbox cannot trigger "${event}"`, { hint: `It can trigger: ${[...TRIGGERS.keys()].join(', ')}` });
   }
+  if (ctx.options.dryRun) throw new UsageError('webhooks trigger makes a real change in the sandbox; it has no --dry-run');
   const client = await ctx.client();
   const before = await sandboxWebhooks(client, 'webhooks trigger');
   const reached = before.filter((w) => w.active && w.events.includes(event)).map((w) => w.id);

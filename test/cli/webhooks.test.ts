@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RETRIES } from '../../src/sandbox/deliverer.js';
+import { EVENTS_BY_CHANGE } from '../../src/sandbox/events.js';
 import { memoryStore } from '../../src/sandbox/store.js';
+import { TRIGGERS } from '../../src/webhooks/trigger.js';
 import { webhookHmac } from '../../src/webhooks/signature.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { independentDumps, pythonMissing, pythonSignature } from '../webhooks/python.js';
@@ -178,6 +180,12 @@ describe('deliveries that fail, seen from the CLI', () => {
 });
 
 describe('webhooks trigger and the embedded sandbox', () => {
+  it('can cause every event of the event table, each through a change that emits it', () => {
+    const tableEvents = new Set<string>(Object.values(EVENTS_BY_CHANGE).flat());
+    expect(new Set(TRIGGERS.keys())).toEqual(tableEvents);
+    for (const [event, { change }] of TRIGGERS) expect(EVENTS_BY_CHANGE[change]).toContain(event);
+  });
+
   const dir = useConfigDir();
   const cli = (args: string[]) => runCli(['--sandbox', ...args], { env: { STORE_ADMIN_CONFIG_DIR: dir } });
 
@@ -203,6 +211,14 @@ describe('webhooks trigger and the embedded sandbox', () => {
     expect(none.code).toBe(0);
     expect(none.json()).toMatchObject({ event: 'customer.updated', did: 'Added a note to customer 1', webhooks: [] });
     expect(none.stderr).toContain('warning: no active webhook subscribes to customer.updated, so nothing was sent');
+    for (const odd of ['__proto__', 'constructor']) {
+      const r = await cli(['webhooks', 'trigger', odd]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`The sandbox cannot trigger "${odd}"`);
+    }
+    const dry = await cli(['webhooks', 'trigger', 'order.updated', '--dry-run']);
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).toContain('it has no --dry-run');
     const unknown = await cli(['webhooks', 'trigger', 'product.deleted']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('The sandbox cannot trigger "product.deleted"');
