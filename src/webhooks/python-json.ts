@@ -17,6 +17,9 @@ export function pythonJsonDumps(text: string): string {
   return out;
 }
 
+const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+
 class Parser {
   at = 0;
   constructor(readonly text: string) {}
@@ -95,18 +98,24 @@ class Parser {
     return `[${items.join(', ')}]`;
   }
 
+  /** Matches `pattern` (sticky) where the parser stands, without copying the rest of the text. */
+  token(pattern: RegExp): RegExpExecArray | null {
+    pattern.lastIndex = this.at;
+    const match = pattern.exec(this.text);
+    if (match) this.at += match[0].length;
+    return match;
+  }
+
   /** A string token, decoded (JSON.parse knows every escape, lone surrogates included). */
   string(): string {
-    const match = /^"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/.exec(this.text.slice(this.at));
+    const match = this.token(STRING);
     if (!match) this.fail('bad string');
-    this.at += match[0].length;
     return JSON.parse(match[0]) as string;
   }
 
   number(): string {
-    const match = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.at));
+    const match = this.token(NUMBER);
     if (!match) this.fail('unexpected character');
-    this.at += match[0].length;
     // No fraction and no exponent: a Python int, printed with all its digits ("-0" becomes "0").
     if (match[1] === undefined && match[2] === undefined) return BigInt(match[0]).toString();
     return pythonFloat(Number(match[0]));
@@ -139,13 +148,5 @@ const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': 
 
 /** Python's ensure_ascii string: everything outside space..~ escaped, UTF-16 units as \uXXXX. */
 export function pythonString(value: string): string {
-  let out = '"';
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i]!;
-    const code = value.charCodeAt(i);
-    if (c === '"' || c === '\\') out += SHORT_ESCAPES[c];
-    else if (code >= 0x20 && code <= 0x7e) out += c;
-    else out += SHORT_ESCAPES[c] ?? `\\u${code.toString(16).padStart(4, '0')}`;
-  }
-  return `${out}"`;
+  return `"${value.replace(/["\\]|[^\x20-\x7e]/g, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
 }
