@@ -243,6 +243,13 @@ describe('webhooks trigger and the embedded sandbox', () => {
     const table = (await cli(['webhooks', 'get', String(id), '-o', 'table'])).stdout;
     expect(table).toMatch(/│ Warnings +│ 1 +│/);
     expect(table).toMatch(/│ Next check +│ \d{4}-\d\d-\d\d \d\d:\d\d UTC +│/);
+    // Once due, any later command makes the retry: bring it forward, then run a read.
+    for (const delivery of state.webhookOutbox) delivery.dueAt = 0;
+    writeFileSync(join(dir, 'sandbox-state.json'), JSON.stringify(state));
+    expect((await cli(['exports', 'types'])).code).toBe(0);
+    expect(receiver.requests).toHaveLength(2);
+    expect(receiver.requests[1]!.body.equals(receiver.requests[0]!.body)).toBe(true);
+    expect((await cli(['webhooks', 'get', String(id)])).json()).toMatchObject({ warning_count: 2 });
     await receiver.close();
   });
 });

@@ -139,6 +139,20 @@ describe('failed deliveries', () => {
   });
 });
 
+describe('a receiver that does not answer', () => {
+  const log = outcomeLog();
+  const ctx = useSandbox({ webhooks: { timeoutMs: 100, onDelivery: log.onDelivery } });
+  it('fails the attempt after the timeout (20 s on the platform) and counts a warning', async () => {
+    const silent = await startReceiver(() => new Promise<number>(() => {}));
+    const { id } = await ctx.client.webhooks.create({ body: { target: silent.url, events: ['order.updated'] } });
+    await ctx.client.call('orders.removeLine', validInputs['orders.removeLine']);
+    const [outcome] = (await log.until((o) => o.some((x) => x.webhook === id))).filter((o) => o.webhook === id);
+    expect(outcome).toMatchObject({ ok: false, failures: 1, error: 'no answer within 0.1 s' });
+    expect(await ctx.client.webhooks.get({ params: { id: id! } })).toMatchObject({ active: true, warning_count: 1 });
+    await silent.close();
+  });
+});
+
 describe('delivery targets', () => {
   const ctx = useSandbox();
   it('plain http only to this machine; https anywhere; the 255-character rule still holds', async () => {
