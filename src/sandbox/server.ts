@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { operations, type OperationId } from '../api/operations.js';
 import { toFieldIssues } from '../api/validate.js';
+import { SANDBOX_WEBHOOKS_PATH } from '../webhooks/sandbox-admin.js';
 import { createDeliverer, type DeliveryOptions } from './deliverer.js';
 import { emitEvent, outbox } from './events.js';
 import { exportCsv } from './export-csv.js';
@@ -58,8 +59,6 @@ export interface Sandbox {
 }
 
 const ALL_SCOPES = Symbol('all scopes');
-/** Sandbox-only paths, outside the API's /api/admin. */
-export const SANDBOX_WEBHOOKS = '/sandbox/webhooks/';
 const MAX_BODY_BYTES = 1024 * 1024;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -87,7 +86,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const file = url.pathname.startsWith(EXPORT_FILES) ? /^(\d+)\.csv$/.exec(url.pathname.slice(EXPORT_FILES.length)) : null;
     if (file && req.method === 'GET') return serveExportFile(res, file[1]!);
 
-    if (url.pathname.startsWith(SANDBOX_WEBHOOKS)) return sandboxWebhooks(req, res, url.pathname.slice(SANDBOX_WEBHOOKS.length));
+    if (url.pathname.startsWith(SANDBOX_WEBHOOKS_PATH)) return sandboxWebhooks(req, res, url.pathname.slice(SANDBOX_WEBHOOKS_PATH.length));
 
     const route = matchRoute(req.method ?? 'GET', url.pathname);
     if (route.kind === 'not-found') throw new HttpError(404, { detail: 'Not found.' });

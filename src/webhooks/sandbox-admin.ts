@@ -3,8 +3,9 @@
 import { UsageError } from '../api/errors.js';
 import type { StoreClient } from '../api/client.js';
 
-/** The sandbox's own paths (src/sandbox/server.ts); they carry no API version, but the client sends one. */
-const PATH = '/sandbox/webhooks/';
+/** Where a sandbox serves its own view of webhooks, outside the API's /api/admin (src/sandbox/server.ts). */
+export const SANDBOX_WEBHOOKS_PATH = '/sandbox/webhooks/';
+/** The sandbox's own paths need no API version, but the client sends one with every request. */
 const VERSION = '2024-04-01';
 
 export interface SandboxWebhook {
@@ -17,7 +18,7 @@ export interface SandboxWebhook {
 }
 
 function sandboxUrl(client: StoreClient, rest = ''): string {
-  return `${new URL(client.baseUrl).origin}${PATH}${rest}`;
+  return `${new URL(client.baseUrl).origin}${SANDBOX_WEBHOOKS_PATH}${rest}`;
 }
 
 /** The sandbox's webhooks; a UsageError naming `what` when the store is not a sandbox. */
