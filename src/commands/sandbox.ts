@@ -24,6 +24,11 @@ function parseSeconds(flag: string) {
   };
 }
 
+function parseBackoff(value: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw new UsageError(`--webhook-backoff takes a whole number of milliseconds (got "${value}")`);
+  return Number(value);
+}
+
 function parsePort(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`--port takes 0 to 65535 (got "${value}")`);
   return Number(value);
@@ -50,6 +55,11 @@ export function register(sandbox: Command, io: IO): void {
     .addOption(
       new Option('--link-ttl <seconds>', 'how long a signed download link stays valid (default 300)').argParser(parseSeconds('--link-ttl')),
     )
+    .addOption(
+      new Option('--webhook-backoff <ms>', "the first webhook retry's delay in milliseconds; each further retry waits twice as long (default 300000)").argParser(
+        parseBackoff,
+      ),
+    )
     .action(async (options: RunSandboxOptions) => {
       const { runSandbox } = await import('../sandbox/run.js');
       await runSandbox(options, io);
@@ -60,6 +70,7 @@ export function register(sandbox: Command, io: IO): void {
       'store-admin sandbox --token dev --scoped-token ro=orders:read,exports:read',
       'store-admin sandbox --faults rate=4,error=0.3:503,reset-after=0.1 --seed 7',
       'store-admin sandbox --export-delay 60 --link-ttl 30',
+      'store-admin sandbox --webhook-backoff 1000',
     ],
   });
 

@@ -5,6 +5,10 @@ import type { IO } from '../io.js';
 import { redactSecrets } from '../output/redact.js';
 import { addOperationCommand, type Options } from './define.js';
 import type { Field } from './fields.js';
+import { registerListen } from './webhook-listen.js';
+import { registerTrigger } from './webhook-trigger.js';
+import { registerVerify } from './webhook-verify.js';
+import { collect, textFrom } from './values.js';
 
 const present = (data: unknown, opts: Options) => (opts.showSecret ? data : redactSecrets(data));
 const showSecret = (command: Command) => command.option('--show-secret', "print the webhook's secret key instead of masking it");
@@ -56,4 +60,8 @@ export function register(webhooks: Command, io: IO): void {
     progress: 'Fetching the webhook…',
     examples: ['store-admin webhooks get 1', 'store-admin webhooks get 1 --json --show-secret'],
   });
+
+  registerListen(webhooks, io);
+  registerTrigger(webhooks, io);
+  registerVerify(webhooks, io);
 }

@@ -196,6 +196,8 @@ export const views = {
       // Masked before rendering unless --show-secret (see the webhooks commands).
       ['Secret key', (r, f) => f.text(r.secret_key)],
       ['Warnings', (r, f) => f.text(r.warning_count)],
+      // When the next delivery attempt is due (empty when nothing waits).
+      ['Next check', (r, f) => f.date(r.next_check_date)],
       ['Created', (r, f) => f.date(r.created_at)],
     ],
   },

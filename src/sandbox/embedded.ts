@@ -17,6 +17,9 @@ export function startEmbeddedSandbox(env: NodeJS.ProcessEnv): Promise<Sandbox> {
     token: `sbx_${randomBytes(16).toString('hex')}`,
     store: fileStore(sandboxStatePath(env)),
     exportDelaySeconds: exportDelay(env),
+    // One command per process: the deliveries it caused get their first attempt before it exits;
+    // retries wait in the state file for a later command.
+    webhooks: { finishOnClose: true },
   });
 }
 

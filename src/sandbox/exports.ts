@@ -38,10 +38,14 @@ export function dueExports(state: SandboxState, nowMs: number): ExportRecord[] {
 }
 
 /** Turns every due export available; true when something changed (and must be saved). */
-export function settleExports(state: SandboxState, nowMs: number): boolean {
-  const due = dueExports(state, nowMs);
-  for (const record of due) markAvailable(state, record);
-  return due.length > 0;
+/** Makes every due export available; `onAvailable` queues its event and says how many deliveries it queued. */
+export function settleExports(state: SandboxState, nowMs: number, onAvailable: (record: ExportRecord) => number): number {
+  let queued = 0;
+  for (const record of dueExports(state, nowMs)) {
+    markAvailable(state, record);
+    queued += onAvailable(record);
+  }
+  return queued;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { OperationId } from '../api/operations.js';
 import type { OperationParams, OperationParsedBody } from '../api/types.js';
 import { createExport, presentExport } from './exports.js';
 import { attribution, billingAddress, shippingAddress } from '../api/schemas/common.js';
+import type { EventsOf } from './events.js';
 import { badRequest, HttpError, notFound } from './http-error.js';
 import { fromCents, sumCents, toCents } from './money.js';
 import { renewalOrder } from './seed.js';
@@ -23,6 +24,8 @@ export interface HandlerContext<Id extends OperationId> {
   exportDelayMs: number;
   /** A temporary signed link to an export's file. */
   signExportLink: (id: number) => string;
+  /** Queues a webhook event; only the events the change's entry in events.ts lists. */
+  emit(event: EventsOf<Id>, data: unknown): void;
 }
 
 type Handlers = { [Id in OperationId]: (ctx: HandlerContext<Id>) => unknown };
@@ -31,7 +34,7 @@ const SANDBOX_APP = { client_id: 'sandbox-app', name: 'Sandbox' };
 const SANDBOX_AGENT = { email: 'admin@sandbox.example', first_name: 'Sandbox', id: 1, last_name: 'Admin' };
 
 export const handlers: Handlers = {
-  'orders.removeLine': ({ state, params, now }) => {
+  'orders.removeLine': ({ state, params, now, emit }) => {
     const order = findOrder(state, params.number);
     const lines = order.lines ?? [];
     const line = lines.find((l) => l.id === params.lineId);
@@ -45,26 +48,30 @@ export const handlers: Handlers = {
     }
     order.updated_at = now;
     recomputeOrderTotals(order);
+    emit('order.updated', order);
     return order;
   },
 
-  'orders.addNote': ({ state, params, body, now }) => {
-    findOrder(state, params.number);
+  'orders.addNote': ({ state, params, body, now, emit }) => {
+    const order = findOrder(state, params.number);
     const note = { ...newNote(state, body.message), date_created: now, date_updated: now };
     (state.orderNotes[params.number] ??= []).push(note);
+    emit('order.updated', order);
     return note;
   },
 
-  'subscriptions.cancel': ({ state, params, body }) => {
+  'subscriptions.cancel': ({ state, params, body, emit }) => {
     const subscription = findSubscription(state, params.id);
     if (subscription.status === 'canceled') throw badRequest(`Subscription ${params.id} is already canceled.`);
     subscription.status = 'canceled';
     subscription.cancel_reason = body.cancel_reason;
     subscription.cancel_reason_other_message = body.cancel_reason_other_message ?? '';
-    return subscriptionAnswer(subscription);
+    const answer = subscriptionAnswer(subscription);
+    emit('subscription.updated', answer);
+    return answer;
   },
 
-  'subscriptions.renew': ({ state, params, now }) => {
+  'subscriptions.renew': ({ state, params, now, emit }) => {
     const subscription = findSubscription(state, params.id);
     // The platform renews only active subscriptions; a past_due one is retried by another operation.
     if (subscription.status !== 'active') throw badRequest(renewRefusal(params.id, subscription.status));
@@ -82,10 +89,13 @@ export const handlers: Handlers = {
       subscription.interval_count ?? 1,
     );
     subscription.status = 'active';
-    return subscriptionAnswer(subscription);
+    emit('order.created', order);
+    const answer = subscriptionAnswer(subscription);
+    emit('subscription.updated', answer);
+    return answer;
   },
 
-  'subscriptions.update': ({ state, params, body }) => {
+  'subscriptions.update': ({ state, params, body, emit }) => {
     const subscription = findSubscription(state, params.id);
     const { attribution: sentAttribution, billing_address, shipping_address, shipping_price, ...rest } = body;
     Object.assign(subscription, rest);
@@ -99,6 +109,7 @@ export const handlers: Handlers = {
       sumCents(subscription.lines.map((l) => fromCents(toCents(l.price) * (l.quantity ?? 1)))) +
         toCents(subscription.shipping_price),
     );
+    emit('subscription.updated', subscriptionAnswer(subscription));
     return updatedSubscriptionAnswer(subscription);
   },
 
@@ -121,15 +132,16 @@ export const handlers: Handlers = {
       .map((fo) => withLineShape(fo, 'retrieval'));
   },
 
-  'customers.addNote': ({ state, params, body, now }) => {
+  'customers.addNote': ({ state, params, body, now, emit }) => {
     const customer = state.customers[params.id];
     if (!customer) throw notFound(`Customer ${params.id}`);
     const note = { ...newNote(state, body.message), created_at: now, updated_at: now };
     customer.notes.push(note);
+    emit('customer.updated', customer.user);
     return note;
   },
 
-  'fulfillmentOrders.rejectCancellation': ({ state, params, body, now }) => {
+  'fulfillmentOrders.rejectCancellation': ({ state, params, body, now, emit }) => {
     const fo = state.fulfillmentOrders[params.id];
     if (!fo) throw notFound(`Fulfillment order ${params.id}`);
     if (fo.request_status !== 'cancel_requested') {
@@ -142,7 +154,9 @@ export const handlers: Handlers = {
       { type: 'cancellation_rejection', message: body.message ?? '', notify: true },
     ];
     fo.updated_at = now;
-    return withLineShape(fo, 'reject');
+    const shown = withLineShape(fo, 'reject');
+    emit('fulfillment.updated', shown);
+    return shown;
   },
 
   'exports.create': ({ state, body, origin, now, nowMs, exportDelayMs }) => {
@@ -163,7 +177,7 @@ export const handlers: Handlers = {
     return { url: signExportLink(found.id) };
   },
 
-  'disputes.create': ({ state, body, now }) => {
+  'disputes.create': ({ state, body, now, emit }) => {
     const found = body.transaction == null ? undefined : findTransaction(state, body.transaction);
     if (body.transaction != null && !found) {
       throw new HttpError(400, { transaction: [`Invalid pk "${body.transaction}" - object does not exist.`] });
@@ -191,6 +205,7 @@ export const handlers: Handlers = {
       type: body.type ?? 'chargeback',
     };
     state.disputes[id] = dispute;
+    emit('dispute.created', dispute);
     return dispute;
   },
 
@@ -210,6 +225,7 @@ export const handlers: Handlers = {
   },
 
   'webhooks.create': ({ state, body, now }) => {
+    checkDeliveryTarget(body.target);
     const id = ++state.lastIds.webhook;
     const webhook = {
       id,
@@ -234,6 +250,15 @@ export const handlers: Handlers = {
     return webhook;
   },
 };
+
+/** The sandbox delivers for real: plain http only to this machine, never across a network. */
+function checkDeliveryTarget(target: string) {
+  const url = new URL(target);
+  const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(url.hostname);
+  if (url.protocol === 'http:' && !loopback) {
+    throw new HttpError(400, { target: ['The sandbox delivers over http:// only to this machine (localhost, 127.0.0.1, [::1]); use https:// elsewhere.'] });
+  }
+}
 
 const RENEW_REFUSALS = new Map([
   ['past_due', 'is past_due: its payment is retried through a separate operation, not renewed'],

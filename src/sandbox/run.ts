@@ -12,6 +12,7 @@ export interface RunSandboxOptions {
   seed?: number;
   exportDelay?: number;
   linkTtl?: number;
+  webhookBackoff?: number;
 }
 
 export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<void> {
@@ -26,6 +27,14 @@ export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<vo
       faults,
       exportDelaySeconds: options.exportDelay,
       linkTtlSeconds: options.linkTtl,
+      webhooks: {
+        ...(options.webhookBackoff !== undefined ? { backoffMs: options.webhookBackoff } : {}),
+        onDelivery: (o) =>
+          io.stderr.write(
+            `webhook ${o.webhook}: ${o.event_type} ${o.ok ? 'delivered' : 'failed'} (${o.status ?? o.error})` +
+              `${o.ok ? '' : o.deactivated ? ', webhook switched off' : `, attempt ${o.failures}; will retry`}\n`,
+          ),
+      },
       onError: (error) => io.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`),
     });
   } catch (error) {

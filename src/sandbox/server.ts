@@ -7,6 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { operations, type OperationId } from '../api/operations.js';
 import { toFieldIssues } from '../api/validate.js';
+import { SANDBOX_WEBHOOKS_PATH } from '../webhooks/sandbox-admin.js';
+import { createDeliverer, type DeliveryOptions } from './deliverer.js';
+import { emitEvent, outbox } from './events.js';
 import { exportCsv } from './export-csv.js';
 import {
   checkLink,
@@ -14,6 +17,7 @@ import {
   DEFAULT_LINK_TTL_SECONDS,
   dueExports,
   EXPORT_FILES,
+  presentExport,
   settleExports,
   signedLink,
 } from './exports.js';
@@ -34,6 +38,11 @@ export interface SandboxOptions {
   store?: StateStore;
   /** Misbehave on purpose (see faults.ts). */
   faults?: FaultSpec;
+  /** How webhook deliveries are retried and reported (deliverer.ts). */
+  webhooks?: DeliveryOptions & {
+    /** On close, let the deliveries due now have their attempt first (the embedded sandbox does). */
+    finishOnClose?: boolean;
+  };
   /** Told of a failure inside the sandbox itself (answered 500). */
   onError?: (error: unknown) => void;
   /** How long a new export stays pending, in seconds (default 5). */
@@ -82,6 +91,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const linkSecret = randomBytes(32);
   let expiredLinksLeft = options.faults?.expiredLinks ?? 0;
   let origin = '';
+  const deliverer = createDeliverer(store, options.webhooks);
 
   function signExportLink(id: number, nowMs: number): string {
     // The expired-links fault hands out links that are already dead, as if fetched too late.
@@ -91,6 +101,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return signedLink(origin, id, nowMs - 1000, linkSecret);
     }
     return signedLink(origin, id, nowMs + linkTtlMs, linkSecret);
+  }
+
+  /** Turns due exports available and queues their `export.created` events, as the platform does. */
+  async function settleDueExports(nowMs: number): Promise<void> {
+    if (!(await store.transact((state) => dueExports(state, nowMs).length > 0, false))) return;
+    const queued = await store.transact(
+      (state) => settleExports(state, nowMs, (record) => emitEvent(state, 'export.created', presentExport(record, origin), nowMs)),
+      true,
+    );
+    if (queued > 0) deliverer.kick();
   }
 
   const server = createServer((req, res) => {
@@ -106,6 +126,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', origin);
     if (url.pathname.startsWith(EXPORT_FILES) && req.method === 'GET') return serveExportFile(res, url);
+
+    if (url.pathname.startsWith(SANDBOX_WEBHOOKS_PATH)) return sandboxWebhooks(req, res, url.pathname.slice(SANDBOX_WEBHOOKS_PATH.length));
 
     const route = matchRoute(req.method ?? 'GET', url.pathname);
     if (route.kind === 'not-found') throw new HttpError(404, { detail: 'Not found.' });
@@ -152,11 +174,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const nowMs = Date.now();
     // Exports turn available in wall time; the change is saved once, when a request first sees it due.
-    if (route.id.startsWith('exports.') && (await store.transact((state) => dueExports(state, nowMs).length > 0, false))) {
-      await store.transact((state) => settleExports(state, nowMs), true);
-    }
+    if (route.id.startsWith('exports.')) await settleDueExports(nowMs);
+    let queued = 0;
     const result = await store.transact((state) => {
       const handler = handlers[route.id] as (ctx: unknown) => unknown;
+      const emit = (event: string, data: unknown) => (queued += emitEvent(state, event, structuredClone(data), nowMs));
       return handler({
         state,
         params: route.params,
@@ -166,10 +188,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         nowMs,
         exportDelayMs,
         signExportLink: (id: number) => signExportLink(id, nowMs),
+        emit,
       });
     }, op.method !== 'GET');
     if (op.method !== 'GET') count.applied++;
     options.onAnswer?.(route.id, result);
+    // Saved: now the deliveries it queued may go out.
+    if (queued > 0) deliverer.kick();
+    // A long-running sandbox turns a new export available on time even if nobody polls it.
+    if (route.id === 'exports.create') setTimeout(() => void settleDueExports(Date.now()).catch(options.onError), exportDelayMs + 10).unref();
     if (decision?.after === 'reset-after') return void req.socket.destroy();
     if (decision?.after === 'truncate') return sendTruncated(res, op.success, result);
     send(res, op.success, result);
@@ -181,6 +208,43 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const granted = tokens.get(match[1]!);
     if (!granted) throw new HttpError(401, { detail: 'Invalid token.' });
     return granted;
+  }
+
+  /**
+   * The sandbox's own view of webhooks, which no store offers: `GET` lists them with their pending
+   * deliveries (for `webhooks trigger`), `DELETE <id>` removes one (`webhooks listen --register`
+   * removes its own on exit). Answering at all is how the CLI tells a sandbox from a real store.
+   */
+  async function sandboxWebhooks(req: IncomingMessage, res: ServerResponse, rest: string) {
+    authenticate(req.headers.authorization);
+    if (req.method === 'GET' && rest === '') {
+      const list = await store.transact(
+        (state) =>
+          Object.values(state.webhooks).map((w) => ({
+            id: w.id,
+            active: w.active,
+            events: w.events,
+            target: w.target,
+            warning_count: w.warning_count,
+            pending_deliveries: outbox(state).filter((d) => d.webhook === w.id).length,
+          })),
+        false,
+      );
+      return send(res, 200, { sandbox: true, webhooks: list });
+    }
+    const id = /^(\d{1,9})$/.exec(rest)?.[1];
+    if (req.method === 'DELETE' && id) {
+      const found = await store.transact((state) => {
+        if (!state.webhooks[id]) return false;
+        delete state.webhooks[id];
+        state.webhookOutbox = outbox(state).filter((d) => d.webhook !== Number(id));
+        return true;
+      }, true);
+      if (!found) throw new HttpError(404, { detail: 'Not found.' });
+      res.writeHead(204).end();
+      return;
+    }
+    throw new HttpError(404, { detail: 'Not found.' });
   }
 
   /** A signed link's file, as a storage service serves it: no token, the signature and expiry checked. */
@@ -207,17 +271,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   origin = `http://${host}:${address.port}`;
+  // Deliveries left from an earlier run (the embedded sandbox's state file) go out when due.
+  deliverer.kick();
 
   return {
     url: origin,
     token,
     counters,
     store,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      if (options.webhooks?.finishOnClose) await deliverer.settle();
+      deliverer.close();
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }
 

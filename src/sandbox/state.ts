@@ -7,6 +7,7 @@ import type * as exports from '../api/schemas/exports.js';
 import type * as orders from '../api/schemas/orders.js';
 import type * as subscriptions from '../api/schemas/subscriptions.js';
 import type * as webhooks from '../api/schemas/webhooks.js';
+import type { OutboxDelivery } from './events.js';
 
 export type Order = z.output<typeof orders.order>;
 export type OrderLine = z.output<typeof orders.orderLine>;
@@ -52,6 +53,8 @@ export interface SandboxState {
   appSettings: Record<string, Record<string, unknown>>;
   /** By webhook id. */
   webhooks: Record<string, Webhook>;
+  /** Webhook deliveries not yet made or to be retried (absent in states saved before deliveries). */
+  webhookOutbox?: OutboxDelivery[];
   /** By export id. */
   exports: Record<string, ExportRecord>;
   /** When each pending export turns available (ms since the epoch), by export id. */

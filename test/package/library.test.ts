@@ -1,6 +1,7 @@
 // The typed library as users get it: packed like `npm pack`, installed in a clean folder,
 // imported by plain JavaScript and type-checked from TypeScript.
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,7 +77,7 @@ await store.close();
   it('is typed: inputs are checked and outputs typed from the schemas', () => {
     writeFileSync(
       join(work, 'consumer.ts'),
-      `import { createClient, type OperationOutput } from 'store-admin';
+      `import { createClient, verifyWebhookSignature, type OperationOutput } from 'store-admin';
 const store = createClient({ baseUrl: 'https://shop.example.com', token: 'x' });
 export async function run(): Promise<string | null | undefined> {
   const canceled = await store.subscriptions.cancel({ params: { id: 1 }, body: { cancel_reason: 'other' } });
@@ -85,7 +86,10 @@ export async function run(): Promise<string | null | undefined> {
   // @ts-expect-error: ids are numbers
   await store.categories.get({ params: { id: '1' } });
   const list: OperationOutput<'orders.listFulfillmentOrders'> = await store.orders.listFulfillmentOrders({ params: { number: '10001' } });
-  return list.length > 0 ? canceled.status : null;
+  const check: { valid: boolean; matched: 'raw' | 'python-json' | null } = verifyWebhookSignature('{}', undefined, 'secret');
+  // @ts-expect-error: the body is text or bytes
+  verifyWebhookSignature({}, 'ab', 'secret');
+  return list.length > 0 && check.valid ? canceled.status : null;
 }
 `,
     );
@@ -98,4 +102,48 @@ export async function run(): Promise<string | null | undefined> {
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
   }, 60_000);
+
+  it("runs the README's webhook receiver, which accepts the sandbox's signed deliveries and refuses forged ones", async () => {
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+    const snippet = /A webhook receiver checks[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)![1]!;
+    expect(snippet.trim().split('\n').length).toBeLessThanOrEqual(14);
+    writeFileSync(join(work, 'receiver.mjs'), snippet);
+    const port = await freePort();
+    const receiver = spawn(process.execPath, ['receiver.mjs'], {
+      cwd: work,
+      env: { PATH: process.env.PATH, PORT: String(port), WEBHOOK_SECRET: 'whsec_readme' },
+    });
+    let stdout = '';
+    const printed = new Promise<void>((resolve) =>
+      receiver.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('\n')) resolve();
+      }),
+    );
+    try {
+      const target = `http://127.0.0.1:${port}/`;
+      // The receiver is up once it answers; a forged delivery is refused.
+      let forged: Response | undefined;
+      while (!forged) {
+        forged = await fetch(target, { method: 'POST', body: '{}', headers: { 'x-store-signature': '0'.repeat(64) } }).catch(() => undefined);
+        if (!forged) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(forged.status).toBe(401);
+      await ctx.client.webhooks.create({ body: { target, events: ['customer.updated'], secret_key: 'whsec_readme' } });
+      await ctx.client.customers.addNote({ params: { id: 2 }, body: { message: 'Zoë prefers e-mail' } });
+      await printed;
+      expect(stdout).toBe('customer.updated 2\n');
+    } finally {
+      receiver.kill();
+    }
+  });
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

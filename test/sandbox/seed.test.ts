@@ -97,6 +97,7 @@ function handlerContext(state: unknown, params: Record<string, unknown>, body: u
     nowMs: Date.parse('2026-02-01T12:00:00Z'),
     exportDelayMs: 0,
     signExportLink: (id: number) => `${origin}/sandbox/files/exports/${id}.csv?signature=test`,
+    emit: () => {},
   };
 }
 

@@ -1,0 +1,67 @@
+// `store-admin webhooks listen`: declared here, run by src/webhooks/listen.ts.
+import { InvalidArgumentError, type Command } from 'commander';
+import type { IO } from '../io.js';
+import { localAction } from './local.js';
+import { describeCommand } from './meta.js';
+import { collect, textFrom } from './values.js';
+
+function port(value: string): number {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError('takes 0 to 65535');
+  return Number(value);
+}
+
+function localUrl(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(`takes a URL such as http://localhost:3000/webhooks (got "${value}")`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('takes an http(s) URL');
+  return url;
+}
+
+/**
+ * Aborted by the first Ctrl-C or SIGTERM. Stands in until the context carries its own signal;
+ * then the call below passes ctx.signal instead.
+ */
+function interruption(): AbortSignal {
+  const controller = new AbortController();
+  const stop = () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    controller.abort();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return controller.signal;
+}
+
+export function registerListen(webhooks: Command, io: IO): void {
+  const command = webhooks
+    .command('listen')
+    .description('Receive webhook deliveries on 127.0.0.1: show each one, check its signature, forward it to a local app')
+    .option('--port <port>', 'port to listen on (0, the default, picks a free one)', port, 0)
+    .option('--forward-to <url>', "pass each delivery, body and headers untouched, to this URL and answer with the app's status", localUrl)
+    .option('--secret-file <file>', "check signatures with the webhook's secret read from a file (- for standard input)")
+    .option('--event <name>', 'show and forward only this event (repeatable); with --register, subscribe to it', collect)
+    .option('--register', 'on a sandbox store, create a webhook pointing here (with a generated secret unless --secret-file); removed on exit')
+    .action(
+      localAction(io, async (ctx, opts) => {
+        const { listen } = await import('../webhooks/listen.js');
+        const secret = opts.secretFile === undefined ? undefined : await textFrom(String(opts.secretFile), '--secret-file', ctx.io);
+        await listen(
+          ctx,
+          { port: opts.port, forwardTo: opts.forwardTo, secret, events: opts.event ?? [], register: !!opts.register },
+          interruption(),
+        );
+      }),
+    );
+  describeCommand(command, {
+    examples: [
+      'store-admin --sandbox webhooks listen --register',
+      'store-admin webhooks listen --port 4242 --secret-file secret.txt --forward-to http://localhost:3000/webhooks',
+      'store-admin --sandbox webhooks listen --register --event order.created --json > deliveries.jsonl',
+    ],
+  });
+}

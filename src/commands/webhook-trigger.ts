@@ -1,0 +1,31 @@
+// `store-admin webhooks trigger <event>`: declared here, run by src/webhooks/trigger.ts.
+import type { Command } from 'commander';
+import type { IO } from '../io.js';
+import { localAction } from './local.js';
+import { describeCommand } from './meta.js';
+
+export function registerTrigger(webhooks: Command, io: IO): void {
+  const command = webhooks
+    .command('trigger')
+    .description('Make the sandbox store perform a real change on its seed data that emits EVENT (refused on a real store)')
+    .argument('<event>', 'the event to cause, e.g. order.created')
+    .action(
+      localAction(io, async (ctx, _opts, [event]) => {
+        const { trigger } = await import('../webhooks/trigger.js');
+        const result = await trigger(ctx, event!);
+        if (ctx.format === 'json') {
+          ctx.io.stdout.write(`${JSON.stringify(result)}\n`);
+          return;
+        }
+        const others = result.emitted.filter((e) => e !== result.event);
+        ctx.io.stdout.write(
+          `${result.did}.\n` +
+            `Emitted ${result.event}${others.length > 0 ? ` (and ${others.join(', ')})` : ''}: ` +
+            `${result.webhooks.length === 0 ? 'no webhook subscribes to it' : `queued for webhook${result.webhooks.length > 1 ? 's' : ''} ${result.webhooks.join(', ')}`}.\n`,
+        );
+      }),
+    );
+  describeCommand(command, {
+    examples: ['store-admin --sandbox webhooks trigger order.created', 'store-admin --sandbox webhooks trigger subscription.updated --json'],
+  });
+}

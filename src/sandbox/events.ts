@@ -1,0 +1,79 @@
+// Which state change emits which webhook event: data, like the operation table. A handler may
+// emit only the events its entry lists (the type checker holds it to that), and each emitted
+// event becomes one delivery per active webhook subscribed to it, queued in the state's outbox.
+// The deliverer (deliverer.ts) sends them once the change is saved.
+import { randomUUID } from 'node:crypto';
+import type { OperationId } from '../api/operations.js';
+import { signWebhookBody } from '../webhooks/signature.js';
+import type { SandboxState, Webhook } from './state.js';
+
+export const EVENTS_BY_CHANGE = {
+  'subscriptions.renew': ['order.created', 'subscription.updated'],
+  'subscriptions.cancel': ['subscription.updated'],
+  'subscriptions.update': ['subscription.updated'],
+  'orders.removeLine': ['order.updated'],
+  'orders.addNote': ['order.updated'],
+  'customers.addNote': ['customer.updated'],
+  'disputes.create': ['dispute.created'],
+  // Not a request: an export turning available, some time after exports.create (exports.ts).
+  'export.available': ['export.created'],
+  'fulfillmentOrders.rejectCancellation': ['fulfillment.updated'],
+} as const satisfies Partial<Record<OperationId | 'export.available', readonly string[]>>;
+
+export type EventsOf<Id extends OperationId> = Id extends keyof typeof EVENTS_BY_CHANGE
+  ? (typeof EVENTS_BY_CHANGE)[Id][number]
+  : never;
+
+/** A delivery waiting in the outbox: the exact bytes to send, and when. */
+export interface OutboxDelivery {
+  event_id: string;
+  event_type: string;
+  webhook: number;
+  body: string;
+  /** Absent when the webhook has no secret key. */
+  signature?: string;
+  /** Failed attempts so far. */
+  failures: number;
+  /** When the next attempt is due (epoch ms). */
+  dueAt: number;
+  /** Another process is sending it until then (epoch ms), so it is not sent twice. */
+  claimedUntil?: number;
+}
+
+const DEFAULT_API_VERSION = '2024-04-01';
+
+export function outbox(state: SandboxState): OutboxDelivery[] {
+  // States saved before deliveries existed have no outbox yet.
+  return (state.webhookOutbox ??= []);
+}
+
+/** Queues `event` for every active webhook subscribed to it; returns how many deliveries. */
+export function emitEvent(state: SandboxState, event: string, data: unknown, now: number): number {
+  const subscribed = Object.values(state.webhooks).filter((w) => w.active !== false && (w.events ?? []).includes(event));
+  for (const webhook of subscribed) {
+    const eventId = randomUUID();
+    // The platform sends compact JSON but signs its Python re-serialisation (signature.ts).
+    const body = JSON.stringify(envelope(webhook, event, eventId, data));
+    outbox(state).push({
+      event_id: eventId,
+      event_type: event,
+      webhook: webhook.id!,
+      body,
+      ...(webhook.secret_key ? { signature: signWebhookBody(body, webhook.secret_key) } : {}),
+      failures: 0,
+      dueAt: now,
+    });
+  }
+  return subscribed.length;
+}
+
+function envelope(webhook: Webhook, event: string, eventId: string, data: unknown) {
+  return {
+    api_version: webhook.api_version ?? DEFAULT_API_VERSION,
+    data,
+    event_id: eventId,
+    event_type: event,
+    object: event.split('.')[0],
+    webhook: { events: webhook.events, id: webhook.id, store: 'sandbox', target: webhook.target },
+  };
+}

@@ -1,0 +1,40 @@
+// What only a sandbox store answers: its list of webhooks and the removal of one. Asking is also
+// how `listen --register` and `trigger` tell a sandbox from a real store, which they refuse.
+import { UsageError } from '../api/errors.js';
+import type { StoreClient } from '../api/client.js';
+
+/** Where a sandbox serves its own view of webhooks, outside the API's /api/admin (src/sandbox/server.ts). */
+export const SANDBOX_WEBHOOKS_PATH = '/sandbox/webhooks/';
+/** The sandbox's own paths need no API version, but the client sends one with every request. */
+const VERSION = '2024-04-01';
+
+export interface SandboxWebhook {
+  id: number;
+  active: boolean;
+  events: string[];
+  target: string;
+  warning_count: number;
+  pending_deliveries: number;
+}
+
+function sandboxUrl(client: StoreClient, rest = ''): string {
+  return `${new URL(client.baseUrl).origin}${SANDBOX_WEBHOOKS_PATH}${rest}`;
+}
+
+/** The sandbox's webhooks; a UsageError naming `what` when the store is not a sandbox. */
+export async function sandboxWebhooks(client: StoreClient, what: string): Promise<SandboxWebhook[]> {
+  const answer = await client.raw({ method: 'GET', path: sandboxUrl(client), version: VERSION });
+  const body = answer.body as { sandbox?: unknown; webhooks?: SandboxWebhook[] } | undefined;
+  if (answer.status !== 200 || body?.sandbox !== true || !Array.isArray(body.webhooks)) {
+    throw new UsageError(`${what} works only with a sandbox store, and ${new URL(client.baseUrl).origin} is not one`, {
+      hint: 'Add --sandbox, or point --base-url at a running `store-admin sandbox`',
+    });
+  }
+  return body.webhooks;
+}
+
+/** Removes a webhook from the sandbox; false when it was already gone. */
+export async function removeSandboxWebhook(client: StoreClient, id: number): Promise<boolean> {
+  const answer = await client.raw({ method: 'DELETE', path: sandboxUrl(client, String(id)), version: VERSION });
+  return answer.status === 204;
+}

@@ -1,0 +1,66 @@
+// `webhooks verify`: checks a saved delivery against the webhook's secret. The input is the body
+// alone, or a saved request (headers, a blank line, the body) whose X-Store-Signature header
+// stands in for --signature.
+import { readFile } from 'node:fs/promises';
+import { StoreAdminError, UsageError } from '../api/errors.js';
+import type { IO } from '../io.js';
+import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, type WebhookSignatureCheck } from './signature.js';
+
+export class SignatureMismatchError extends StoreAdminError {
+  override name = 'SignatureMismatchError';
+}
+
+export interface SavedDelivery {
+  body: Buffer;
+  /** From the saved request's headers, when there are any. */
+  signature?: string;
+}
+
+/** Splits a saved request into headers and body; anything else is all body. */
+export function parseSavedDelivery(bytes: Buffer): SavedDelivery {
+  const text = bytes.toString('latin1');
+  const firstLine = text.slice(0, text.search(/\r?\n|$/));
+  const looksLikeHeaders = /^(POST|PUT) \S+ HTTP\/\d(\.\d)?$/i.test(firstLine) || /^[A-Za-z0-9-]+: /.test(firstLine);
+  const blank = /\r?\n\r?\n/.exec(text);
+  if (!looksLikeHeaders || !blank) return { body: bytes };
+  const headers = text.slice(0, blank.index).split(/\r?\n/);
+  const signature = headers
+    .map((line) => /^([A-Za-z0-9-]+):\s*(.*?)\s*$/.exec(line))
+    .find((m) => m?.[1]!.toLowerCase() === WEBHOOK_SIGNATURE_HEADER)?.[2];
+  return { body: bytes.subarray(blank.index + blank[0].length), ...(signature ? { signature } : {}) };
+}
+
+export async function readDelivery(source: string | undefined, io: IO): Promise<SavedDelivery> {
+  if (source === undefined || source === '-') {
+    if (io.stdin.isTTY) throw new UsageError('webhooks verify reads the delivery from standard input, which is a terminal here: give a FILE or pipe it in');
+    const chunks: Buffer[] = [];
+    for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Buffer));
+    return parseSavedDelivery(Buffer.concat(chunks));
+  }
+  try {
+    return parseSavedDelivery(await readFile(source));
+  } catch (error) {
+    throw new UsageError(`cannot read ${source} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+export function describeMatch(check: WebhookSignatureCheck): string {
+  if (check.matched === 'raw') return 'The signature matches the body as received (raw bytes).';
+  if (check.matched === 'python-json') return "The signature matches the platform's re-serialisation of the body (Python json.dumps), not its raw bytes.";
+  return 'The signature matches neither the raw body nor its re-serialisation (Python json.dumps).';
+}
+
+export async function verifyDelivery(
+  io: IO,
+  options: { secret: string; signature?: string; source?: string },
+): Promise<WebhookSignatureCheck> {
+  const delivery = await readDelivery(options.source, io);
+  const signature = options.signature ?? delivery.signature;
+  if (!signature) {
+    throw new UsageError('No signature to check', {
+      hint: 'Pass --signature, or give a saved request whose headers include X-Store-Signature',
+    });
+  }
+  if (options.secret === '') throw new UsageError('--secret-file: the file is empty');
+  return verifyWebhookSignature(delivery.body, signature, options.secret);
+}

@@ -1,0 +1,320 @@
+// webhooks listen, trigger and verify, end to end: the built CLI in its own processes, a sandbox
+// and receivers on real sockets.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_RETRIES } from '../../src/sandbox/deliverer.js';
+import { EVENTS_BY_CHANGE } from '../../src/sandbox/events.js';
+import { memoryStore } from '../../src/sandbox/store.js';
+import { TRIGGERS } from '../../src/webhooks/trigger.js';
+import { webhookHmac } from '../../src/webhooks/signature.js';
+import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { independentDumps, pythonMissing, pythonSignature } from '../webhooks/python.js';
+import { gate, outcomeLog, startReceiver } from '../webhooks/receiver.js';
+import { BIN, runCli, useConfigDir } from './run.js';
+import { hasTmux, Terminal } from './tmux.js';
+
+/** A long-running command (listen), read line by line as it prints. */
+function startCli(args: string[], env: Record<string, string>) {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: 'pipe',
+  });
+  const out = { stdout: '', stderr: '' };
+  const waiters: { stream: 'stdout' | 'stderr'; pattern: RegExp; resolve: (m: RegExpMatchArray) => void; reject: (e: Error) => void }[] = [];
+  const check = () => {
+    for (const w of waiters.slice()) {
+      const match = out[w.stream].match(w.pattern);
+      if (match) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(match);
+      }
+    }
+  };
+  child.stdout.on('data', (chunk: Buffer) => ((out.stdout += chunk.toString()), check()));
+  child.stderr.on('data', (chunk: Buffer) => ((out.stderr += chunk.toString()), check()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  exited.then(() => {
+    for (const w of waiters.splice(0)) w.reject(new Error(`exited before printing ${w.pattern}:\n${out.stderr}`));
+  });
+  return {
+    out,
+    exited,
+    /** Resolves when `stream` has printed something matching `pattern`. */
+    printed(stream: 'stdout' | 'stderr', pattern: RegExp): Promise<RegExpMatchArray> {
+      return new Promise((resolve, reject) => {
+        waiters.push({ stream, pattern, resolve, reject });
+        check();
+      });
+    },
+    interrupt: () => child.kill('SIGINT'),
+  };
+}
+
+describe('webhooks listen --register against a sandbox store', () => {
+  const ctx = useSandbox();
+  const dir = useConfigDir();
+  const env = () => ({ STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir });
+
+  it('prints subscription.updated with a valid signature after `subscriptions cancel`, and stops cleanly on Ctrl-C', async () => {
+    const listener = startCli(['webhooks', 'listen', '--register', '--event', 'subscription.updated'], env());
+    const [, id] = (await listener.printed('stderr', /Registered webhook (\d+) for subscription\.updated/))!;
+    await listener.printed('stderr', /Listening for webhook deliveries on (http:\/\/127\.0\.0\.1:\d+\/)/);
+    const hook = await ctx.client.webhooks.get({ params: { id: Number(id) } });
+    expect(hook).toMatchObject({ active: true, events: ['subscription.updated'], target: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/) });
+    expect(hook.secret_key).toMatch(/^whsec_[0-9a-f]{48}$/);
+
+    const cancel = await runCli(['subscriptions', 'cancel', '1', '--reason', 'other', '--other-message', 'Moving abroad', '--yes'], { env: env() });
+    expect(cancel.code).toBe(0);
+    // Piped: the envelope as one JSON line on stdout, the person's line on stderr.
+    const [line] = (await listener.printed('stdout', /^.*\n/))!;
+    const envelope = JSON.parse(line!);
+    expect(envelope).toMatchObject({ event_type: 'subscription.updated', object: 'subscription', data: { id: 1, status: 'canceled' } });
+    expect(envelope.webhook.id).toBe(Number(id));
+    await listener.printed('stderr', /\d\d:\d\d:\d\d {2}subscription\.updated {2}1 {2}signature ✓ \(re-serialised body\)/);
+
+    listener.interrupt();
+    expect(await listener.exited).toBe(0);
+    expect(listener.out.stderr).toContain(`Removed webhook ${id}.`);
+    expect(listener.out.stderr).toMatch(/Stopped listening\.\n$/);
+    // Its own webhook is gone; the seed's webhook 1 is still there.
+    await expect(ctx.client.webhooks.get({ params: { id: Number(id) } })).rejects.toMatchObject({ status: 404 });
+    await expect(ctx.client.webhooks.get({ params: { id: 1 } })).resolves.toMatchObject({ id: 1 });
+  });
+
+  it('marks a delivery signed with another secret ✗', async () => {
+    writeFileSync(join(dir, 'listen-secret'), 'whsec_listener\n');
+    const listener = startCli(['webhooks', 'listen', '--secret-file', join(dir, 'listen-secret'), '--output', 'table'], env());
+    const [, url] = (await listener.printed('stderr', /on (http:\/\/127\.0\.0\.1:\d+\/)/))!;
+    await ctx.client.webhooks.create({ body: { target: url!, events: ['customer.updated'], secret_key: 'whsec_someone_else' } });
+    await ctx.client.customers.addNote({ params: { id: 2 }, body: { message: 'hello' } });
+    await listener.printed('stdout', /customer\.updated {2}2 {2}signature ✗\n/);
+    listener.interrupt();
+    expect(await listener.exited).toBe(0);
+  });
+
+  it('refuses --register against a store that is not a sandbox', async () => {
+    const plain = createServer((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not found."}'));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+    const r = await runCli(['webhooks', 'listen', '--register'], { env: { STORE_ADMIN_BASE_URL: url, STORE_ADMIN_TOKEN: 't', STORE_ADMIN_CONFIG_DIR: dir } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`webhooks listen --register works only with a sandbox store, and ${url} is not one`);
+    const t = await runCli(['webhooks', 'trigger', 'order.created'], { env: { STORE_ADMIN_BASE_URL: url, STORE_ADMIN_TOKEN: 't', STORE_ADMIN_CONFIG_DIR: dir } });
+    expect(t.code).toBe(2);
+    expect(t.stderr).toContain('webhooks trigger works only with a sandbox store');
+    plain.close();
+  });
+});
+
+describe('webhooks listen --forward-to', () => {
+  const dir = useConfigDir();
+  it('passes body and headers untouched and answers with the app’s status', async () => {
+    const app = await startReceiver(() => 202);
+    const listener = startCli(['webhooks', 'listen', '--forward-to', app.url], { STORE_ADMIN_CONFIG_DIR: dir });
+    const [, url] = (await listener.printed('stderr', /on (http:\/\/127\.0\.0\.1:\d+\/)/))!;
+    // Bytes no serialiser would produce, and headers in an odd case and order.
+    const body = '{ "event_type" :"order.updated","data":{"number":"10001","note":"Zoë 😀"} ,"x":1.0}';
+    const answer = await fetch(url!, {
+      method: 'POST',
+      headers: { 'X-Store-Signature': 'ab'.repeat(32), 'Content-Type': 'application/json; charset=utf-8', 'X-Custom-Thing': 'Kept As Is' },
+      body,
+    });
+    expect(answer.status).toBe(202);
+    expect(await answer.json()).toEqual({ answered: 202 });
+    const [received] = await app.received(1);
+    expect(received!.body.equals(Buffer.from(body))).toBe(true);
+    expect(received!.url).toBe('/hook');
+    expect(received!.rawHeaders).toEqual(expect.arrayContaining(['X-Store-Signature', 'ab'.repeat(32), 'X-Custom-Thing', 'Kept As Is', 'Content-Type', 'application/json; charset=utf-8']));
+    expect(received!.headers['content-length']).toBe(String(Buffer.byteLength(body)));
+    await listener.printed('stderr', /order\.updated {2}10001 {2}signature not checked \(no --secret-file\) {2}→ 202 from/);
+    listener.interrupt();
+    expect(await listener.exited).toBe(0);
+    await app.close();
+  });
+});
+
+describe('deliveries that fail, seen from the CLI', () => {
+  const log = outcomeLog();
+  const store = memoryStore();
+  const ctx = useSandbox({ store, webhooks: { backoffMs: 5, onDelivery: log.onDelivery } });
+  const dir = useConfigDir();
+  const env = () => ({ STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir });
+  const get = async (id: number) => (await runCli(['webhooks', 'get', String(id)], { env: env() })).json();
+
+  it('a receiver that answers 500 sees retries, and `webhooks get` a rising warning_count', async () => {
+    // The receiver holds its second answer until the test has looked at the webhook.
+    const second = gate();
+    const receiver = await startReceiver((n) => (n === 1 ? second.promise : 500));
+    const created = await runCli(['webhooks', 'create', '--target', receiver.url, '--event', 'order.updated'], { env: env() });
+    expect(created.code).toBe(0);
+    const { id } = created.json();
+    expect((await runCli(['orders', 'add-note', '10002', '--message', 'Gift wrap'], { env: env() })).code).toBe(0);
+
+    await receiver.received(2);
+    expect(await get(id)).toMatchObject({ active: true, warning_count: 1, next_check_date: expect.any(String) });
+    second.open(500);
+    await log.until((o) => o.filter((x) => x.webhook === id).length >= 2);
+    const after2 = await get(id);
+    expect(after2.warning_count).toBeGreaterThanOrEqual(2);
+
+    await log.until((o) => o.some((x) => x.webhook === id && x.deactivated));
+    expect(receiver.requests).toHaveLength(MAX_RETRIES + 1);
+    expect(new Set(receiver.requests.map((r) => r.json.event_id)).size).toBe(1);
+    expect(await get(id)).toMatchObject({ active: false, warning_count: MAX_RETRIES + 1, next_check_date: null });
+    await receiver.close();
+  });
+
+  it('a 410 deactivates the webhook', async () => {
+    const receiver = await startReceiver(() => 410);
+    const { id } = (await runCli(['webhooks', 'create', '--target', receiver.url, '--event', 'dispute.created'], { env: env() })).json();
+    expect((await runCli(['disputes', 'create', '--type', 'chargeback'], { env: env() })).code).toBe(0);
+    await log.until((o) => o.some((x) => x.webhook === id));
+    expect(await get(id)).toMatchObject({ active: false, warning_count: 1 });
+    expect(receiver.requests).toHaveLength(1);
+    await receiver.close();
+  });
+});
+
+describe('webhooks trigger and the embedded sandbox', () => {
+  it('can cause every event of the event table, each through a change that emits it', () => {
+    const tableEvents = new Set<string>(Object.values(EVENTS_BY_CHANGE).flat());
+    expect(new Set(TRIGGERS.keys())).toEqual(tableEvents);
+    for (const [event, { change }] of TRIGGERS) expect(EVENTS_BY_CHANGE[change]).toContain(event);
+  });
+
+  const dir = useConfigDir();
+  const cli = (args: string[]) => runCli(['--sandbox', ...args], { env: { STORE_ADMIN_CONFIG_DIR: dir } });
+
+  it('performs a real change that emits the event, says what it did, and delivers before exiting', async () => {
+    const receiver = await startReceiver(() => 200);
+    const hook = await cli(['webhooks', 'create', '--target', receiver.url, '--event', 'order.created', '--secret-key', 'whsec_trigger']);
+    expect(hook.code).toBe(0);
+    // The seed's webhook 1 subscribes to order.created as well.
+    const r = await cli(['webhooks', 'trigger', 'order.created', '-o', 'table']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Renewed subscription 1, which created order (\d+)\.\nEmitted order\.created \(and subscription\.updated\): queued for webhooks 1, \d+\.\n$/);
+    const order = /created order (\d+)/.exec(r.stdout)![1];
+    // The command has exited: its delivery has already arrived.
+    expect(receiver.requests).toHaveLength(1);
+    expect(receiver.requests[0]!.json).toMatchObject({ event_type: 'order.created', data: { number: order } });
+    const body = receiver.requests[0]!.body.toString('utf8');
+    expect(receiver.requests[0]!.headers['x-store-signature']).toBe(webhookHmac(independentDumps(JSON.parse(body)), 'whsec_trigger'));
+    await receiver.close();
+  });
+
+  it('warns when no webhook subscribes, refuses events it cannot cause, and says when the seed is used up', async () => {
+    const none = await cli(['webhooks', 'trigger', 'customer.updated', '--json']);
+    expect(none.code).toBe(0);
+    expect(none.json()).toMatchObject({ event: 'customer.updated', did: 'Added a note to customer 1', webhooks: [] });
+    expect(none.stderr).toContain('warning: no active webhook subscribes to customer.updated, so nothing was sent');
+    for (const odd of ['__proto__', 'constructor']) {
+      const r = await cli(['webhooks', 'trigger', odd]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`The sandbox cannot trigger "${odd}"`);
+    }
+    const dry = await cli(['webhooks', 'trigger', 'order.updated', '--dry-run']);
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).toContain('it has no --dry-run');
+    const unknown = await cli(['webhooks', 'trigger', 'product.deleted']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('The sandbox cannot trigger "product.deleted"');
+    expect(unknown.stderr).toMatch(/hint: It can trigger: order\.created, subscription\.updated/);
+    expect((await cli(['webhooks', 'trigger', 'fulfillment.updated'])).code).toBe(0);
+    const again = await cli(['webhooks', 'trigger', 'fulfillment.updated']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("fulfillment order 401's cancellation request was already rejected");
+    expect(again.stderr).toContain('hint: Restore the seed data: store-admin sandbox reset');
+  });
+
+  it('keeps a failed delivery in its state file for the next run', async () => {
+    const receiver = await startReceiver(() => 503);
+    const { id } = (await cli(['webhooks', 'create', '--target', receiver.url, '--event', 'export.created'])).json();
+    expect((await cli(['webhooks', 'trigger', 'export.created'])).code).toBe(0);
+    expect(receiver.requests).toHaveLength(1);
+    const state = JSON.parse(readFileSync(join(dir, 'sandbox-state.json'), 'utf8'));
+    expect(state.webhookOutbox.filter((d: { webhook: number }) => d.webhook === id)).toEqual([
+      expect.objectContaining({ event_type: 'export.created', failures: 1, dueAt: expect.any(Number) }),
+    ]);
+    expect((await cli(['webhooks', 'get', String(id)])).json()).toMatchObject({ active: true, warning_count: 1, next_check_date: expect.any(String) });
+    const table = (await cli(['webhooks', 'get', String(id), '-o', 'table'])).stdout;
+    expect(table).toMatch(/│ Warnings +│ 1 +│/);
+    expect(table).toMatch(/│ Next check +│ \d{4}-\d\d-\d\d \d\d:\d\d UTC +│/);
+    // Once due, any later command makes the retry: bring it forward, then run a read.
+    for (const delivery of state.webhookOutbox) delivery.dueAt = 0;
+    writeFileSync(join(dir, 'sandbox-state.json'), JSON.stringify(state));
+    expect((await cli(['exports', 'types'])).code).toBe(0);
+    expect(receiver.requests).toHaveLength(2);
+    expect(receiver.requests[1]!.body.equals(receiver.requests[0]!.body)).toBe(true);
+    expect((await cli(['webhooks', 'get', String(id)])).json()).toMatchObject({ warning_count: 2 });
+    await receiver.close();
+  });
+});
+
+describe('webhooks verify', () => {
+  const dir = useConfigDir();
+  const secretFile = join(dir, 'secret');
+  const bodyFile = join(dir, 'delivery.json');
+  // Compact JSON with non-ASCII text: Node's bytes and Python's re-serialisation differ.
+  const body = '{"api_version":"2024-04-01","data":{"id":9,"name":"Zoë Ünal","ratio":0.25,"tags":["ü","😀"]},"event_type":"customer.updated"}';
+  beforeAll(() => {
+    writeFileSync(secretFile, 'whsec_verify\n');
+    writeFileSync(bodyFile, body);
+  });
+  const verify = (args: string[], stdin?: string) => runCli(['webhooks', 'verify', '--secret-file', secretFile, ...args], { env: { STORE_ADMIN_CONFIG_DIR: dir }, ...(stdin ? { stdin } : {}) });
+  const platformSignature = () => webhookHmac(independentDumps(JSON.parse(body)), 'whsec_verify');
+
+  it('agrees with an HMAC computed the platform’s way, and says the re-serialisation matched', async () => {
+    const r = await verify(['--signature', platformSignature(), bodyFile, '-o', 'table']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("The signature matches the platform's re-serialisation of the body (Python json.dumps), not its raw bytes.\n");
+    const json = await verify(['--signature', platformSignature(), '-'], body);
+    expect(json.code).toBe(0);
+    expect(json.json()).toEqual({ valid: true, matched: 'python-json' });
+  });
+
+  it.skipIf(pythonMissing)(`agrees with python3's own HMAC${pythonMissing ? ` (skipped: ${pythonMissing})` : ''}`, async () => {
+    const signature = pythonSignature(body, 'whsec_verify');
+    expect(signature).toBe(platformSignature());
+    expect((await verify(['--signature', signature, bodyFile])).code).toBe(0);
+  });
+
+  it('says when the raw body matched, reads a saved request’s header, and exits 1 on a mismatch', async () => {
+    const raw = await verify(['--signature', webhookHmac(body, 'whsec_verify'), bodyFile, '-o', 'table']);
+    expect(raw.code).toBe(0);
+    expect(raw.stdout).toContain('matches the body as received (raw bytes)');
+    const saved = join(dir, 'saved.http');
+    writeFileSync(saved, `POST /hook HTTP/1.1\r\nContent-Type: application/json\r\nX-Store-Signature: ${platformSignature()}\r\n\r\n${body}`);
+    expect((await verify([saved])).code).toBe(0);
+    const wrong = await verify(['--signature', webhookHmac(body, 'another secret'), bodyFile, '-o', 'table']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toContain('matches neither the raw body nor its re-serialisation');
+    expect(wrong.stderr).toBe('store-admin: the signature does not match this delivery and secret\n');
+    const missing = await verify([bodyFile]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('No signature to check');
+  });
+});
+
+describe.skipIf(!hasTmux)('webhooks listen in a terminal', () => {
+  const dir = useConfigDir();
+  it('prints a line per event with its signature mark, and Ctrl-C stops it', async () => {
+    const terminal = Terminal.start(['--sandbox', 'webhooks', 'listen', '--register', '--event', 'order.updated'], { STORE_ADMIN_CONFIG_DIR: dir });
+    try {
+      await terminal.waitFor(/Listening for webhook deliveries/);
+      const r = await runCli(['--sandbox', 'webhooks', 'trigger', 'order.updated'], { env: { STORE_ADMIN_CONFIG_DIR: dir } });
+      expect(r.code).toBe(0);
+      const screen = await terminal.waitFor(/order\.updated {2}10001 {2}signature/);
+      expect(screen).toMatch(/^\d\d:\d\d:\d\d {2}order\.updated {2}10001 {2}signature ✓ \(re-serialised body\)$/m);
+      expect(screen).not.toContain('"event_type"');
+      terminal.keys('C-c');
+      expect(await terminal.exitCode()).toBe(0);
+      expect(terminal.screen()).toMatch(/Removed webhook \d+\.\nStopped listening\./);
+    } finally {
+      terminal.kill();
+    }
+  });
+});
