@@ -41,7 +41,17 @@ export function assertSafeTransport(baseUrl: string, allowHttp: boolean): void {
   }
 }
 
-/** Fills a path template such as `/orders/{number}/` with encoded values. */
+/**
+ * Fills a path template such as `/orders/{number}/` with encoded values. Every value stays one
+ * segment: `/ ? # %` and control characters are percent-encoded, and since a URL parser resolves
+ * `.` and `..` even when encoded as `%2E`, those (and an empty value) are refused.
+ */
 export function fillPath(template: string, params: Record<string, unknown>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = String(params[name] ?? '');
+    if (value === '' || value === '.' || value === '..') {
+      throw new UsageError(`<${name}> cannot be ${value ? `"${value}"` : 'empty'}: it would change the request's path`);
+    }
+    return encodeURIComponent(value);
+  });
 }

@@ -4,7 +4,7 @@ import { WEBHOOK_EVENTS } from '../api/enums.js';
 import type { IO } from '../io.js';
 import { redactSecrets } from '../output/redact.js';
 import { addOperationCommand, type Options } from './define.js';
-import { collect, textFrom } from './values.js';
+import { collect, secretFrom } from './values.js';
 
 const present = (data: unknown, opts: Options) => (opts.showSecret ? data : redactSecrets(data));
 const showSecret = (command: Command) => command.option('--show-secret', "print the webhook's secret key instead of masking it");
@@ -34,7 +34,7 @@ export function register(webhooks: Command, io: IO): void {
       const events = (opts.event as string[] | undefined) ??
         (await ctx.prompt.checkbox({ flag: '--event', message: 'Events to subscribe to:', choices: WEBHOOK_EVENTS }));
       const secret =
-        opts.secretKeyFile !== undefined ? await textFrom(String(opts.secretKeyFile), '--secret-key-file', ctx.io) : opts.secretKey;
+        opts.secretKeyFile !== undefined ? await secretFrom(String(opts.secretKeyFile), '--secret-key-file', ctx.io) : opts.secretKey;
       return {
         target,
         events,

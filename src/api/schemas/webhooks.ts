@@ -23,8 +23,11 @@ export const create = {
     events: z.array(nonEmptyText).check(z.minLength(1, 'must name at least one event')),
     name: nullableText,
     secret_key: nullableText,
-    target: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).check(
-      z.maxLength(255, 'must be at most 255 characters'),
+    // Checked before URL parsing, which would quietly drop a tab or encode a space: the address
+    // sent would not be the one typed.
+    target: z.pipe(
+      z.string().check(z.regex(/^[^\s\p{Cc}]*$/u, 'must not contain spaces or control characters')),
+      z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).check(z.maxLength(255, 'must be at most 255 characters')),
     ),
   }),
   response: webhook,
