@@ -2,14 +2,16 @@
 import { ApiError, AuthError, StoreAdminError, UsageError } from '../api/errors.js';
 import { createClient } from '../api/client.js';
 import { operations } from '../api/operations.js';
-import { assertSafeTransport, normalizeStoreUrl } from '../api/url.js';
+import { assertSafeTransport, normalizeStoreUrl, storeUrlFromInput } from '../api/url.js';
+import { sandboxRequested } from '../connect.js';
 import type { Context } from '../context.js';
 import { render } from '../output/render.js';
 import { maskToken } from '../output/mask.js';
 import type { Options } from '../commands/define.js';
 import { textFrom } from '../commands/values.js';
 import { checkProfileName, type ConfigData } from './profiles.js';
-import { profileStore, resolveConnection } from './resolve.js';
+import { profileStore, resolveConnection, type Setting } from './resolve.js';
+import { cleanToken } from './token.js';
 
 interface Verdict {
   authenticated: boolean;
@@ -61,15 +63,15 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
     ctx.io.env.STORE_ADMIN_BASE_URL ||
     known?.baseUrl ||
     (await ctx.prompt.text({ flag: '--base-url', message: 'Store URL (e.g. shop.example.com):' }));
-  const baseUrl = normalizeStoreUrl(rawUrl);
+  // A profile's URL was normalised when it was saved (a proxy's prefix included).
+  const baseUrl = rawUrl === known?.baseUrl ? normalizeStoreUrl(rawUrl) : storeUrlFromInput(rawUrl, ctx.note);
   const allowHttp = !!ctx.options.allowHttp;
   assertSafeTransport(baseUrl, allowHttp);
   let token: string;
-  if (opts.withToken) token = (await textFrom('-', '--with-token', ctx.io)).trim();
-  else if (ctx.interactive) token = (await ctx.prompt.secret({ flag: '--with-token', message: 'API token:' })).trim();
+  if (opts.withToken) token = cleanToken(await textFrom('-', '--with-token', ctx.io), '--with-token');
+  else if (ctx.interactive) token = cleanToken(await ctx.prompt.secret({ flag: '--with-token', message: 'API token:' }), 'The pasted token');
   else throw new UsageError('No token given', { hint: 'Pipe it in with --with-token; tokens are never taken as arguments' });
-  if (!token) throw new UsageError('The token is empty');
-  if (/\s/.test(token)) throw new UsageError('The token contains white space; paste it alone');
+  if (known?.token) ctx.note(`Profile "${name}" already has a token (${maskToken(known.token)} for ${known.baseUrl ?? 'no store'}); it will be replaced.`);
 
   let verdict: Verdict = { authenticated: true, detail: 'not checked (--skip-verify)' };
   if (!opts.skipVerify) {
@@ -93,6 +95,7 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
 }
 
 export async function status(ctx: Context): Promise<void> {
+  if (sandboxRequested(ctx.options, ctx.io.env)) return sandboxStatus(ctx);
   const resolved = resolveConnection(ctx.options, ctx.io);
   const report: Record<string, unknown> = {
     profile: resolved.profile?.value ?? null,
@@ -103,6 +106,7 @@ export async function status(ctx: Context): Promise<void> {
     token_source: resolved.token?.source ?? null,
     authenticated: false,
   };
+  const fromEnv = resolved.token?.source === 'environment';
   let failure: StoreAdminError | undefined;
   if (!resolved.baseUrl) failure = new AuthError('No store URL', { hint: 'Run: store-admin auth login' });
   else if (!resolved.token) failure = new AuthError(`No token for ${report.base_url}`, { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
@@ -111,14 +115,60 @@ export async function status(ctx: Context): Promise<void> {
       const verdict = await verify(resolved.baseUrl.value, resolved.token.value, resolved.allowHttp);
       report.authenticated = verdict.authenticated;
       report.detail = verdict.detail;
-      if (!verdict.authenticated) failure = new AuthError(`The store rejected the token (${verdict.detail})`, { hint: 'Run: store-admin auth login' });
+      if (!verdict.authenticated) {
+        // Logging in again cannot help while the variable outranks the profile.
+        failure = fromEnv
+          ? new AuthError(`The store rejected the token in STORE_ADMIN_TOKEN (${verdict.detail})`, {
+              hint: `Fix STORE_ADMIN_TOKEN, or unset it${resolved.profile ? ` to use profile "${resolved.profile.value}"` : ''}`,
+            })
+          : new AuthError(`The store rejected the token (${verdict.detail})`, { hint: 'Run: store-admin auth login' });
+      }
     } catch (error) {
       report.detail = error instanceof Error ? error.message : String(error);
       failure = error instanceof StoreAdminError ? error : new StoreAdminError(String(error));
     }
   }
-  await show(ctx, report);
+  if (ctx.format === 'table' && ctx.options.query === undefined) {
+    ctx.io.stdout.write(statusLines(report, resolved.token, resolved.store.path));
+  } else {
+    await show(ctx, report);
+  }
   if (failure) throw failure;
+}
+
+const ORIGIN: Record<string, string> = {
+  flag: 'from a flag',
+  environment: 'from the environment',
+  profile: 'from the profile',
+  'active profile': 'the active profile',
+};
+
+/** gh's layout: the store, then one line per fact with where it came from. */
+function statusLines(report: Record<string, unknown>, token: Setting<string> | undefined, configPath: string): string {
+  const mark = report.authenticated ? '✓' : '✗';
+  const from = (source: unknown) => (source ? ` (${ORIGIN[String(source)] ?? String(source)})` : '');
+  const tokenFrom = token?.source === 'environment' ? ' (from STORE_ADMIN_TOKEN)' : token ? ` (stored in ${configPath})` : '';
+  const lines = [
+    String(report.base_url ?? 'No store'),
+    `  ${mark} ${report.authenticated ? 'Logged in' : 'Not logged in'}${report.detail ? `: ${String(report.detail)}` : ''}`,
+    `  - Profile: ${report.profile ?? 'none'}${from(report.profile_source)}`,
+    `  - Store URL: ${report.base_url ?? 'none'}${from(report.base_url_source)}`,
+    `  - Token: ${report.token ?? 'none'}${tokenFrom}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** With --sandbox every command goes to the embedded sandbox, so that is what status reports. */
+async function sandboxStatus(ctx: Context): Promise<void> {
+  const client = await ctx.client();
+  await client.exports.listTypes({});
+  const source = ctx.options.sandbox ? '--sandbox' : 'STORE_ADMIN_SANDBOX';
+  const report = { store: 'embedded sandbox', base_url: client.baseUrl, base_url_source: source, token: 'the sandbox token', authenticated: true, detail: 'token accepted' };
+  if (ctx.format === 'table' && ctx.options.query === undefined) {
+    ctx.io.stdout.write(`embedded sandbox (${source})\n  ✓ Logged in: ${report.detail}\n  - Store URL: ${client.baseUrl}\n  - Profiles are not used with the sandbox\n`);
+  } else {
+    await show(ctx, report);
+  }
 }
 
 export async function logout(ctx: Context, opts: Options): Promise<void> {

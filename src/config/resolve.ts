@@ -6,6 +6,7 @@ import { configDir } from './paths.js';
 import { ProfileStore, checkProfileName, type Profile } from './profiles.js';
 import { UsageError } from '../api/errors.js';
 import { normalizeStoreUrl } from '../api/url.js';
+import { cleanToken } from './token.js';
 
 export type Source = 'flag' | 'environment' | 'profile' | 'active profile';
 
@@ -30,7 +31,8 @@ export function resolveConnection(options: GlobalOptions, io: IO): Resolved {
   const { env } = io;
   const store = profileStore(io);
   const envBaseUrl = env.STORE_ADMIN_BASE_URL || undefined;
-  const envToken = env.STORE_ADMIN_TOKEN || undefined;
+  // An unset or blank variable is no token; anything else must be a clean one.
+  const envToken = tokenFromEnv(env.STORE_ADMIN_TOKEN);
   const envProfile = env.STORE_ADMIN_PROFILE || undefined;
 
   // The config file is read only when something may come from it.
@@ -69,6 +71,17 @@ export function resolveConnection(options: GlobalOptions, io: IO): Resolved {
     // Permission for plain http was given for the profile's own URL only.
     allowHttp: !!options.allowHttp || (baseUrl?.source === 'profile' && !!stored?.allowHttp),
   };
+}
+
+/** An unset or blank variable is no token; anything else must be a clean one. */
+function tokenFromEnv(value: string | undefined): string | undefined {
+  if (!value?.trim()) return undefined;
+  try {
+    return cleanToken(value, 'STORE_ADMIN_TOKEN');
+  } catch (error) {
+    if (error instanceof UsageError) error.hint ??= "Fix STORE_ADMIN_TOKEN, or unset it to use the profile's token";
+    throw error;
+  }
 }
 
 function sameStore(a: string, b: string | undefined): boolean {

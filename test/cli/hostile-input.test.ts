@@ -137,7 +137,7 @@ describe('api --paginate against a store that links elsewhere', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const api = (path: string) =>
     runCli(['api', path, '--paginate', '--api-version', '2024-04-01'], {
-      env: { STORE_ADMIN_BASE_URL: base, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir },
+      env: { STORE_ADMIN_BASE_URL: `${base}/api/admin`, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir },
     });
 
   it('follows links under the store\'s API root and no others', async () => {
