@@ -68,7 +68,7 @@ export async function connect(
   }
 
   const { resolveConnection } = await import('./config/resolve.js');
-  const resolved = resolveConnection(options, io);
+  const resolved = await resolveConnection(options, io);
   if (!resolved.baseUrl) {
     throw new AuthError('No store URL given', {
       hint: 'Run: store-admin auth login, or pass --base-url / set STORE_ADMIN_BASE_URL (or try --sandbox)',

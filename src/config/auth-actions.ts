@@ -71,7 +71,9 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
   if (opts.withToken) token = cleanToken(await textFrom('-', '--with-token', ctx.io), '--with-token');
   else if (ctx.interactive) token = cleanToken(await ctx.prompt.secret({ flag: '--with-token', message: 'API token:' }), 'The pasted token');
   else throw new UsageError('No token given', { hint: 'Pipe it in with --with-token; tokens are never taken as arguments' });
-  if (known?.token) ctx.note(`Profile "${name}" already has a token (${maskToken(known.token)} for ${known.baseUrl ?? 'no store'}); it will be replaced.`);
+  if (known?.token || known?.keychain) {
+    ctx.note(`Profile "${name}" already has a token${known.token ? ` (${maskToken(known.token)})` : ''} for ${known.baseUrl ?? 'no store'}; it will be replaced.`);
+  }
 
   let verdict: Verdict = { authenticated: true, detail: 'not checked (--skip-verify)' };
   if (!opts.skipVerify) {
@@ -85,18 +87,26 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
       throw new AuthError(`The store rejected the token; nothing was saved (${verdict.detail})`, { hint: 'Create a token under Settings > API Access' });
     }
   }
+  // The keychain first (a token kept in the file before moves there now); the 0600 file when
+  // --insecure-storage asks for it or no keychain answers.
+  const keychain = await import('./keychain.js');
+  const inKeychain = !opts.insecureStorage && (await keychain.saveToKeychain(store.path, name, token));
+  if (!inKeychain && known?.keychain) await keychain.deleteFromKeychain(store.path, name);
   const active = await store.update((config) => {
-    config.profiles[name] = { ...config.profiles[name], baseUrl, token, ...(allowHttp ? { allowHttp } : {}) };
+    const { token: _old, keychain: _was, ...rest } = config.profiles[name] ?? {};
+    config.profiles[name] = { ...rest, baseUrl, ...(inKeychain ? { keychain: true } : { token }), ...(allowHttp ? { allowHttp } : {}) };
     config.activeProfile ??= name;
     return config.activeProfile === name;
   });
-  ctx.note(`Logged in to ${baseUrl} as profile "${name}"${active ? ' (active)' : ''}.`);
-  await show(ctx, { profile: name, base_url: baseUrl, active, token: maskToken(token), verified: verdict.detail });
+  const storage = inKeychain ? 'the OS keychain' : store.path;
+  if (!inKeychain && !opts.insecureStorage) ctx.note(`warning: no OS keychain answered; the token is kept in ${store.path}, readable only by you`);
+  ctx.note(`Logged in to ${baseUrl} as profile "${name}"${active ? ' (active)' : ''}; the token is kept in ${storage}.`);
+  await show(ctx, { profile: name, base_url: baseUrl, active, token: maskToken(token), storage: inKeychain ? 'keychain' : 'file', verified: verdict.detail });
 }
 
 export async function status(ctx: Context): Promise<void> {
   if (sandboxRequested(ctx.options, ctx.io.env)) return sandboxStatus(ctx);
-  const resolved = resolveConnection(ctx.options, ctx.io);
+  const resolved = await resolveConnection(ctx.options, ctx.io);
   const report: Record<string, unknown> = {
     profile: resolved.profile?.value ?? null,
     profile_source: resolved.profile?.source ?? null,
@@ -104,6 +114,7 @@ export async function status(ctx: Context): Promise<void> {
     base_url_source: resolved.baseUrl?.source ?? null,
     token: resolved.token ? maskToken(resolved.token.value) : null,
     token_source: resolved.token?.source ?? null,
+    token_storage: resolved.token?.storage ?? null,
     authenticated: false,
   };
   const fromEnv = resolved.token?.source === 'environment';
@@ -147,7 +158,8 @@ const ORIGIN: Record<string, string> = {
 function statusLines(report: Record<string, unknown>, token: Setting<string> | undefined, configPath: string): string {
   const mark = report.authenticated ? '✓' : '✗';
   const from = (source: unknown) => (source ? ` (${ORIGIN[String(source)] ?? String(source)})` : '');
-  const tokenFrom = token?.source === 'environment' ? ' (from STORE_ADMIN_TOKEN)' : token ? ` (stored in ${configPath})` : '';
+  const kept = token?.storage === 'keychain' ? 'the OS keychain' : configPath;
+  const tokenFrom = token?.source === 'environment' ? ' (from STORE_ADMIN_TOKEN)' : token ? ` (stored in ${kept})` : '';
   const lines = [
     String(report.base_url ?? 'No store'),
     `  ${mark} ${report.authenticated ? 'Logged in' : 'Not logged in'}${report.detail ? `: ${String(report.detail)}` : ''}`,
@@ -181,13 +193,15 @@ export async function logout(ctx: Context, opts: Options): Promise<void> {
       if (config.activeProfile === name) delete config.activeProfile;
     } else {
       delete profile.token;
+      delete profile.keychain;
     }
   });
+  await (await import('./keychain.js')).deleteFromKeychain(store.path, name);
   ctx.note(opts.all ? `Removed profile "${name}".` : `Forgot the token of profile "${name}"; its store URL is kept.`);
 }
 
 export async function token(ctx: Context): Promise<void> {
-  const resolved = resolveConnection(ctx.options, ctx.io);
+  const resolved = await resolveConnection(ctx.options, ctx.io);
   if (!resolved.token) throw new AuthError('No token', { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
   ctx.io.stdout.write(`${resolved.token.value}\n`);
 }
@@ -198,7 +212,7 @@ export async function listProfiles(ctx: Context): Promise<void> {
     name,
     active: data.activeProfile === name,
     base_url: profile.baseUrl ?? null,
-    token: profile.token ? maskToken(profile.token) : null,
+    token: profile.keychain ? 'in the OS keychain' : profile.token ? maskToken(profile.token) : null,
   }));
   await render(rows, ctx.io, { format: ctx.format, query: ctx.options.query, color: ctx.color, view: 'profiles' });
 }
@@ -228,5 +242,6 @@ export async function removeProfile(ctx: Context, name: string): Promise<void> {
     delete config.profiles[name];
     if (config.activeProfile === name) delete config.activeProfile;
   });
+  await (await import('./keychain.js')).deleteFromKeychain(store.path, name);
   ctx.note(`Removed profile "${name}".`);
 }

@@ -10,6 +10,8 @@ export interface Profile {
   token?: string;
   /** Sending the token over plain http to this non-loopback store was allowed at login. */
   allowHttp?: boolean;
+  /** The token is in the OS keychain, not in this file. */
+  keychain?: boolean;
 }
 
 export interface ConfigData {
@@ -117,7 +119,7 @@ export class ProfileStore {
   }
 }
 
-const PROFILE_FIELDS = { baseUrl: 'string', token: 'string', allowHttp: 'boolean' } as const;
+const PROFILE_FIELDS = { baseUrl: 'string', token: 'string', allowHttp: 'boolean', keychain: 'boolean' } as const;
 
 /** The file's shape, checked field by field so that a hand-edit gone wrong is named precisely. */
 function checkShape(store: unknown, broken: (problem: string) => ConfigError): ConfigData {

@@ -13,6 +13,8 @@ export type Source = 'flag' | 'environment' | 'profile' | 'active profile';
 export interface Setting<T> {
   value: T;
   source: Source;
+  /** For a profile's token: where it is kept. */
+  storage?: 'keychain' | 'file';
 }
 
 export interface Resolved {
@@ -27,7 +29,7 @@ export function profileStore(io: IO): ProfileStore {
   return new ProfileStore(configDir(io.env));
 }
 
-export function resolveConnection(options: GlobalOptions, io: IO): Resolved {
+export async function resolveConnection(options: GlobalOptions, io: IO): Promise<Resolved> {
   const { env } = io;
   const store = profileStore(io);
   const envBaseUrl = env.STORE_ADMIN_BASE_URL || undefined;
@@ -60,7 +62,13 @@ export function resolveConnection(options: GlobalOptions, io: IO): Resolved {
     profileFirst ? (fromProfile(profileValue) ?? fromEnv(envValue)) : (fromEnv(envValue) ?? fromProfile(profileValue));
 
   const baseUrl: Setting<string> | undefined = options.baseUrl ? { value: options.baseUrl, source: 'flag' } : pick(envBaseUrl, stored?.baseUrl);
-  let token = pick(envToken, stored?.token);
+  // A token in the keychain is read only when the profile's token is the one that will be used.
+  const wouldUseProfile = profileFirst || !envToken;
+  const fromKeychain = stored?.keychain && profile && wouldUseProfile
+    ? await (await import('./keychain.js')).readFromKeychain(store.path, profile.value)
+    : undefined;
+  let token = pick(envToken, fromKeychain ?? stored?.token);
+  if (token?.source === 'profile') token.storage = fromKeychain ? 'keychain' : 'file';
   // A profile's token belongs to that profile's store: it never goes to a URL from elsewhere.
   if (token?.source === 'profile' && baseUrl && !sameStore(baseUrl.value, stored?.baseUrl)) token = undefined;
   return {

@@ -1,5 +1,5 @@
 // Tokens and store URLs as people paste them, and `auth status` telling them what is in use.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers.js';
@@ -95,7 +95,7 @@ describe('pasted tokens and URLs', () => {
     const dir = freshDir();
     expect((await login(dir, TOKEN)).code).toBe(0);
     const again = await login(dir, TOKEN);
-    expect(again.stderr).toContain(`Profile "default" already has a token (…4321 for ${ctx.sandbox.url}); it will be replaced.`);
+    expect(again.stderr).toContain(`Profile "default" already has a token (…4321) for ${ctx.sandbox.url}; it will be replaced.`);
   });
 
   it('keeps only the store of a pasted dashboard URL, and says what it dropped', async () => {
@@ -111,5 +111,28 @@ describe('pasted tokens and URLs', () => {
     const proxied = await cli(dir, ['categories', 'get', '1', '--dry-run', '--base-url', `${ctx.sandbox.url}/shop-a/api/admin/`], { STORE_ADMIN_TOKEN: TOKEN });
     expect(proxied.json().url).toBe(`${ctx.sandbox.url}/shop-a/api/admin/categories/1/`);
     expect(proxied.stderr).not.toContain('dropped');
+  });
+
+  it('keeps the token in the 0600 file when no keychain answers, and says so', async () => {
+    const dir = freshDir();
+    // No D-Bus session here: no Secret Service answers, as on a headless Linux machine.
+    const r = await login(dir, TOKEN);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ storage: 'file' });
+    expect(r.stderr).toContain(`warning: no OS keychain answered; the token is kept in ${join(dir, 'config.json')}, readable only by you`);
+    expect(config(dir).profiles.default.token).toBe(TOKEN);
+    const status = await cli(dir, ['auth', 'status', '-o', 'table']);
+    expect(status.stdout).toContain(`  - Token: …4321 (stored in ${join(dir, 'config.json')})`);
+    const insecure = await login(freshDir(), TOKEN, ctx.sandbox.url, ['--insecure-storage']);
+    expect(insecure.json()).toMatchObject({ storage: 'file' });
+    expect(insecure.stderr).not.toContain('warning');
+  });
+
+  it('loads the keychain module only where tokens are read or written', () => {
+    const dist = new URL('../../dist/', import.meta.url).pathname;
+    const files = [...readdirSync(dist).map((f) => `${dist}${f}`), ...readdirSync(`${dist}chunks`).map((f) => `${dist}chunks/${f}`)];
+    const loaders = files.filter((f) => f.endsWith('.js') && readFileSync(f, 'utf8').includes('@napi-rs/keyring'));
+    expect(loaders).toHaveLength(1);
+    expect(loaders[0]).toMatch(/\/chunks\/keychain-[\w-]+\.js$/);
   });
 });
