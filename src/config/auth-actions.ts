@@ -9,7 +9,7 @@ import { render } from '../output/render.js';
 import { maskToken } from '../output/mask.js';
 import type { Options } from '../commands/define.js';
 import { textFrom } from '../commands/values.js';
-import { checkProfileName, type ConfigData } from './profiles.js';
+import { checkProfileName, type ConfigData, type Profile } from './profiles.js';
 import { profileStore, resolveConnection, type Setting } from './resolve.js';
 import { cleanToken } from './token.js';
 
@@ -93,8 +93,11 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
   const inKeychain = !opts.insecureStorage && (await keychain.saveToKeychain(store.path, name, token));
   if (!inKeychain && known?.keychain) await keychain.deleteFromKeychain(store.path, name);
   const active = await store.update((config) => {
-    const { token: _old, keychain: _was, ...rest } = config.profiles[name] ?? {};
-    config.profiles[name] = { ...rest, baseUrl, ...(inKeychain ? { keychain: true } : { token }), ...(allowHttp ? { allowHttp } : {}) };
+    const profile: Profile = { ...config.profiles[name], baseUrl, ...(allowHttp ? { allowHttp } : {}) };
+    // One place for the token: the keychain or the file, never both.
+    delete profile.token;
+    delete profile.keychain;
+    config.profiles[name] = { ...profile, ...(inKeychain ? { keychain: true } : { token }) };
     config.activeProfile ??= name;
     return config.activeProfile === name;
   });
