@@ -48,6 +48,8 @@ await build({
   // Bundled CommonJS dependencies call require() for Node's built-ins.
   banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
   plugins: [deferChildProcess],
+  // A native module with a prebuilt binary per platform (optional dependencies): installed, never bundled.
+  external: ['@napi-rs/keyring'],
   logLevel: 'warning',
 });
 

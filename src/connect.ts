@@ -2,6 +2,7 @@
 // sandbox. Verbose tracing hooks in here, with the token and secrets redacted.
 import { AuthError } from './api/errors.js';
 import { createClient, type ClientOptions, type StoreClient } from './api/client.js';
+import { storeUrlFromInput } from './api/url.js';
 import type { IO } from './io.js';
 import type { GlobalOptions } from './options.js';
 import { redactSecrets } from './output/redact.js';
@@ -67,7 +68,7 @@ export async function connect(
   }
 
   const { resolveConnection } = await import('./config/resolve.js');
-  const resolved = resolveConnection(options, io);
+  const resolved = await resolveConnection(options, io);
   if (!resolved.baseUrl) {
     throw new AuthError('No store URL given', {
       hint: 'Run: store-admin auth login, or pass --base-url / set STORE_ADMIN_BASE_URL (or try --sandbox)',
@@ -75,7 +76,8 @@ export async function connect(
   }
   const client = createClient({
     ...common,
-    baseUrl: resolved.baseUrl.value,
+    // A URL pasted from the browser is cut to the store's; the user is told what was dropped.
+    baseUrl: resolved.baseUrl.source === 'profile' ? resolved.baseUrl.value : storeUrlFromInput(resolved.baseUrl.value, note),
     token: resolved.token?.value,
     allowHttp: resolved.allowHttp,
   });

@@ -8,6 +8,30 @@ export const API_PREFIX = '/api/admin';
  * `https://shop.example.com`: origin plus any path prefix, without the API prefix or a trailing slash.
  */
 export function normalizeStoreUrl(raw: string): string {
+  const url = parseStoreUrl(raw);
+  let path = url.pathname.replace(/\/+$/, '');
+  if (path.endsWith(API_PREFIX)) path = path.slice(0, -API_PREFIX.length);
+  return `${url.protocol}//${url.host}${path}`;
+}
+
+/**
+ * A store URL as a person gives it (flag, variable, prompt). A store is one host, so a path is
+ * kept only where it leads to the API (`https://proxy.example.com/shop-a/api/admin` keeps
+ * `/shop-a`); any other path, such as a dashboard page pasted from the browser, is dropped, and
+ * `onDropped` is told what was dropped.
+ */
+export function storeUrlFromInput(raw: string, onDropped: (message: string) => void): string {
+  const url = parseStoreUrl(raw);
+  const pathname = url.pathname.replace(/\/+$/, '');
+  const api = `${pathname}/`.indexOf(`${API_PREFIX}/`);
+  const path = api >= 0 ? pathname.slice(0, api) : '';
+  const origin = `${url.protocol}//${url.host}`;
+  const dropped = (api >= 0 ? pathname.slice(api + API_PREFIX.length) : pathname) + url.search + url.hash;
+  if (dropped) onDropped(`Using ${origin}${path} as the store URL (the API lives at ${API_PREFIX}/ on the store's host): dropped "${dropped}"`);
+  return `${origin}${path}`;
+}
+
+function parseStoreUrl(raw: string): URL {
   const trimmed = raw.trim();
   if (!trimmed) throw new UsageError('The store URL is empty');
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
@@ -21,9 +45,7 @@ export function normalizeStoreUrl(raw: string): string {
     throw new UsageError(`Not a store URL: "${raw}" (only http and https are supported)`);
   }
   if (url.username || url.password) throw new UsageError('Put no credentials in the store URL');
-  let path = url.pathname.replace(/\/+$/, '');
-  if (path.endsWith(API_PREFIX)) path = path.slice(0, -API_PREFIX.length);
-  return `${url.protocol}//${url.host}${path}`;
+  return url;
 }
 
 export function isLoopbackHost(hostname: string): boolean {
@@ -41,7 +63,17 @@ export function assertSafeTransport(baseUrl: string, allowHttp: boolean): void {
   }
 }
 
-/** Fills a path template such as `/orders/{number}/` with encoded values. */
+/**
+ * Fills a path template such as `/orders/{number}/` with encoded values. Every value stays one
+ * segment: `/ ? # %` and control characters are percent-encoded, and since a URL parser resolves
+ * `.` and `..` even when encoded as `%2E`, those (and an empty value) are refused.
+ */
 export function fillPath(template: string, params: Record<string, unknown>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = String(params[name] ?? '');
+    if (value === '' || value === '.' || value === '..') {
+      throw new UsageError(`<${name}> cannot be ${value ? `"${value}"` : 'empty'}: it would change the request's path`);
+    }
+    return encodeURIComponent(value);
+  });
 }

@@ -10,7 +10,7 @@ import { redactSecrets } from '../output/redact.js';
 import { checkQuery, render } from '../output/render.js';
 import type { Options } from './define.js';
 import { addHint } from './run-operation.js';
-import { jsonValue, textFrom } from './values.js';
+import { jsonValue, MAX_JSON_DEPTH, textFrom } from './values.js';
 
 const MAX_PAGES = 1000;
 const RESERVED_HEADERS = new Set(['authorization', 'x-store-api-version', 'host', 'content-length']);
@@ -50,7 +50,7 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
     const merged = [...body.results];
     for (let pages = 1; isPage(response.body) && response.body.next; pages++) {
       if (pages >= MAX_PAGES) throw new StoreAdminError(`--paginate: stopped after ${MAX_PAGES} pages`);
-      response = await client.raw({ ...request, path: response.body.next, query: undefined });
+      response = await client.raw({ ...request, path: nextPage(response.body.next, client.baseUrl), query: undefined });
       if (response.status < 200 || response.status >= 300 || !isPage(response.body)) break;
       merged.push(...response.body.results);
     }
@@ -135,6 +135,7 @@ function keyPath(key: string, flag: string): string[] {
   const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
   if (!match) throw new UsageError(`${flag}: not a field name: "${key}"`);
   const rest = [...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!);
+  if (rest.length >= MAX_JSON_DEPTH) throw new UsageError(`${flag}: field name nested more than ${MAX_JSON_DEPTH} levels deep`);
   if (rest.slice(0, -1).includes('')) throw new UsageError(`${flag}: "[]" may only end a field name (got "${key}")`);
   return [match[1]!, ...rest];
 }
@@ -182,7 +183,29 @@ function flatQuery(fields: Record<string, Json> | undefined): Record<string, str
 
 interface Page {
   results: unknown[];
-  next?: string | null;
+  next?: unknown;
+}
+
+/**
+ * The absolute URL of a page's `next` link, followed only under the store's API root: the token
+ * goes with it, and another path on the same host (another store, another app) must not get it.
+ */
+function nextPage(next: unknown, baseUrl: string): string {
+  if (typeof next !== 'string') {
+    throw new StoreAdminError(`--paginate: the store's "next" link is not a URL (got ${JSON.stringify(next)?.slice(0, 80)})`);
+  }
+  const root = new URL(`${baseUrl}${API_PREFIX}/`);
+  let url: URL;
+  try {
+    url = new URL(next, root);
+  } catch {
+    throw new StoreAdminError(`--paginate: the store's "next" link is not a URL (got ${JSON.stringify(next.slice(0, 80))})`);
+  }
+  // The URL parser has already resolved dot segments, so the prefix test sees the real path.
+  if (url.origin !== root.origin || !url.pathname.startsWith(root.pathname)) {
+    throw new StoreAdminError(`--paginate: not following ${url.origin}${url.pathname}: it is outside ${root.href}, and the token would go with it`);
+  }
+  return url.href;
 }
 
 function isPage(body: unknown): body is Page {

@@ -13,6 +13,7 @@ export function register(auth: Command, io: IO): void {
       .description('Store a token for a store in a profile (verified with a cheap read first)')
       .option('--with-token', 'read the token from standard input (for scripts)')
       .option('--skip-verify', 'store the token without checking it against the store')
+      .option('--insecure-storage', 'keep the token in the config file (0600) instead of the OS keychain')
       .action(localAction(io, async (ctx, opts) => (await actions()).login(ctx, opts))),
     {
       examples: [

@@ -6,7 +6,7 @@ import type { ZodMiniType } from 'zod/mini';
 import { UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import type { Options } from './define.js';
-import { BadValue, collect, dateTime, integerOrText, jsonObject, textFrom } from './values.js';
+import { BadValue, collect, dateTime, integerOrText, jsonObject, secretFrom } from './values.js';
 
 export interface Field {
   /** The body key it fills. */
@@ -236,7 +236,7 @@ export async function fieldBody(
     let flag = flagOf(field);
     if (field.file && opts[`${attribute}File`] !== undefined) {
       flag = `${flagOf(field)}-file`;
-      typed = await textFrom(String(opts[`${attribute}File`]), flag, ctx.io);
+      typed = await secretFrom(String(opts[`${attribute}File`]), flag, ctx.io);
     }
     if (typed === undefined) continue;
     given = true;

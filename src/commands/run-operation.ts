@@ -107,7 +107,9 @@ export function paramsFrom(spec: OperationCommand, positional: string[]): Record
   const declared = operations[spec.operation].params as Readonly<Record<string, string>>;
   const params: Record<string, unknown> = {};
   for (const [index, [, param]] of (spec.args ?? []).entries()) {
-    const value = positional[index] ?? '';
+    let value = positional[index] ?? '';
+    // The dashboard shows order numbers as "#10001", and people copy them with the mark.
+    if (param === 'number' && /^#\d+$/.test(value.trim())) value = value.trim().slice(1);
     params[param] = declared[param] === 'id' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
   }
   return params;

@@ -1,34 +1,72 @@
 // Turning flag values into request values: JSON objects from text, @file or stdin; typed
 // --set pairs; dates people type; messages from flags, files or stdin.
-import { readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import type { IO } from '../io.js';
+
+/** Anything read from a file or stdin; a bigger input is a mistake (a log, an image, /dev/zero). */
+export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+/** Deeper JSON is not a store's data, and would overflow the stack where it is serialised. */
+export const MAX_JSON_DEPTH = 100;
+
+async function readCapped(stream: AsyncIterable<unknown>, flag: string, what: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const bytes = Buffer.from(chunk as Buffer);
+    size += bytes.length;
+    if (size > MAX_INPUT_BYTES) throw new UsageError(`${flag}: ${what} is larger than ${MAX_INPUT_BYTES / 1024 / 1024} MB`);
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 async function readSource(value: string, flag: string, io: IO): Promise<string> {
   if (value === '-') {
     if (io.stdin.isTTY) throw new UsageError(`${flag}: reads standard input, which is a terminal here: pipe the input in`);
-    const chunks: Buffer[] = [];
-    for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Buffer));
-    return Buffer.concat(chunks).toString('utf8');
+    return readCapped(io.stdin, flag, 'standard input');
   }
-  if (value.startsWith('@')) {
-    try {
-      return await readFile(value.slice(1), 'utf8');
-    } catch (error) {
-      throw new UsageError(`${flag}: cannot read ${value.slice(1)} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
+  if (!value.startsWith('@')) return value;
+  const path = value.slice(1);
+  let file: FileHandle;
+  try {
+    file = await open(path, 'r');
+  } catch (error) {
+    throw new UsageError(`${flag}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  return value;
+  try {
+    const info = await file.stat();
+    // A pipe (`<(cmd)`, /dev/stdin) is fine; a directory or a device is not an input.
+    if (info.isDirectory()) throw new UsageError(`${flag}: ${path} is a directory, not a file`);
+    if (info.isCharacterDevice() || info.isBlockDevice() || info.isSocket()) throw new UsageError(`${flag}: ${path} is a device, not a file`);
+    return await readCapped(file.createReadStream({ autoClose: false }), flag, path);
+  } finally {
+    await file.close();
+  }
+}
+
+/** Refuses JSON nested deeper than MAX_JSON_DEPTH, walking it without recursion. */
+export function checkDepth(value: unknown, flag: string): void {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > MAX_JSON_DEPTH) throw new UsageError(`${flag}: JSON nested more than ${MAX_JSON_DEPTH} levels deep`);
+    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+  }
 }
 
 /** A JSON value given inline, as @file or as - (stdin). */
 export async function jsonValue(value: string, flag: string, io: IO): Promise<unknown> {
   const text = await readSource(value, flag, io);
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new UsageError(`${flag}: not valid JSON (${(error as Error).message})`);
   }
+  checkDepth(parsed, flag);
+  return parsed;
 }
 
 /** A JSON object, or null where `nullable`. */
@@ -46,6 +84,13 @@ export async function textFrom(value: string, flag: string, io: IO): Promise<str
   return (await readSource(value === '-' ? '-' : `@${value}`, flag, io)).replace(/\r?\n$/, '');
 }
 
+/** A secret from a file or stdin: an empty one is a mistake, never a key. */
+export async function secretFrom(value: string, flag: string, io: IO): Promise<string> {
+  const secret = await textFrom(value, flag, io);
+  if (!secret.trim()) throw new UsageError(`${flag}: ${value === '-' ? 'standard input' : value} is empty`);
+  return secret;
+}
+
 /** `key=value` with the value read as JSON where it parses (true, 12, null, {"a":1}), as text otherwise. */
 export function typedPair(pair: string, previous: Record<string, unknown> = {}): Record<string, unknown> {
   const at = pair.indexOf('=');
@@ -59,6 +104,7 @@ export function typedPair(pair: string, previous: Record<string, unknown> = {}):
   } catch {
     // not JSON: keep the text as it is
   }
+  checkDepth(value, '--set');
   return { ...previous, [key]: value };
 }
 

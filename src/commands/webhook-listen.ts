@@ -3,7 +3,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { IO } from '../io.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
-import { collect, textFrom } from './values.js';
+import { collect, secretFrom } from './values.js';
 
 function port(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError('takes 0 to 65535');
@@ -49,7 +49,7 @@ export function registerListen(webhooks: Command, io: IO): void {
     .action(
       localAction(io, async (ctx, opts) => {
         const { listen } = await import('../webhooks/listen.js');
-        const secret = opts.secretFile === undefined ? undefined : await textFrom(String(opts.secretFile), '--secret-file', ctx.io);
+        const secret = opts.secretFile === undefined ? undefined : await secretFrom(String(opts.secretFile), '--secret-file', ctx.io);
         await listen(
           ctx,
           { port: opts.port, forwardTo: opts.forwardTo, secret, events: opts.event ?? [], register: !!opts.register },

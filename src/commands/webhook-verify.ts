@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { IO } from '../io.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
-import { textFrom } from './values.js';
+import { secretFrom } from './values.js';
 
 export function registerVerify(webhooks: Command, io: IO): void {
   const command = webhooks
@@ -18,7 +18,7 @@ export function registerVerify(webhooks: Command, io: IO): void {
         if (opts.secretFile === '-' && (file === undefined || file === '-')) {
           throw new (await import('../api/errors.js')).UsageError('--secret-file - and the delivery cannot both come from standard input');
         }
-        const secret = await textFrom(String(opts.secretFile), '--secret-file', ctx.io);
+        const secret = await secretFrom(String(opts.secretFile), '--secret-file', ctx.io);
         const check = await verifyDelivery(ctx.io, { secret, signature: opts.signature, source: file });
         ctx.io.stdout.write(ctx.format === 'json' ? `${JSON.stringify(check)}\n` : `${describeMatch(check)}\n`);
         if (!check.valid) throw new SignatureMismatchError('the signature does not match this delivery and secret');

@@ -8,7 +8,6 @@ import type { Field } from './fields.js';
 import { registerListen } from './webhook-listen.js';
 import { registerTrigger } from './webhook-trigger.js';
 import { registerVerify } from './webhook-verify.js';
-import { collect, textFrom } from './values.js';
 
 const present = (data: unknown, opts: Options) => (opts.showSecret ? data : redactSecrets(data));
 const showSecret = (command: Command) => command.option('--show-secret', "print the webhook's secret key instead of masking it");

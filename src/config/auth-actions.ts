@@ -2,14 +2,16 @@
 import { ApiError, AuthError, StoreAdminError, UsageError } from '../api/errors.js';
 import { createClient } from '../api/client.js';
 import { operations } from '../api/operations.js';
-import { assertSafeTransport, normalizeStoreUrl } from '../api/url.js';
+import { assertSafeTransport, normalizeStoreUrl, storeUrlFromInput } from '../api/url.js';
+import { sandboxRequested } from '../connect.js';
 import type { Context } from '../context.js';
 import { render } from '../output/render.js';
 import { maskToken } from '../output/mask.js';
 import type { Options } from '../commands/define.js';
 import { textFrom } from '../commands/values.js';
-import { checkProfileName, type ConfigData } from './profiles.js';
-import { profileStore, resolveConnection } from './resolve.js';
+import { checkProfileName, type ConfigData, type Profile } from './profiles.js';
+import { profileStore, resolveConnection, type Setting } from './resolve.js';
+import { cleanToken } from './token.js';
 
 interface Verdict {
   authenticated: boolean;
@@ -61,15 +63,17 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
     ctx.io.env.STORE_ADMIN_BASE_URL ||
     known?.baseUrl ||
     (await ctx.prompt.text({ flag: '--base-url', message: 'Store URL (e.g. shop.example.com):' }));
-  const baseUrl = normalizeStoreUrl(rawUrl);
+  // A profile's URL was normalised when it was saved (a proxy's prefix included).
+  const baseUrl = rawUrl === known?.baseUrl ? normalizeStoreUrl(rawUrl) : storeUrlFromInput(rawUrl, ctx.note);
   const allowHttp = !!ctx.options.allowHttp;
   assertSafeTransport(baseUrl, allowHttp);
   let token: string;
-  if (opts.withToken) token = (await textFrom('-', '--with-token', ctx.io)).trim();
-  else if (ctx.interactive) token = (await ctx.prompt.secret({ flag: '--with-token', message: 'API token:' })).trim();
+  if (opts.withToken) token = cleanToken(await textFrom('-', '--with-token', ctx.io), '--with-token');
+  else if (ctx.interactive) token = cleanToken(await ctx.prompt.secret({ flag: '--with-token', message: 'API token:' }), 'The pasted token');
   else throw new UsageError('No token given', { hint: 'Pipe it in with --with-token; tokens are never taken as arguments' });
-  if (!token) throw new UsageError('The token is empty');
-  if (/\s/.test(token)) throw new UsageError('The token contains white space; paste it alone');
+  if (known?.token || known?.keychain) {
+    ctx.note(`Profile "${name}" already has a token${known.token ? ` (${maskToken(known.token)})` : ''} for ${known.baseUrl ?? 'no store'}; it will be replaced.`);
+  }
 
   let verdict: Verdict = { authenticated: true, detail: 'not checked (--skip-verify)' };
   if (!opts.skipVerify) {
@@ -83,17 +87,29 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
       throw new AuthError(`The store rejected the token; nothing was saved (${verdict.detail})`, { hint: 'Create a token under Settings > API Access' });
     }
   }
+  // The keychain first (a token kept in the file before moves there now); the 0600 file when
+  // --insecure-storage asks for it or no keychain answers.
+  const keychain = await import('./keychain.js');
+  const inKeychain = !opts.insecureStorage && (await keychain.saveToKeychain(store.path, name, token));
+  if (!inKeychain && known?.keychain) await keychain.deleteFromKeychain(store.path, name);
   const active = await store.update((config) => {
-    config.profiles[name] = { ...config.profiles[name], baseUrl, token, ...(allowHttp ? { allowHttp } : {}) };
+    const profile: Profile = { ...config.profiles[name], baseUrl, ...(allowHttp ? { allowHttp } : {}) };
+    // One place for the token: the keychain or the file, never both.
+    delete profile.token;
+    delete profile.keychain;
+    config.profiles[name] = { ...profile, ...(inKeychain ? { keychain: true } : { token }) };
     config.activeProfile ??= name;
     return config.activeProfile === name;
   });
-  ctx.note(`Logged in to ${baseUrl} as profile "${name}"${active ? ' (active)' : ''}.`);
-  await show(ctx, { profile: name, base_url: baseUrl, active, token: maskToken(token), verified: verdict.detail });
+  const storage = inKeychain ? 'the OS keychain' : store.path;
+  if (!inKeychain && !opts.insecureStorage) ctx.note(`warning: no OS keychain answered; the token is kept in ${store.path}, readable only by you`);
+  ctx.note(`Logged in to ${baseUrl} as profile "${name}"${active ? ' (active)' : ''}; the token is kept in ${storage}.`);
+  await show(ctx, { profile: name, base_url: baseUrl, active, token: maskToken(token), storage: inKeychain ? 'keychain' : 'file', verified: verdict.detail });
 }
 
 export async function status(ctx: Context): Promise<void> {
-  const resolved = resolveConnection(ctx.options, ctx.io);
+  if (sandboxRequested(ctx.options, ctx.io.env)) return sandboxStatus(ctx);
+  const resolved = await resolveConnection(ctx.options, ctx.io);
   const report: Record<string, unknown> = {
     profile: resolved.profile?.value ?? null,
     profile_source: resolved.profile?.source ?? null,
@@ -101,8 +117,10 @@ export async function status(ctx: Context): Promise<void> {
     base_url_source: resolved.baseUrl?.source ?? null,
     token: resolved.token ? maskToken(resolved.token.value) : null,
     token_source: resolved.token?.source ?? null,
+    token_storage: resolved.token?.storage ?? null,
     authenticated: false,
   };
+  const fromEnv = resolved.token?.source === 'environment';
   let failure: StoreAdminError | undefined;
   if (!resolved.baseUrl) failure = new AuthError('No store URL', { hint: 'Run: store-admin auth login' });
   else if (!resolved.token) failure = new AuthError(`No token for ${report.base_url}`, { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
@@ -111,14 +129,61 @@ export async function status(ctx: Context): Promise<void> {
       const verdict = await verify(resolved.baseUrl.value, resolved.token.value, resolved.allowHttp);
       report.authenticated = verdict.authenticated;
       report.detail = verdict.detail;
-      if (!verdict.authenticated) failure = new AuthError(`The store rejected the token (${verdict.detail})`, { hint: 'Run: store-admin auth login' });
+      if (!verdict.authenticated) {
+        // Logging in again cannot help while the variable outranks the profile.
+        failure = fromEnv
+          ? new AuthError(`The store rejected the token in STORE_ADMIN_TOKEN (${verdict.detail})`, {
+              hint: `Fix STORE_ADMIN_TOKEN, or unset it${resolved.profile ? ` to use profile "${resolved.profile.value}"` : ''}`,
+            })
+          : new AuthError(`The store rejected the token (${verdict.detail})`, { hint: 'Run: store-admin auth login' });
+      }
     } catch (error) {
       report.detail = error instanceof Error ? error.message : String(error);
       failure = error instanceof StoreAdminError ? error : new StoreAdminError(String(error));
     }
   }
-  await show(ctx, report);
+  if (ctx.format === 'table' && ctx.options.query === undefined) {
+    ctx.io.stdout.write(statusLines(report, resolved.token, resolved.store.path));
+  } else {
+    await show(ctx, report);
+  }
   if (failure) throw failure;
+}
+
+const ORIGIN: Record<string, string> = {
+  flag: 'from a flag',
+  environment: 'from the environment',
+  profile: 'from the profile',
+  'active profile': 'the active profile',
+};
+
+/** gh's layout: the store, then one line per fact with where it came from. */
+function statusLines(report: Record<string, unknown>, token: Setting<string> | undefined, configPath: string): string {
+  const mark = report.authenticated ? '✓' : '✗';
+  const from = (source: unknown) => (source ? ` (${ORIGIN[String(source)] ?? String(source)})` : '');
+  const kept = token?.storage === 'keychain' ? 'the OS keychain' : configPath;
+  const tokenFrom = token?.source === 'environment' ? ' (from STORE_ADMIN_TOKEN)' : token ? ` (stored in ${kept})` : '';
+  const lines = [
+    String(report.base_url ?? 'No store'),
+    `  ${mark} ${report.authenticated ? 'Logged in' : 'Not logged in'}${report.detail ? `: ${String(report.detail)}` : ''}`,
+    `  - Profile: ${report.profile ?? 'none'}${from(report.profile_source)}`,
+    `  - Store URL: ${report.base_url ?? 'none'}${from(report.base_url_source)}`,
+    `  - Token: ${report.token ?? 'none'}${tokenFrom}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** With --sandbox every command goes to the embedded sandbox, so that is what status reports. */
+async function sandboxStatus(ctx: Context): Promise<void> {
+  const client = await ctx.client();
+  await client.exports.listTypes({});
+  const source = ctx.options.sandbox ? '--sandbox' : 'STORE_ADMIN_SANDBOX';
+  const report = { store: 'embedded sandbox', base_url: client.baseUrl, base_url_source: source, token: 'the sandbox token', authenticated: true, detail: 'token accepted' };
+  if (ctx.format === 'table' && ctx.options.query === undefined) {
+    ctx.io.stdout.write(`embedded sandbox (${source})\n  ✓ Logged in: ${report.detail}\n  - Store URL: ${client.baseUrl}\n  - Profiles are not used with the sandbox\n`);
+  } else {
+    await show(ctx, report);
+  }
 }
 
 export async function logout(ctx: Context, opts: Options): Promise<void> {
@@ -131,13 +196,15 @@ export async function logout(ctx: Context, opts: Options): Promise<void> {
       if (config.activeProfile === name) delete config.activeProfile;
     } else {
       delete profile.token;
+      delete profile.keychain;
     }
   });
+  await (await import('./keychain.js')).deleteFromKeychain(store.path, name);
   ctx.note(opts.all ? `Removed profile "${name}".` : `Forgot the token of profile "${name}"; its store URL is kept.`);
 }
 
 export async function token(ctx: Context): Promise<void> {
-  const resolved = resolveConnection(ctx.options, ctx.io);
+  const resolved = await resolveConnection(ctx.options, ctx.io);
   if (!resolved.token) throw new AuthError('No token', { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
   ctx.io.stdout.write(`${resolved.token.value}\n`);
 }
@@ -148,7 +215,7 @@ export async function listProfiles(ctx: Context): Promise<void> {
     name,
     active: data.activeProfile === name,
     base_url: profile.baseUrl ?? null,
-    token: profile.token ? maskToken(profile.token) : null,
+    token: profile.keychain ? 'in the OS keychain' : profile.token ? maskToken(profile.token) : null,
   }));
   await render(rows, ctx.io, { format: ctx.format, query: ctx.options.query, color: ctx.color, view: 'profiles' });
 }
@@ -178,5 +245,6 @@ export async function removeProfile(ctx: Context, name: string): Promise<void> {
     delete config.profiles[name];
     if (config.activeProfile === name) delete config.activeProfile;
   });
+  await (await import('./keychain.js')).deleteFromKeychain(store.path, name);
   ctx.note(`Removed profile "${name}".`);
 }

@@ -1,8 +1,7 @@
-// Named profiles (store URL and token per store) in a conf-backed JSON file that only its owner
+// Named profiles (store URL and token per store) in a JSON file that only its owner
 // can read: the directory is created 0700 and the file 0600 before anything is written.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type Conf from 'conf';
 import { UsageError } from '../api/errors.js';
 import { withLockFile } from '../lock.js';
 
@@ -11,6 +10,8 @@ export interface Profile {
   token?: string;
   /** Sending the token over plain http to this non-loopback store was allowed at login. */
   allowHttp?: boolean;
+  /** The token is in the OS keychain, not in this file. */
+  keychain?: boolean;
 }
 
 export interface ConfigData {
@@ -39,20 +40,31 @@ export class ProfileStore {
     this.path = join(dir, 'config.json');
   }
 
-  private async open(): Promise<Conf<ConfigData>> {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const { default: Conf } = await import('conf');
+  /**
+   * Writes the whole file through a private temporary file renamed over it, so that a failed
+   * write (a full disk) leaves the old file whole, and a symbolic link in its place is replaced,
+   * never followed. (conf, used before, wrote through to a link's target, and one short write
+   * at a full disk gave a truncated config.)
+   */
+  private write(data: ConfigData): void {
+    // A dir made here is 0700 whatever the umask; one found here is only checked (see checkPrivate).
+    if (mkdirSync(this.dir, { recursive: true, mode: 0o700 }) !== undefined) chmodSync(this.dir, 0o700);
+    if (Object.values(data.profiles).some((profile) => profile.token)) this.checkPrivate();
+    const temporary = `${this.path}.${process.pid}.tmp`;
     try {
-      return new Conf<ConfigData>({
-        cwd: this.dir,
-        configName: 'config',
-        projectName: 'store-admin',
-        configFileMode: 0o600,
-        accessPropertiesByDotNotation: false,
-        clearInvalidConfig: false,
-      });
+      const fd = openSync(temporary, 'wx', 0o600);
+      try {
+        writeFileSync(fd, `${JSON.stringify(data, null, '\t')}\n`);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temporary, this.path);
     } catch (error) {
-      throw this.broken(error);
+      rmSync(temporary, { force: true });
+      throw new ConfigError(`Cannot write ${this.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); it was kept as it was`, {
+        hint: 'Free some disk space, or check the permissions of the config dir',
+      });
     }
   }
 
@@ -67,28 +79,66 @@ export class ProfileStore {
    * loading conf (with its schema validator) for a read would cost start-up time on each one.
    */
   read(): ConfigData {
-    let store: Partial<ConfigData>;
+    let store: unknown;
     try {
-      store = JSON.parse(readFileSync(this.path, 'utf8')) as Partial<ConfigData>;
+      // O_NOFOLLOW: a config.json that is a symbolic link could point at another user's file.
+      const fd = openSync(this.path, constants.O_RDONLY | constants.O_NOFOLLOW);
+      try {
+        if (!fstatSync(fd).isFile()) throw new Error('not a regular file');
+        store = JSON.parse(readFileSync(fd, 'utf8'));
+      } finally {
+        closeSync(fd);
+      }
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { profiles: {} };
+      if (code === 'ELOOP') throw this.broken(new Error('it is a symbolic link, which is not followed'));
       throw this.broken(error);
     }
-    if (!store || typeof store !== 'object' || Array.isArray(store)) throw this.broken(new Error('not a JSON object'));
-    if (store.profiles !== undefined && (typeof store.profiles !== 'object' || store.profiles === null || Array.isArray(store.profiles))) {
-      throw this.broken(new Error('"profiles" is not an object'));
+    return checkShape(store, (problem) => this.broken(new Error(problem)));
+  }
+
+  /** Tokens go only into a dir that other users cannot read. */
+  private checkPrivate(): void {
+    const mode = statSync(this.dir).mode & 0o777;
+    if (mode & 0o077) {
+      throw new ConfigError(`${this.dir} can be read by other users (mode ${mode.toString(8).padStart(4, '0')}); not writing a token there`, {
+        hint: `Make it private: chmod 700 ${this.dir}`,
+      });
     }
-    return { activeProfile: store.activeProfile, profiles: store.profiles ?? {} };
   }
 
   /** Read, change and write under a lock, so concurrent commands keep each other's changes. */
   update<T>(change: (data: ConfigData) => T): Promise<T> {
     return withLockFile(`${this.path}.lock`, async () => {
       const data = this.read();
-      const conf = await this.open();
       const result = change(data);
-      conf.store = data;
+      this.write(data);
       return result;
     });
   }
+}
+
+const PROFILE_FIELDS = { baseUrl: 'string', token: 'string', allowHttp: 'boolean', keychain: 'boolean' } as const;
+
+/** The file's shape, checked field by field so that a hand-edit gone wrong is named precisely. */
+function checkShape(store: unknown, broken: (problem: string) => ConfigError): ConfigData {
+  const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+  const kind = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`);
+  if (!isObject(store)) throw broken('not a JSON object');
+  if (store.activeProfile !== undefined && typeof store.activeProfile !== 'string') {
+    throw broken(`"activeProfile" is ${kind(store.activeProfile)}, expected text`);
+  }
+  const profiles = store.profiles ?? {};
+  if (!isObject(profiles)) throw broken('"profiles" is not an object');
+  for (const [name, profile] of Object.entries(profiles)) {
+    if (!isObject(profile)) throw broken(`profile "${name}" is not an object`);
+    for (const [field, type] of Object.entries(PROFILE_FIELDS)) {
+      const value = profile[field];
+      if (value !== undefined && typeof value !== type) {
+        throw broken(`"${field}" of profile "${name}" is ${kind(value)}, expected ${type === 'string' ? 'text' : 'true or false'}`);
+      }
+    }
+  }
+  return { activeProfile: store.activeProfile as string | undefined, profiles: profiles as Record<string, Profile> };
 }

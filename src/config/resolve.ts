@@ -6,12 +6,15 @@ import { configDir } from './paths.js';
 import { ProfileStore, checkProfileName, type Profile } from './profiles.js';
 import { UsageError } from '../api/errors.js';
 import { normalizeStoreUrl } from '../api/url.js';
+import { cleanToken } from './token.js';
 
 export type Source = 'flag' | 'environment' | 'profile' | 'active profile';
 
 export interface Setting<T> {
   value: T;
   source: Source;
+  /** For a profile's token: where it is kept. */
+  storage?: 'keychain' | 'file';
 }
 
 export interface Resolved {
@@ -26,11 +29,12 @@ export function profileStore(io: IO): ProfileStore {
   return new ProfileStore(configDir(io.env));
 }
 
-export function resolveConnection(options: GlobalOptions, io: IO): Resolved {
+export async function resolveConnection(options: GlobalOptions, io: IO): Promise<Resolved> {
   const { env } = io;
   const store = profileStore(io);
   const envBaseUrl = env.STORE_ADMIN_BASE_URL || undefined;
-  const envToken = env.STORE_ADMIN_TOKEN || undefined;
+  // An unset or blank variable is no token; anything else must be a clean one.
+  const envToken = tokenFromEnv(env.STORE_ADMIN_TOKEN);
   const envProfile = env.STORE_ADMIN_PROFILE || undefined;
 
   // The config file is read only when something may come from it.
@@ -58,7 +62,13 @@ export function resolveConnection(options: GlobalOptions, io: IO): Resolved {
     profileFirst ? (fromProfile(profileValue) ?? fromEnv(envValue)) : (fromEnv(envValue) ?? fromProfile(profileValue));
 
   const baseUrl: Setting<string> | undefined = options.baseUrl ? { value: options.baseUrl, source: 'flag' } : pick(envBaseUrl, stored?.baseUrl);
-  let token = pick(envToken, stored?.token);
+  // A token in the keychain is read only when the profile's token is the one that will be used.
+  const wouldUseProfile = profileFirst || !envToken;
+  const fromKeychain = stored?.keychain && profile && wouldUseProfile
+    ? await (await import('./keychain.js')).readFromKeychain(store.path, profile.value)
+    : undefined;
+  let token = pick(envToken, fromKeychain ?? stored?.token);
+  if (token?.source === 'profile') token.storage = fromKeychain ? 'keychain' : 'file';
   // A profile's token belongs to that profile's store: it never goes to a URL from elsewhere.
   if (token?.source === 'profile' && baseUrl && !sameStore(baseUrl.value, stored?.baseUrl)) token = undefined;
   return {
@@ -69,6 +79,17 @@ export function resolveConnection(options: GlobalOptions, io: IO): Resolved {
     // Permission for plain http was given for the profile's own URL only.
     allowHttp: !!options.allowHttp || (baseUrl?.source === 'profile' && !!stored?.allowHttp),
   };
+}
+
+/** An unset or blank variable is no token; anything else must be a clean one. */
+function tokenFromEnv(value: string | undefined): string | undefined {
+  if (!value?.trim()) return undefined;
+  try {
+    return cleanToken(value, 'STORE_ADMIN_TOKEN');
+  } catch (error) {
+    if (error instanceof UsageError) error.hint ??= "Fix STORE_ADMIN_TOKEN, or unset it to use the profile's token";
+    throw error;
+  }
 }
 
 function sameStore(a: string, b: string | undefined): boolean {

@@ -86,8 +86,14 @@ export const nonEmptyText = z.string().check(z.minLength(1, 'must not be empty')
 
 const WELL_FORMED = /^(?:[^\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
 
-/** Text that can be put in a URL path: not empty, and no unpaired UTF-16 surrogates. */
-export const pathText = nonEmptyText.check(z.regex(WELL_FORMED, 'must be valid Unicode text'));
+/**
+ * Text that can be put in a URL path: not empty, no unpaired UTF-16 surrogates, and not `.` or
+ * `..`, which URL parsing would resolve away (even percent-encoded), sending the request elsewhere.
+ */
+export const pathText = nonEmptyText.check(
+  z.regex(WELL_FORMED, 'must be valid Unicode text'),
+  z.refine((value) => value !== '.' && value !== '..', 'cannot be "." or ".." (it would change the request\'s path)'),
+);
 
 export const jsonObject = z.record(z.string(), z.unknown());
 

@@ -23,8 +23,16 @@ export const create = {
     events: z.array(nonEmptyText).check(z.minLength(1, 'must name at least one event')),
     name: nullableText,
     secret_key: nullableText,
-    target: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).check(
-      z.maxLength(255, 'must be at most 255 characters'),
+    // A URL with a space or a control character in it is refused before URL parsing quietly
+    // encodes or drops it (the address sent would not be the one typed); other text is not a URL.
+    target: z.pipe(
+      z.string().check(
+        z.refine(
+          (value) => !/[\s\p{Cc}]/u.test(value) || !URL.canParse(value.replace(/[\s\p{Cc}]/gu, '')),
+          'must not contain spaces or control characters',
+        ),
+      ),
+      z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).check(z.maxLength(255, 'must be at most 255 characters')),
     ),
   }),
   response: webhook,

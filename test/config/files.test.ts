@@ -1,0 +1,140 @@
+// A config dir that fights back: loose permissions, a symbolic link, wrong-typed fields, a full
+// disk, and lock files that are stale, in the way or contended. Each ends in one clear line.
+import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { withLockFile } from '../../src/lock.js';
+import { useSandbox } from '../helpers.js';
+import { spawnSync } from 'node:child_process';
+import { BIN, runCli, useConfigDir } from '../cli/run.js';
+
+/** Runs the CLI after a shell setting (umask, ulimit) that only a shell can make. */
+function runUnder(setting: string, args: string[], env: Record<string, string>, stdin = '') {
+  const r = spawnSync('sh', ['-c', `${setting}; exec "$0" "$@"`, process.execPath, BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    input: stdin,
+    encoding: 'utf8',
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const TOKEN = 'file-test-token-abcd-7777';
+
+describe('a hostile config dir', () => {
+  const ctx = useSandbox({ token: TOKEN });
+  const root = useConfigDir();
+  let n = 0;
+  const freshDir = () => join(root, `cfg-${n++}`);
+  const cli = (dir: string, args: string[], stdin?: string) => runCli(args, { env: { STORE_ADMIN_CONFIG_DIR: dir }, stdin });
+  const login = (dir: string) =>
+    cli(dir, ['auth', 'login', '--profile', 'main', '--base-url', ctx.sandbox.url, '--with-token', '--skip-verify'], `${TOKEN}\n`);
+  const firstLine = (text: string) => text.split('\n')[0];
+
+  it('refuses to write a token into a dir other users can read, and makes its own dir private', async () => {
+    const dir = freshDir();
+    mkdirSync(dir, { mode: 0o755 });
+    chmodSync(dir, 0o755);
+    const r = await login(dir);
+    expect(r.code).toBe(2);
+    expect(firstLine(r.stderr)).toBe(`store-admin: ${dir} can be read by other users (mode 0755); not writing a token there`);
+    expect(r.stderr).toContain(`chmod 700 ${dir}`);
+    expect(() => statSync(join(dir, 'config.json'))).toThrow();
+    chmodSync(dir, 0o700);
+    expect((await login(dir)).code).toBe(0);
+
+    // A dir the tool makes itself is private even under a permissive umask.
+    const made = join(freshDir(), 'nested');
+    const loose = runUnder('umask 000', ['auth', 'login', '--base-url', ctx.sandbox.url, '--with-token', '--skip-verify'], { STORE_ADMIN_CONFIG_DIR: made }, TOKEN);
+    expect(loose.code, loose.stderr).toBe(0);
+    expect(statSync(made).mode & 0o777).toBe(0o700);
+    expect(statSync(join(made, 'config.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('does not follow a config.json that is a symbolic link', async () => {
+    const dir = freshDir();
+    mkdirSync(dir, { mode: 0o700 });
+    const elsewhere = join(root, `elsewhere-${n}.json`);
+    const original = JSON.stringify({ profiles: { other: { baseUrl: 'https://other.example.com', token: 'someone-elses-token-0000' } } });
+    writeFileSync(elsewhere, original);
+    symlinkSync(elsewhere, join(dir, 'config.json'));
+    for (const args of [['profiles', 'list'], ['categories', 'get', '1']]) {
+      const r = await cli(dir, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(firstLine(r.stderr)).toBe(`store-admin: Cannot read ${join(dir, 'config.json')}: it is a symbolic link, which is not followed`);
+    }
+    expect((await login(dir)).code).toBe(2);
+    expect(readFileSync(elsewhere, 'utf8')).toBe(original);
+  });
+
+  it('names a wrong-typed field instead of failing later', async () => {
+    const cases: [unknown, string][] = [
+      [{ activeProfile: 'main', profiles: { main: { baseUrl: 123, token: TOKEN } } }, '"baseUrl" of profile "main" is a number, expected text'],
+      [{ activeProfile: 'main', profiles: { main: { baseUrl: ctx.sandbox.url, token: ['x'] } } }, '"token" of profile "main" is a list, expected text'],
+      [{ activeProfile: 7, profiles: {} }, '"activeProfile" is a number, expected text'],
+      [{ profiles: { main: 'https://x' } }, 'profile "main" is not an object'],
+      [{ profiles: { main: { allowHttp: 'yes' } } }, '"allowHttp" of profile "main" is a string, expected true or false'],
+    ];
+    for (const [content, problem] of cases) {
+      const dir = freshDir();
+      mkdirSync(dir, { mode: 0o700 });
+      writeFileSync(join(dir, 'config.json'), JSON.stringify(content));
+      for (const args of [['categories', 'get', '1'], ['auth', 'status'], ['profiles', 'list']]) {
+        const r = await cli(dir, args);
+        expect(r.code, `${problem}: ${args.join(' ')}`).toBe(2);
+        expect(firstLine(r.stderr)).toBe(`store-admin: Cannot read ${join(dir, 'config.json')}: ${problem}`);
+        expect(r.stderr).not.toMatch(/unexpected/i);
+      }
+      expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual(content);
+    }
+  });
+
+  it('keeps the config as it was when the disk refuses the write', async () => {
+    const dir = freshDir();
+    expect((await login(dir)).code).toBe(0);
+    const path = join(dir, 'config.json');
+    // Make the file bigger than the 1 KB the write may use below.
+    const padded = JSON.parse(readFileSync(path, 'utf8'));
+    for (let i = 0; i < 20; i++) padded.profiles[`p${i}`] = { baseUrl: `https://store-${i}.example.com` };
+    writeFileSync(path, JSON.stringify(padded, null, '\t'));
+    const before = readFileSync(path, 'utf8');
+    // A file-size limit makes every write past 1 KB fail, as a full disk would (the signal it would send is ignored).
+    const r = runUnder('trap "" XFSZ; ulimit -f 1', ['profiles', 'use', 'p3'], { STORE_ADMIN_CONFIG_DIR: dir });
+    expect(r.code).toBe(2);
+    expect(firstLine(r.stderr)).toBe(`store-admin: Cannot write ${path} (EFBIG); it was kept as it was`);
+    expect(readFileSync(path, 'utf8')).toBe(before);
+  });
+});
+
+describe('the lock file', () => {
+  const root = useConfigDir();
+
+  it('names a directory in the lock\'s place at once', async () => {
+    const lock = join(root, 'dir.lock');
+    mkdirSync(lock);
+    await expect(withLockFile(lock, async () => 1)).rejects.toThrow(`${lock} is a directory where a lock file belongs`);
+  });
+
+  it('gives up on a held lock after its wait, naming the path', async () => {
+    const lock = join(root, 'held.lock');
+    writeFileSync(lock, '');
+    await expect(withLockFile(lock, async () => 1, { waitMs: 100 })).rejects.toThrow(`Gave up waiting for ${lock}: another command holds it`);
+  });
+
+  it('breaks a stale lock once, however many waiters saw it stale', async () => {
+    const lock = join(root, 'stale.lock');
+    for (let round = 0; round < 30; round++) {
+      writeFileSync(lock, '');
+      const old = new Date(Date.now() - 60_000);
+      utimesSync(lock, old, old);
+      let inside = 0;
+      let most = 0;
+      const work = async () => {
+        most = Math.max(most, ++inside);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        inside--;
+      };
+      await Promise.all(Array.from({ length: 6 }, () => withLockFile(lock, work, { staleMs: 1_000 })));
+      expect(most, `round ${round}`).toBe(1);
+    }
+  });
+});
