@@ -4,13 +4,16 @@ import { Command, CommanderError, Help } from 'commander';
 import { ApiError, EXIT, StoreAdminError } from './api/errors.js';
 import { registerHelp } from './commands/help.js';
 import { commandGroups, groupsFor } from './commands/index.js';
+import { createContext, type Context, type ContextOverrides } from './context.js';
+import { listenForInterrupts } from './interrupts.js';
 import { processIO, type IO } from './io.js';
 import { addGlobalOptions } from './options.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
 
 /** The command tree: every group when `argv` is not given, else only the groups it needs. */
-export async function buildProgram(io: IO, argv?: readonly string[]): Promise<Command> {
+export async function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
+  const { io } = ctx;
   const program = new Command('store-admin')
     .description('Administer an online store from the command line: orders, subscriptions, exports, webhooks and more')
     .version(__STORE_ADMIN_VERSION__, '-V, --version')
@@ -35,20 +38,35 @@ export async function buildProgram(io: IO, argv?: readonly string[]): Promise<Co
   const needed = argv ? groupsFor(argv, program) : commandGroups;
   for (const group of commandGroups) {
     const command = program.command(group.name).description(group.description);
-    if (needed.includes(group)) (await group.load()).register(command, io);
+    if (needed.includes(group)) (await group.load()).register(command, ctx);
   }
-  registerHelp(program, io);
+  registerHelp(program, ctx);
   return program;
 }
 
-export async function main(argv: string[], io: IO = processIO()): Promise<number> {
-  const program = await buildProgram(io, argv);
+/** The whole command tree, for help, the reference docs and completion. */
+export function commandTree(io: IO = processIO()): Promise<Command> {
+  const ctx: Context = createContext(io, listenForInterrupts(io), () => buildProgram(ctx));
+  return buildProgram(ctx);
+}
+
+/** Runs one command line; tests (and programs embedding the CLI) may put in their own client and prompter. */
+export async function main(argv: string[], io: IO = processIO(), overrides: ContextOverrides = {}): Promise<number> {
+  const interrupts = listenForInterrupts(io);
+  const ctx: Context = createContext(io, interrupts, () => buildProgram(ctx), overrides);
+  const program = await buildProgram(ctx, argv);
+  // The one context learns the parsed global options before any command runs.
+  program.hook('preAction', (_root, action) => ctx.bind(action.optsWithGlobals()));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (error) {
+    // The error as a JSON object too, on stderr, only when JSON output was asked for by name.
     const { json, output } = program.opts<{ json?: boolean; output?: string }>();
-    return report(error, io, !!json || output === 'json' || (!io.stdout.isTTY && output !== 'table'));
+    return report(error, io, !!json || output === 'json');
+  } finally {
+    await ctx.close();
+    interrupts.dispose();
   }
 }
 

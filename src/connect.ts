@@ -18,28 +18,12 @@ export function sandboxRequested(options: GlobalOptions, env: NodeJS.ProcessEnv)
   return !!options.sandbox || ['1', 'true', 'yes'].includes((env.STORE_ADMIN_SANDBOX ?? '').toLowerCase());
 }
 
-/**
- * V8 settings for a short-lived process that talks HTTP, made before the first connection.
- * undici parses HTTP with a WebAssembly build of llhttp; V8 would optimise it again in the
- * background and hold the process ~150 ms at exit for it, where the baseline compiler suffices.
- * And a growing young generation buys nothing here: bulk runs peak at about 65 MB, not 100 MB.
- * (The library leaves V8 alone: these are the command-line tool's choices.)
- */
-async function tuneV8(): Promise<void> {
-  // Known to V8 in Node 20 to 26; a later V8 might not know them and would say so on stderr.
-  if (Number(process.versions.node.split('.')[0]) > 26) return;
-  const v8 = await import('node:v8');
-  v8.setFlagsFromString('--liftoff-only');
-  v8.setFlagsFromString('--semi-space-growth-factor=1');
-}
-
 export async function connect(
   options: GlobalOptions,
   io: IO,
   note: (message: string) => void,
   tuning: Partial<ClientOptions> = {},
 ): Promise<Connection> {
-  await tuneV8();
   const common: Partial<ClientOptions> = {
     ...traceHooks(options, io),
     onWarning: (m) => note(`warning: ${m}`),

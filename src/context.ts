@@ -1,7 +1,9 @@
-// One context per run: streams, options, output format, prompts and a lazily built client.
-// Commands receive it and never reach for globals.
+// One context per run, made once in main(): streams, the interrupt signals, prompts and a lazily
+// built client. The global options are bound to it once Commander has parsed them (a preAction
+// hook), so every command receives the same object and none reaches for globals.
 import { UsageError } from './api/errors.js';
 import type { ClientOptions, StoreClient } from './api/client.js';
+import type { Interrupts } from './interrupts.js';
 import type { IO } from './io.js';
 import type { GlobalOptions } from './options.js';
 import { colorLevel, type ColorLevel } from './output/color.js';
@@ -10,22 +12,44 @@ import type { Prompter } from './prompt.js';
 
 export interface Context {
   io: IO;
-  options: GlobalOptions;
-  format: Format;
-  color: ColorLevel;
+  /** The global options of this run (set before any command runs). */
+  readonly options: GlobalOptions;
+  readonly format: Format;
+  readonly color: ColorLevel;
   /** Prompts are allowed: both ends are terminals and --no-input was not given. */
   readonly interactive: boolean;
   prompt: Prompter;
+  /** Aborted by the first Ctrl-C, by SIGTERM, or when stdout closes (EPIPE): start nothing new. */
+  readonly signal: AbortSignal;
+  /** Aborted by a second Ctrl-C or SIGTERM: abandon requests in flight. */
+  readonly forceSignal: AbortSignal;
   /** Connects to the store (or the embedded sandbox) on first use; `tuning` applies to that first call. */
   client(tuning?: Partial<ClientOptions>): Promise<StoreClient>;
+  /** The whole command tree, for completion and help (built on demand). */
+  commandTree(): Promise<import('commander').Command>;
   /** A diagnostic line on stderr, unless --quiet. */
   note(message: string): void;
+  /** Takes the parsed global options; called once, before the command's action. */
+  bind(options: GlobalOptions): void;
   close(): Promise<void>;
 }
 
-export function createContext(options: GlobalOptions, io: IO): Context {
-  if (options.json && options.output === 'table') throw new UsageError('--json and --output table contradict each other');
-  const format: Format = options.json ? 'json' : (options.output ?? (io.stdout.isTTY ? 'table' : 'json'));
+/** What a test (or an embedding program) may put in place of the real thing. */
+export interface ContextOverrides {
+  client?: StoreClient;
+  prompter?: Prompter;
+}
+
+export function createContext(
+  io: IO,
+  interrupts: Pick<Interrupts, 'signal' | 'forceSignal'>,
+  commandTree: () => Promise<import('commander').Command>,
+  overrides: ContextOverrides = {},
+): Context {
+  // Until Commander has parsed the line: no prompts, colour as the terminal allows.
+  let options: GlobalOptions = { input: false, color: true };
+  let format: Format = 'json';
+  let color: ColorLevel = 0;
   // Asked only when needed: looking at stdin sets it up, which costs start-up time.
   const interactive = () => options.input !== false && !!io.stdin.isTTY && !!io.stdout.isTTY;
   let connection: Promise<{ client: StoreClient; close(): Promise<void> }> | undefined;
@@ -33,17 +57,37 @@ export function createContext(options: GlobalOptions, io: IO): Context {
     // On a terminal, clear the line first: a spinner may be drawn there.
     if (!options.quiet) io.stderr.write(`${io.stderr.isTTY ? '\r\x1b[2K' : ''}${message}\n`);
   };
-  const ctx: Context = {
+  return {
     io,
-    options,
-    format,
-    color: colorLevel(io, options.color !== false),
+    get options() {
+      return options;
+    },
+    get format() {
+      return format;
+    },
+    get color() {
+      return color;
+    },
     get interactive() {
       return interactive();
     },
-    prompt: lazyPrompter(io, interactive),
+    get signal() {
+      return interrupts.signal;
+    },
+    get forceSignal() {
+      return interrupts.forceSignal;
+    },
+    prompt: overrides.prompter ?? lazyPrompter(io, interactive),
     note,
+    commandTree,
+    bind(parsed) {
+      if (parsed.json && parsed.output === 'table') throw new UsageError('--json and --output table contradict each other');
+      options = parsed;
+      format = parsed.json ? 'json' : (parsed.output ?? (io.stdout.isTTY ? 'table' : 'json'));
+      color = colorLevel(io, parsed.color !== false);
+    },
     client: async (tuning) => {
+      if (overrides.client) return overrides.client;
       connection ??= import('./connect.js').then((m) => m.connect(options, io, note, tuning));
       return (await connection).client;
     },
@@ -51,7 +95,6 @@ export function createContext(options: GlobalOptions, io: IO): Context {
       if (connection) await (await connection.catch(() => undefined))?.close();
     },
   };
-  return ctx;
 }
 
 function lazyPrompter(io: IO, interactive: () => boolean): Prompter {

@@ -8,6 +8,7 @@ import {
   AuthError,
   InterruptedError,
   NetworkError,
+  NotStartedError,
   UnknownOutcomeError,
   describeErrorBody,
   statusLine,
@@ -63,7 +64,10 @@ export interface PreparedRequest {
 }
 
 export interface CallOptions {
+  /** Aborts the call, even an attempt already sent. */
   signal?: AbortSignal;
+  /** Checked once the first attempt's turn comes (after `beforeAttempt`): if aborted, nothing is sent. */
+  startSignal?: AbortSignal;
   /** Told the HTTP status of the final answer. */
   onStatus?: (status: number) => void;
 }
@@ -188,6 +192,7 @@ export function createClient(options: ClientOptions): StoreClient {
       let response;
       try {
         await options.beforeAttempt?.();
+        if (attempt === 0 && callOptions.startSignal?.aborted) throw new NotStartedError('Stopped before it was sent');
         options.onRequest?.(prepared);
         response = await send(prepared, headers, callOptions, anyBody);
       } catch (error) {

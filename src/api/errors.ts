@@ -95,6 +95,11 @@ export class InterruptedError extends StoreAdminError {
   override readonly exitCode: number = EXIT.interrupted;
 }
 
+/** Stopped while waiting for its turn: nothing was sent, so nothing can have changed. */
+export class NotStartedError extends InterruptedError {
+  override name = 'NotStartedError';
+}
+
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
   201: 'Created',

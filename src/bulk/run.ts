@@ -2,11 +2,11 @@
 // item on stdout, progress on stderr and a summary at the end. Every line is validated before
 // anything is sent; Ctrl-C stops taking new lines and lets those in flight finish.
 import { writeFile } from 'node:fs/promises';
-import { ApiError, InterruptedError, StoreAdminError, UnknownOutcomeError, UsageError } from '../api/errors.js';
+import { ApiError, InterruptedError, NotStartedError, StoreAdminError, UnknownOutcomeError, UsageError } from '../api/errors.js';
 import { operations } from '../api/operations.js';
 import type { Context } from '../context.js';
 import type { OperationCommand, Options } from '../commands/define.js';
-import { addHint, commandName, confirm, paramsFrom, validated, type Input } from '../commands/run-operation.js';
+import { addHint, commandName, confirm, paramsFrom, validated, type Input } from '../commands/prepare-input.js';
 import { textFrom } from '../commands/values.js';
 import { rateLimiter } from './limiter.js';
 import { duration, progressBar } from './progress.js';
@@ -51,26 +51,26 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   const failed: Item[] = [];
   // Changes whose answer was lost: they may have been applied, so they are named, not re-run.
   const unknown: Item[] = [];
-  const inFlight = new AbortController();
   let next = 0;
-  let stopping = false;
   let succeeded = 0;
-  const onSigint = () => {
-    // The first Ctrl-C stops taking new lines; a second aborts those in flight.
-    if (stopping) inFlight.abort();
-    stopping = true;
-  };
-  process.on('SIGINT', onSigint);
+  // The first Ctrl-C (or SIGTERM, or a closed stdout) stops taking new lines, even one already
+  // waiting for its turn; a second aborts those in flight.
+  const { signal: stop, forceSignal } = ctx;
+  const waiting: Item[] = [];
   const started = Date.now();
 
   /** One line's operation, as the JSON line that reports it. */
-  const attempt = async (item: Item): Promise<Record<string, unknown>> => {
+  const attempt = async (item: Item): Promise<Record<string, unknown> | undefined> => {
     let status: number | undefined;
     try {
-      const data = await client.call(spec.operation, item.input as never, { signal: inFlight.signal, onStatus: (s) => (status = s) });
+      const data = await client.call(spec.operation, item.input as never, { signal: forceSignal, startSignal: stop, onStatus: (s) => (status = s) });
       succeeded++;
       return { ok: true, status, data: spec.present ? spec.present(data, opts) : data };
     } catch (error) {
+      if (error instanceof NotStartedError) {
+        waiting.push(item);
+        return undefined;
+      }
       const lost = error instanceof UnknownOutcomeError || (error instanceof InterruptedError && operations[spec.operation].method !== 'GET');
       (lost ? unknown : failed).push(item);
       if (error instanceof ApiError) addHint(error, operations[spec.operation].scopes);
@@ -85,9 +85,11 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   };
 
   const worker = async () => {
-    while (!stopping && next < items.length) {
+    while (!stop.aborted && next < items.length) {
       const item = items[next++]!;
-      writeLine(item, await attempt(item));
+      const result = await attempt(item);
+      if (!result) continue;
+      writeLine(item, result);
       progress.tick();
     }
   };
@@ -111,11 +113,10 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
     await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 4, items.length) }, worker));
   } finally {
     output.flush();
-    process.off('SIGINT', onSigint);
     progress.done();
   }
 
-  const notStarted = items.slice(next);
+  const notStarted = [...waiting, ...items.slice(next)].sort((a, b) => a.line - b.line);
   const seconds = (Date.now() - started) / 1000;
   const parts = [`${succeeded} succeeded`, `${failed.length} failed`];
   if (unknown.length > 0) parts.push(`${unknown.length} with an unknown outcome`);
@@ -129,7 +130,7 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
     await writeFile(String(opts.failed), redo.map((item) => `${item.text}\n`).join(''), { mode: 0o600 });
     if (redo.length > 0) ctx.note(`The ${plural(redo.length, 'line')} to run again are in ${opts.failed}`);
   }
-  if (stopping) throw new InterruptedError(`Interrupted: ${plural(notStarted.length, 'line')} not started${failed.length ? `, ${failed.length} failed` : ''}; every line that ran is reported above`);
+  if (stop.aborted) throw new InterruptedError(`Interrupted: ${plural(notStarted.length, 'line')} not started${failed.length ? `, ${failed.length} failed` : ''}; every line that ran is reported above`);
   const bad = failed.length + unknown.length;
   if (bad > 0) throw new StoreAdminError(`${bad} of ${items.length} failed`, opts.failed === undefined ? { hint: 'Pass --failed FILE to collect them for a re-run' } : {});
 }

@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import { redactSecrets } from '../output/redact.js';
 import { checkQuery, render } from '../output/render.js';
 import type { Options } from './define.js';
-import { addHint } from './run-operation.js';
+import { addHint } from './prepare-input.js';
 import { jsonValue, MAX_JSON_DEPTH, textFrom } from './values.js';
 
 const MAX_PAGES = 1000;

@@ -1,12 +1,13 @@
 // `store-admin api PATH`: any path of the API with the tool's auth, profiles, retries and output,
 // in the manner of `gh api`. The work lives in api-request.ts, loaded when the command runs.
 import type { Command } from 'commander';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
 import { collect } from './values.js';
 
-export function register(api: Command, io: IO): void {
+export function register(api: Command, ctx: Context): void {
   api
     .argument('<path>', 'path under /api/admin, e.g. /exports/types/ (the final "/" is added if missing; a query string may follow)')
     .option('-X, --method <method>', 'HTTP method (default GET, or POST when fields or --input are given)')
@@ -17,7 +18,7 @@ export function register(api: Command, io: IO): void {
     .option('-i, --include', 'print the status line and the response headers before the body')
     .option('--paginate', 'follow the {next, previous, results} wrapper and print one merged array')
     .option('--show-secret', 'print secret values the store returns (a webhook secret_key) instead of masking them')
-    .action(localAction(io, async (ctx, opts, [path]) => (await import('./api-request.js')).apiRequest(ctx, path!, opts)));
+    .action(localAction(ctx, async (ctx, opts, [path]) => (await import('./api-request.js')).apiRequest(ctx, path!, opts)));
   describeCommand(api, {
     examples: [
       'store-admin api /exports/types/',

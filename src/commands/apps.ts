@@ -1,12 +1,13 @@
 // `store-admin apps …`
 import type { Command } from 'commander';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { requireSomething } from './body.js';
 import { addOperationCommand } from './define.js';
 import { collect, jsonObject, typedPair } from './values.js';
 
-export function register(apps: Command, io: IO): void {
-  addOperationCommand(apps, io, {
+export function register(apps: Command, ctx: Context): void {
+  addOperationCommand(apps, ctx, {
     name: 'update-settings',
     operation: 'apps.updateSettings',
     args: [['client-id', 'clientId', "the app's client id"]],

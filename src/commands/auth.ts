@@ -1,12 +1,13 @@
 // `store-admin auth …`: log in to stores, check and print tokens, log out.
 import type { Command } from 'commander';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
 
-const actions = () => import('../config/auth-actions.js');
+const actions = () => import('./auth-actions.js');
 
-export function register(auth: Command, io: IO): void {
+export function register(auth: Command, ctx: Context): void {
   describeCommand(
     auth
       .command('login')
@@ -14,7 +15,7 @@ export function register(auth: Command, io: IO): void {
       .option('--with-token', 'read the token from standard input (for scripts)')
       .option('--skip-verify', 'store the token without checking it against the store')
       .option('--insecure-storage', 'keep the token in the config file (0600) instead of the OS keychain')
-      .action(localAction(io, async (ctx, opts) => (await actions()).login(ctx, opts))),
+      .action(localAction(ctx, async (ctx, opts) => (await actions()).login(ctx, opts))),
     {
       examples: [
         'store-admin auth login',
@@ -28,7 +29,7 @@ export function register(auth: Command, io: IO): void {
     auth
       .command('status')
       .description('Show the profile, store URL and token in use, where each came from, and whether the token works')
-      .action(localAction(io, async (ctx) => (await actions()).status(ctx))),
+      .action(localAction(ctx, async (ctx) => (await actions()).status(ctx))),
     { examples: ['store-admin auth status', 'store-admin auth status --profile staging --json'] },
   );
 
@@ -37,7 +38,7 @@ export function register(auth: Command, io: IO): void {
       .command('logout')
       .description("Forget a profile's token (its store URL stays unless --all)")
       .option('--all', 'forget the whole profile, store URL included')
-      .action(localAction(io, async (ctx, opts) => (await actions()).logout(ctx, opts))),
+      .action(localAction(ctx, async (ctx, opts) => (await actions()).logout(ctx, opts))),
     { examples: ['store-admin auth logout', 'store-admin auth logout --profile staging --all'] },
   );
 
@@ -45,7 +46,7 @@ export function register(auth: Command, io: IO): void {
     auth
       .command('token')
       .description('Print the token in use, alone, for $(store-admin auth token)')
-      .action(localAction(io, async (ctx) => (await actions()).token(ctx))),
+      .action(localAction(ctx, async (ctx) => (await actions()).token(ctx))),
     { examples: ['store-admin auth token', 'curl -H "Authorization: Bearer $(store-admin auth token --profile prod)" …'] },
   );
 }

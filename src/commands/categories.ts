@@ -1,10 +1,11 @@
 // `store-admin categories …`
 import type { Command } from 'commander';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
 
-export function register(categories: Command, io: IO): void {
-  addOperationCommand(categories, io, {
+export function register(categories: Command, ctx: Context): void {
+  addOperationCommand(categories, ctx, {
     name: 'get',
     operation: 'categories.get',
     args: [['id', 'id', 'category id']],

@@ -4,6 +4,7 @@
 import type { Command, Option } from 'commander';
 import { WEBHOOK_EVENTS } from '../api/enums.js';
 import { profileStore } from '../config/resolve.js';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { HELP_TOPICS } from './help.js';
 
@@ -18,9 +19,9 @@ interface Position {
   literal: boolean;
 }
 
-export async function candidates(words: string[], io: IO): Promise<string[]> {
-  const { buildProgram } = await import('../cli.js');
-  const program = await buildProgram(io);
+export async function candidates(words: string[], ctx: Context): Promise<string[]> {
+  const { io } = ctx;
+  const program = await ctx.commandTree();
   const current = words.at(-1) ?? '';
   const { command, positionals, pending, literal } = walk(program, words.slice(0, -1));
   let offered: readonly string[] = [];

@@ -4,6 +4,7 @@
 // does not take typed flags such as --json as its own. Where there is nothing to offer (a file,
 // an id), each script falls back to the shell's own file name completion.
 import { Argument, type Command } from 'commander';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { describeCommand } from './meta.js';
 
@@ -52,13 +53,13 @@ complete -c store-admin -f -a '(__store_admin_complete)'
 `,
 };
 
-export function register(completion: Command, io: IO): void {
+export function register(completion: Command, ctx: Context): void {
   describeCommand(
     completion
       .usage('[options] <shell>') // not `[command]`: its one subcommand is hidden
       .addArgument(new Argument('<shell>', 'the shell to print the script for').choices(SHELLS))
       .action((shell: Shell) => {
-        io.stdout.write(scripts[shell]);
+        ctx.io.stdout.write(scripts[shell]);
       }),
     {
       examples: [
@@ -78,6 +79,6 @@ export function register(completion: Command, io: IO): void {
     .helpOption(false)
     .action(async (words: string[]) => {
       const { candidates } = await import('./complete-words.js');
-      for (const candidate of await candidates(words, io)) io.stdout.write(`${candidate}\n`);
+      for (const candidate of await candidates(words, ctx)) ctx.io.stdout.write(`${candidate}\n`);
     });
 }

@@ -1,11 +1,12 @@
 // `store-admin customers …`
 import type { Command } from 'commander';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
 import { noteFields } from './message.js';
 
-export function register(customers: Command, io: IO): void {
-  addOperationCommand(customers, io, {
+export function register(customers: Command, ctx: Context): void {
+  addOperationCommand(customers, ctx, {
     name: 'add-note',
     operation: 'customers.addNote',
     args: [['id', 'id', 'customer id']],

@@ -3,7 +3,7 @@
 // text comes from the operation table.
 import { InvalidArgumentError, type Command } from 'commander';
 import { operations, type OperationId, type OperationSchemas } from '../api/operations.js';
-import { createContext, type Context } from '../context.js';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import type { GlobalOptions } from '../options.js';
 import type { ViewName } from '../output/views.js';
@@ -51,7 +51,7 @@ export interface OperationCommand {
   settle?: (data: unknown, opts: Options, ctx: Context, input: { params: Record<string, unknown> }) => Promise<{ data: unknown } | undefined>;
 }
 
-export function addOperationCommand(parent: Command, io: IO, spec: OperationCommand): Command {
+export function addOperationCommand(parent: Command, ctx: Context, spec: OperationCommand): Command {
   const op = operations[spec.operation];
   const args = spec.args ?? [];
   const run: OperationCommand = spec.fields && !spec.body ? { ...spec, body: (opts, ctx) => bodyOfFields(spec, opts, ctx) } : spec;
@@ -81,13 +81,8 @@ export function addOperationCommand(parent: Command, io: IO, spec: OperationComm
   command.action(async (...received: unknown[]) => {
     const self = received.at(-1) as Command;
     const opts = self.opts<Options>();
-    const ctx = createContext(self.optsWithGlobals<GlobalOptions>(), io);
-    try {
-      const { runOperation } = await import('./run-operation.js');
-      await runOperation(run, ctx, (received.slice(0, args.length) as (string | undefined)[]).filter((a) => a !== undefined), opts);
-    } finally {
-      await ctx.close();
-    }
+    const { runOperation } = await import('./run-operation.js');
+    await runOperation(run, ctx, (received.slice(0, args.length) as (string | undefined)[]).filter((a) => a !== undefined), opts);
   });
   return command;
 }

@@ -1,6 +1,7 @@
 // `store-admin disputes …`
 import type { Command } from 'commander';
 import { DISPUTE_RESOLUTIONS, DISPUTE_TYPES } from '../api/enums.js';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
 import type { Field } from './fields.js';
@@ -34,8 +35,8 @@ const fields: readonly Field[] = [
   { key: 'metadata', kind: 'object', help: 'metadata object' },
 ];
 
-export function register(disputes: Command, io: IO): void {
-  addOperationCommand(disputes, io, {
+export function register(disputes: Command, ctx: Context): void {
+  addOperationCommand(disputes, ctx, {
     name: 'create',
     operation: 'disputes.create',
     description: 'Record a dispute (alert or chargeback); every field is optional',

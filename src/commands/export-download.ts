@@ -69,16 +69,11 @@ export async function downloadExport(
 export async function saveDownload(data: unknown, opts: Options, ctx: Context, id: number): Promise<undefined> {
   const link = (data as { url?: unknown } | undefined)?.url;
   const target = { file: outputOf(opts, id), force: !!opts.force };
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  process.once('SIGINT', abort);
   try {
-    await downloadExport(id, target, ctx, { link: typeof link === 'string' ? link : undefined, signal: controller.signal });
+    await downloadExport(id, target, ctx, { link: typeof link === 'string' ? link : undefined, signal: ctx.signal });
   } catch (error) {
-    if (controller.signal.aborted) throw new InterruptedError(`Stopped downloading export ${id}; ${target.file === '-' ? 'the output is incomplete' : `${target.file} was not written`}`);
+    if (ctx.signal.aborted) throw new InterruptedError(`Stopped downloading export ${id}; ${target.file === '-' ? 'the output is incomplete' : `${target.file} was not written`}`);
     throw error;
-  } finally {
-    process.off('SIGINT', abort);
   }
   return undefined;
 }

@@ -56,38 +56,32 @@ export async function settleExport(data: unknown, opts: Options, ctx: Context): 
   const created = data as ExportState;
   const timeoutMs = (opts.waitTimeout as number | undefined) ?? parseDuration(DEFAULT_TIMEOUT);
   // Ctrl-C stops the wait (or the download) and says which export to fetch later.
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  process.once('SIGINT', abort);
+  const { signal } = ctx;
   const later = (what: string) =>
     new InterruptedError(`Stopped ${what} export ${created.id}; the export itself goes on`, {
       hint: `Fetch it later: store-admin exports download ${created.id} --output-file FILE`,
     });
+  let available: unknown;
   try {
-    let available: unknown;
-    try {
-      available = await waitForExport(created, ctx, timeoutMs, controller.signal);
-    } catch (error) {
-      if (controller.signal.aborted) throw later('waiting for');
-      throw error;
-    }
-    if (opts.download === undefined) return { data: available };
-    const target = { file: String(opts.download), force: !!opts.force };
-    const { downloadExport } = await import('./export-download.js');
-    try {
-      await downloadExport(created.id, target, ctx, { signal: controller.signal });
-    } catch (error) {
-      if (controller.signal.aborted) throw later('downloading');
-      // The export exists and is available: say how to fetch it without creating another.
-      if (error instanceof StoreAdminError && !error.hint) {
-        error.hint = `The export is available: store-admin exports download ${created.id} --output-file ${target.file === '-' ? '-' : 'FILE'}`;
-      }
-      throw error;
-    }
-    return target.file === '-' ? undefined : { data: available };
-  } finally {
-    process.off('SIGINT', abort);
+    available = await waitForExport(created, ctx, timeoutMs, signal);
+  } catch (error) {
+    if (signal.aborted) throw later('waiting for');
+    throw error;
   }
+  if (opts.download === undefined) return { data: available };
+  const target = { file: String(opts.download), force: !!opts.force };
+  const { downloadExport } = await import('./export-download.js');
+  try {
+    await downloadExport(created.id, target, ctx, { signal });
+  } catch (error) {
+    if (signal.aborted) throw later('downloading');
+    // The export exists and is available: say how to fetch it without creating another.
+    if (error instanceof StoreAdminError && !error.hint) {
+      error.hint = `The export is available: store-admin exports download ${created.id} --output-file ${target.file === '-' ? '-' : 'FILE'}`;
+    }
+    throw error;
+  }
+  return target.file === '-' ? undefined : { data: available };
 }
 
 /** Polls until the export is available; the pause doubles from 2 s up to 60 s. */

@@ -1,6 +1,7 @@
 // `store-admin exports …`
 import type { Command } from 'commander';
 import { EXPORT_TYPES } from '../api/enums.js';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
 import { addWaitOptions } from './export-wait.js';
@@ -12,8 +13,8 @@ const createFields: readonly Field[] = [
   { key: 'date_to', flag: 'to', kind: 'date', edge: 'end', help: 'end', prompt: { message: 'To (YYYY-MM-DD or ISO date-time):' } },
 ];
 
-export function register(exports: Command, io: IO): void {
-  addOperationCommand(exports, io, {
+export function register(exports: Command, ctx: Context): void {
+  addOperationCommand(exports, ctx, {
     name: 'create',
     operation: 'exports.create',
     fields: createFields,
@@ -29,7 +30,7 @@ export function register(exports: Command, io: IO): void {
     ],
   });
 
-  addOperationCommand(exports, io, {
+  addOperationCommand(exports, ctx, {
     name: 'get',
     operation: 'exports.get',
     args: [['id', 'id', 'the export id']],
@@ -38,7 +39,7 @@ export function register(exports: Command, io: IO): void {
     examples: ['store-admin exports get 42', "store-admin exports get 42 --query status"],
   });
 
-  addOperationCommand(exports, io, {
+  addOperationCommand(exports, ctx, {
     name: 'download',
     operation: 'exports.download',
     description: "Save an available export's file (from a temporary signed link, fetched with no token)",
@@ -58,7 +59,7 @@ export function register(exports: Command, io: IO): void {
     examples: ['store-admin exports download 42 --output-file orders.csv', 'store-admin exports download 42 --output-file - | wc -l'],
   });
 
-  addOperationCommand(exports, io, {
+  addOperationCommand(exports, ctx, {
     name: 'types',
     operation: 'exports.listTypes',
     view: 'exportTypes',

@@ -136,7 +136,7 @@ export function describeConstraints(command: Command, fields: readonly Field[], 
   }
 }
 
-type Def = { type: string; innerType?: ZodMiniType; checks?: unknown[]; check?: string; error?: () => unknown; maximum?: unknown; minimum?: unknown; value?: unknown; inclusive?: boolean; entries?: Record<string, string> };
+type Def = { type: string; innerType?: ZodMiniType; in?: ZodMiniType; out?: ZodMiniType; checks?: unknown[]; check?: string; error?: () => unknown; maximum?: unknown; minimum?: unknown; value?: unknown; inclusive?: boolean; entries?: Record<string, string> };
 const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.def;
 
 function shapeOf(body: ZodMiniType | undefined): Record<string, ZodMiniType> | undefined {
@@ -154,9 +154,11 @@ export function constraintsOf(schema: ZodMiniType, field: Field): string[] {
   const def = defOf(inner);
   const rules: string[] = [];
   if (def.type === 'enum' && !field.choices) rules.push(`one of: ${Object.values(def.entries ?? {}).join(', ')}`);
+  // A pipe checks the text as typed, then what it becomes: say what it becomes first.
+  const stages = def.type === 'pipe' ? [defOf(def.out), defOf(def.in)] : [def];
   // Dates are typed in more forms than the store takes; kindHelp says which.
   if (field.kind !== 'date') {
-    for (const check of [def, ...(def.checks ?? []).map(defOf)]) {
+    for (const check of stages.flatMap((stage) => [stage, ...(stage.checks ?? []).map(defOf)])) {
       const rule = ruleOf(check);
       if (rule && !rules.includes(rule)) rules.push(rule);
     }

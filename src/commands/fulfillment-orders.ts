@@ -1,10 +1,11 @@
 // `store-admin fulfillment-orders …`
 import type { Command } from 'commander';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
 
-export function register(fulfillmentOrders: Command, io: IO): void {
-  addOperationCommand(fulfillmentOrders, io, {
+export function register(fulfillmentOrders: Command, ctx: Context): void {
+  addOperationCommand(fulfillmentOrders, ctx, {
     name: 'reject-cancellation',
     operation: 'fulfillmentOrders.rejectCancellation',
     args: [['id', 'id', 'fulfillment order id']],

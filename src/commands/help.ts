@@ -1,7 +1,7 @@
 // `store-admin help [topic | command…]`: the topics below, or any command's help.
 import type { Command } from 'commander';
 import { UsageError } from '../api/errors.js';
-import type { IO } from '../io.js';
+import type { Context } from '../context.js';
 import { metaOf } from './meta.js';
 
 export const HELP_TOPICS: Record<string, string> = {
@@ -52,7 +52,7 @@ Data goes to stdout; progress, warnings and errors go to stderr. Secrets the sto
 `,
 };
 
-export function registerHelp(program: Command, io: IO): void {
+export function registerHelp(program: Command, { io }: Context): void {
   program.helpCommand(false);
   program
     .command('help [name...]')

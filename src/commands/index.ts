@@ -2,12 +2,12 @@
 // names it (or when the whole tree is needed, as for `help`); the others appear in the root
 // help from this list alone.
 import type { Command } from 'commander';
-import type { IO } from '../io.js';
+import type { Context } from '../context.js';
 
 export interface CommandGroup {
   name: string;
   description: string;
-  load(): Promise<{ register(group: Command, io: IO): void }>;
+  load(): Promise<{ register(group: Command, ctx: Context): void }>;
 }
 
 export const commandGroups: CommandGroup[] = [

@@ -1,11 +1,12 @@
 // `store-admin orders …`
 import type { Command } from 'commander';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
 import { noteFields } from './message.js';
 
-export function register(orders: Command, io: IO): void {
-  addOperationCommand(orders, io, {
+export function register(orders: Command, ctx: Context): void {
+  addOperationCommand(orders, ctx, {
     name: 'remove-line',
     operation: 'orders.removeLine',
     args: [
@@ -18,7 +19,7 @@ export function register(orders: Command, io: IO): void {
     examples: ['store-admin orders remove-line 10001 102', 'store-admin orders remove-line 10001 102 --yes --json'],
   });
 
-  addOperationCommand(orders, io, {
+  addOperationCommand(orders, ctx, {
     name: 'add-note',
     operation: 'orders.addNote',
     args: [['number', 'number', 'order number']],
@@ -31,7 +32,7 @@ export function register(orders: Command, io: IO): void {
     ],
   });
 
-  addOperationCommand(orders, io, {
+  addOperationCommand(orders, ctx, {
     name: 'fulfillment-orders',
     operation: 'orders.listFulfillmentOrders',
     args: [['number', 'number', 'order number']],
@@ -40,7 +41,7 @@ export function register(orders: Command, io: IO): void {
     examples: ['store-admin orders fulfillment-orders 10002', "store-admin orders fulfillment-orders 10002 --query '[].id'"],
   });
 
-  addOperationCommand(orders, io, {
+  addOperationCommand(orders, ctx, {
     name: 'fulfillment-event',
     operation: 'orders.getFulfillmentEvent',
     args: [

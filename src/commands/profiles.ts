@@ -1,17 +1,18 @@
 // `store-admin profiles …`: which stores are known and which one is active.
 import type { Command } from 'commander';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
 
-const actions = () => import('../config/auth-actions.js');
+const actions = () => import('./auth-actions.js');
 
-export function register(profiles: Command, io: IO): void {
+export function register(profiles: Command, ctx: Context): void {
   describeCommand(
     profiles
       .command('list')
       .description('List profiles: name, store URL, which is active, masked token')
-      .action(localAction(io, async (ctx) => (await actions()).listProfiles(ctx))),
+      .action(localAction(ctx, async (ctx) => (await actions()).listProfiles(ctx))),
     { examples: ['store-admin profiles list', 'store-admin profiles list --json'] },
   );
 
@@ -19,7 +20,7 @@ export function register(profiles: Command, io: IO): void {
     profiles
       .command('use <name>')
       .description('Make a profile the active one')
-      .action(localAction(io, async (ctx, _opts, [name]) => (await actions()).useProfile(ctx, name!))),
+      .action(localAction(ctx, async (ctx, _opts, [name]) => (await actions()).useProfile(ctx, name!))),
     { examples: ['store-admin profiles use staging', 'store-admin profiles use prod'] },
   );
 
@@ -27,7 +28,7 @@ export function register(profiles: Command, io: IO): void {
     profiles
       .command('remove <name>')
       .description('Remove a profile and its token (asks first; --yes skips)')
-      .action(localAction(io, async (ctx, _opts, [name]) => (await actions()).removeProfile(ctx, name!))),
+      .action(localAction(ctx, async (ctx, _opts, [name]) => (await actions()).removeProfile(ctx, name!))),
     { examples: ['store-admin profiles remove staging', 'store-admin profiles remove old-shop --yes'] },
   );
 }

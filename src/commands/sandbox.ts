@@ -1,6 +1,7 @@
 // `store-admin sandbox`: the local store that speaks the same API, for trying every command.
 import { Option, type Command } from 'commander';
 import { UsageError } from '../api/errors.js';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import type { RunSandboxOptions } from '../sandbox/run.js';
 import { describeCommand } from './meta.js';
@@ -34,7 +35,7 @@ function parsePort(value: string): number {
   return Number(value);
 }
 
-export function register(sandbox: Command, io: IO): void {
+export function register(sandbox: Command, ctx: Context): void {
   const start = sandbox
     .command('start', { isDefault: true })
     .description('Run the sandbox store in the foreground (the default)')
@@ -62,7 +63,7 @@ export function register(sandbox: Command, io: IO): void {
     )
     .action(async (options: RunSandboxOptions) => {
       const { runSandbox } = await import('../sandbox/run.js');
-      await runSandbox(options, io);
+      await runSandbox(options, ctx.io);
     });
   describeCommand(start, {
     examples: [
@@ -82,8 +83,8 @@ export function register(sandbox: Command, io: IO): void {
         import('../sandbox/file-store.js'),
         import('../sandbox/embedded.js'),
       ]);
-      await fileStore(sandboxStatePath(io.env)).reset();
-      io.stderr.write('The embedded sandbox is back to its seed data.\n');
+      await fileStore(sandboxStatePath(ctx.io.env)).reset();
+      ctx.io.stderr.write('The embedded sandbox is back to its seed data.\n');
     });
   describeCommand(reset, { examples: ['store-admin sandbox reset', 'STORE_ADMIN_CONFIG_DIR=/tmp/demo store-admin sandbox reset'] });
 }

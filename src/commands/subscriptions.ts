@@ -1,6 +1,7 @@
 // `store-admin subscriptions …`
 import type { Command } from 'commander';
 import { CANCEL_REASONS, INTERVALS, SUBSCRIPTION_STATUSES } from '../api/enums.js';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
 import type { Field } from './fields.js';
@@ -37,8 +38,8 @@ const updateFields: readonly Field[] = [
   { key: 'payment_details', kind: 'object', help: 'payment details object' },
 ];
 
-export function register(subscriptions: Command, io: IO): void {
-  addOperationCommand(subscriptions, io, {
+export function register(subscriptions: Command, ctx: Context): void {
+  addOperationCommand(subscriptions, ctx, {
     name: 'cancel',
     operation: 'subscriptions.cancel',
     args: [['id', 'id', 'subscription id']],
@@ -56,7 +57,7 @@ export function register(subscriptions: Command, io: IO): void {
     ],
   });
 
-  addOperationCommand(subscriptions, io, {
+  addOperationCommand(subscriptions, ctx, {
     name: 'renew',
     operation: 'subscriptions.renew',
     args: [['id', 'id', 'subscription id']],
@@ -66,7 +67,7 @@ export function register(subscriptions: Command, io: IO): void {
     examples: ['store-admin subscriptions renew 2', 'store-admin subscriptions renew 2 --yes --query next_renewal_date'],
   });
 
-  addOperationCommand(subscriptions, io, {
+  addOperationCommand(subscriptions, ctx, {
     name: 'update',
     operation: 'subscriptions.update',
     args: [['id', 'id', 'subscription id']],

@@ -1,5 +1,6 @@
 // `store-admin webhooks listen`: declared here, run by src/webhooks/listen.ts.
 import { InvalidArgumentError, type Command } from 'commander';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
@@ -21,23 +22,7 @@ function localUrl(value: string): URL {
   return url;
 }
 
-/**
- * Aborted by the first Ctrl-C or SIGTERM. Stands in until the context carries its own signal;
- * then the call below passes ctx.signal instead.
- */
-function interruption(): AbortSignal {
-  const controller = new AbortController();
-  const stop = () => {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-    controller.abort();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return controller.signal;
-}
-
-export function registerListen(webhooks: Command, io: IO): void {
+export function registerListen(webhooks: Command, ctx: Context): void {
   const command = webhooks
     .command('listen')
     .description('Receive webhook deliveries on 127.0.0.1: show each one, check its signature, forward it to a local app')
@@ -47,13 +32,13 @@ export function registerListen(webhooks: Command, io: IO): void {
     .option('--event <name>', 'show and forward only this event (repeatable); with --register, subscribe to it', collect)
     .option('--register', 'on a sandbox store, create a webhook pointing here (with a generated secret unless --secret-file); removed on exit')
     .action(
-      localAction(io, async (ctx, opts) => {
+      localAction(ctx, async (ctx, opts) => {
         const { listen } = await import('../webhooks/listen.js');
         const secret = opts.secretFile === undefined ? undefined : await secretFrom(String(opts.secretFile), '--secret-file', ctx.io);
         await listen(
           ctx,
           { port: opts.port, forwardTo: opts.forwardTo, secret, events: opts.event ?? [], register: !!opts.register },
-          interruption(),
+          ctx.signal,
         );
       }),
     );

@@ -1,16 +1,17 @@
 // `store-admin webhooks trigger <event>`: declared here, run by src/webhooks/trigger.ts.
 import type { Command } from 'commander';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
 
-export function registerTrigger(webhooks: Command, io: IO): void {
+export function registerTrigger(webhooks: Command, ctx: Context): void {
   const command = webhooks
     .command('trigger')
     .description('Make the sandbox store perform a real change on its seed data that emits EVENT (refused on a real store)')
     .argument('<event>', 'the event to cause, e.g. order.created')
     .action(
-      localAction(io, async (ctx, _opts, [event]) => {
+      localAction(ctx, async (ctx, _opts, [event]) => {
         const { trigger } = await import('../webhooks/trigger.js');
         const result = await trigger(ctx, event!);
         if (ctx.format === 'json') {

@@ -1,11 +1,12 @@
 // `store-admin webhooks verify`: declared here, run by src/webhooks/verify-delivery.ts.
 import type { Command } from 'commander';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
 import { secretFrom } from './values.js';
 
-export function registerVerify(webhooks: Command, io: IO): void {
+export function registerVerify(webhooks: Command, ctx: Context): void {
   const command = webhooks
     .command('verify')
     .description("Check a saved delivery's signature (exit 0 when it matches, 1 when not) and say which serialisation matched")
@@ -13,7 +14,7 @@ export function registerVerify(webhooks: Command, io: IO): void {
     .requiredOption('--secret-file <file>', "the webhook's secret key, read from a file (- for standard input)")
     .option('--signature <hex>', 'the X-Store-Signature header (read from the saved headers when not given)')
     .action(
-      localAction(io, async (ctx, opts, [file]) => {
+      localAction(ctx, async (ctx, opts, [file]) => {
         const { describeMatch, SignatureMismatchError, verifyDelivery } = await import('../webhooks/verify-delivery.js');
         if (opts.secretFile === '-' && (file === undefined || file === '-')) {
           throw new (await import('../api/errors.js')).UsageError('--secret-file - and the delivery cannot both come from standard input');

@@ -1,6 +1,7 @@
 // `store-admin webhooks …`
 import type { Command } from 'commander';
 import { WEBHOOK_EVENTS } from '../api/enums.js';
+import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { redactSecrets } from '../output/redact.js';
 import { addOperationCommand, type Options } from './define.js';
@@ -34,8 +35,8 @@ const createFields: readonly Field[] = [
   { key: 'active', flag: 'inactive', kind: 'switch', help: 'create it switched off', sets: false },
 ];
 
-export function register(webhooks: Command, io: IO): void {
-  addOperationCommand(webhooks, io, {
+export function register(webhooks: Command, ctx: Context): void {
+  addOperationCommand(webhooks, ctx, {
     name: 'create',
     operation: 'webhooks.create',
     fields: createFields,
@@ -49,7 +50,7 @@ export function register(webhooks: Command, io: IO): void {
     ],
   });
 
-  addOperationCommand(webhooks, io, {
+  addOperationCommand(webhooks, ctx, {
     name: 'get',
     operation: 'webhooks.get',
     args: [['id', 'id', 'webhook id']],
@@ -60,7 +61,7 @@ export function register(webhooks: Command, io: IO): void {
     examples: ['store-admin webhooks get 1', 'store-admin webhooks get 1 --json --show-secret'],
   });
 
-  registerListen(webhooks, io);
-  registerTrigger(webhooks, io);
-  registerVerify(webhooks, io);
+  registerListen(webhooks, ctx);
+  registerTrigger(webhooks, ctx);
+  registerVerify(webhooks, ctx);
 }

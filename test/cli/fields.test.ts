@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { OperationSchemas } from '../../src/api/operations.js';
 import { operations } from '../../src/api/operations.js';
-import { buildProgram } from '../../src/cli.js';
+import { commandTree } from '../../src/cli.js';
 import { flagOf } from '../../src/commands/fields.js';
 import { metaOf } from '../../src/commands/meta.js';
 import { DEFAULTS } from '../../src/defaults.js';
@@ -63,7 +63,7 @@ describe('field flags against the sandbox', () => {
   });
 });
 
-const program = await buildProgram(processIO());
+const program = await commandTree(processIO());
 
 describe('field declarations', () => {
   const declared = leafCommands(program).flatMap((command) => {
@@ -90,7 +90,7 @@ describe('field declarations', () => {
     const help = async (...args: string[]) => (await runCli([...args, '--help'])).stdout.replace(/\s+/g, ' ');
     expect(await help('subscriptions', 'update')).toContain('--shipping-price <price> shipping price (a decimal with at most 7 digits before and 2 after the point; or null)');
     expect(await help('subscriptions', 'update')).toContain('(a whole number; at least 1; at most 2147483647)');
-    expect(await help('webhooks', 'create')).toContain('(an http(s) URL; at most 255 characters)');
+    expect(await help('webhooks', 'create')).toContain('(an http(s) URL; at most 255 characters; free of spaces and control characters)');
     expect(await help('disputes', 'create')).toContain('(a decimal with at most 6 digits before and 2 after the point; or null)');
     // `help <command>` shows the same, by the other route.
     expect((await runCli(['help', 'webhooks', 'create'])).stdout.replace(/\s+/g, ' ')).toContain('at most 255 characters');

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { operations } from '../../src/api/operations.js';
-import { buildProgram } from '../../src/cli.js';
+import { commandTree } from '../../src/cli.js';
 import { processIO } from '../../src/io.js';
 import { runCli } from './run.js';
 
@@ -11,7 +11,7 @@ function leaves(command: Command, path: string[] = []): [string, Command][] {
   return command.commands.flatMap((c) => leaves(c, [...path, c.name()]));
 }
 
-const operationLeaves = leaves(await buildProgram(processIO())).filter(([, c]) => fullHelp(c).includes('Operation:'));
+const operationLeaves = leaves(await commandTree(processIO())).filter(([, c]) => fullHelp(c).includes('Operation:'));
 
 describe('help', () => {
   it('covers all sixteen operations of the spec and those from the platform\'s reference', () => {

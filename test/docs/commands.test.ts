@@ -3,13 +3,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { operations, sourceOf } from '../../src/api/operations.js';
-import { buildProgram } from '../../src/cli.js';
+import { commandTree } from '../../src/cli.js';
 import { prepareHelp } from '../../src/commands/meta.js';
 import { commandPath, commandReference, leafCommands } from '../../src/docs/reference.js';
 import { processIO } from '../../src/io.js';
 
 const DOC = new URL('../../docs/commands.md', import.meta.url);
-const program = await buildProgram(processIO());
+const program = await commandTree(processIO());
 await prepareHelp(program);
 const rendered = commandReference(program);
 

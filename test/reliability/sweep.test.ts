@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Option } from 'commander';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli.js';
+import { commandTree } from '../../src/cli.js';
 import { metaOf } from '../../src/commands/meta.js';
 import { commandPath, leafCommands } from '../../src/docs/reference.js';
 import { processIO } from '../../src/io.js';
@@ -58,7 +58,7 @@ function valuesFor(option: Option): fc.Arbitrary<string> | null {
 const scratch = mkdtempSync(join(tmpdir(), 'store-admin-sweep-'));
 
 // Every command that runs an operation, with its arguments and flags, read from the built tree.
-const program = await buildProgram(processIO());
+const program = await commandTree(processIO());
 const commands = leafCommands(program)
   .filter((command) => metaOf(command)?.operation)
   .map((command) => ({

@@ -29,7 +29,7 @@ export const create = {
       z.string().check(
         z.refine(
           (value) => !/[\s\p{Cc}]/u.test(value) || !URL.canParse(value.replace(/[\s\p{Cc}]/gu, '')),
-          'must not contain spaces or control characters',
+          'must be free of spaces and control characters',
         ),
       ),
       z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).check(z.maxLength(255, 'must be at most 255 characters')),

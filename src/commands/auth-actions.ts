@@ -7,11 +7,11 @@ import { sandboxRequested } from '../connect.js';
 import type { Context } from '../context.js';
 import { render } from '../output/render.js';
 import { maskToken } from '../output/mask.js';
-import type { Options } from '../commands/define.js';
-import { textFrom } from '../commands/values.js';
-import { checkProfileName, type ConfigData, type Profile } from './profiles.js';
-import { profileStore, resolveConnection, type Setting } from './resolve.js';
-import { cleanToken } from './token.js';
+import type { Options } from './define.js';
+import { textFrom } from './values.js';
+import { checkProfileName, type ConfigData, type Profile } from '../config/profiles.js';
+import { profileStore, resolveConnection, type Setting } from '../config/resolve.js';
+import { cleanToken } from '../config/token.js';
 
 interface Verdict {
   authenticated: boolean;
@@ -89,7 +89,7 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
   }
   // The keychain first (a token kept in the file before moves there now); the 0600 file when
   // --insecure-storage asks for it or no keychain answers.
-  const keychain = await import('./keychain.js');
+  const keychain = await import('../config/keychain.js');
   const inKeychain = !opts.insecureStorage && (await keychain.saveToKeychain(store.path, name, token));
   if (!inKeychain && known?.keychain) await keychain.deleteFromKeychain(store.path, name);
   const active = await store.update((config) => {
@@ -199,7 +199,7 @@ export async function logout(ctx: Context, opts: Options): Promise<void> {
       delete profile.keychain;
     }
   });
-  await (await import('./keychain.js')).deleteFromKeychain(store.path, name);
+  await (await import('../config/keychain.js')).deleteFromKeychain(store.path, name);
   ctx.note(opts.all ? `Removed profile "${name}".` : `Forgot the token of profile "${name}"; its store URL is kept.`);
 }
 
@@ -245,6 +245,6 @@ export async function removeProfile(ctx: Context, name: string): Promise<void> {
     delete config.profiles[name];
     if (config.activeProfile === name) delete config.activeProfile;
   });
-  await (await import('./keychain.js')).deleteFromKeychain(store.path, name);
+  await (await import('../config/keychain.js')).deleteFromKeychain(store.path, name);
   ctx.note(`Removed profile "${name}".`);
 }

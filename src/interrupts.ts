@@ -1,0 +1,55 @@
+// Interrupts as two AbortSignals, made once per run: the first Ctrl-C, SIGTERM or a closed stdout
+// stops new work; a second Ctrl-C or SIGTERM abandons work in flight. Commands and bulk runs listen
+// to these signals, never to `process`. Listeners are installed only when a command first asks for a
+// signal, so a command that never looks keeps Node's default Ctrl-C (exit at once).
+import type { IO } from './io.js';
+
+export interface Interrupts {
+  /** Aborted by the first Ctrl-C, by SIGTERM, or when stdout closes (EPIPE): start nothing new. */
+  readonly signal: AbortSignal;
+  /** Aborted by a second Ctrl-C or SIGTERM: abandon requests in flight. */
+  readonly forceSignal: AbortSignal;
+  dispose(): void;
+}
+
+/** A third interrupt means the run is stuck: leave at once, as Node would have without listeners. */
+const LAST_RESORT = 3;
+
+export function listenForInterrupts(io: IO): Interrupts {
+  const stop = new AbortController();
+  const force = new AbortController();
+  let armed = false;
+  let count = 0;
+  const onSignal = (name: NodeJS.Signals) => {
+    count++;
+    if (count >= LAST_RESORT) process.exit(name === 'SIGINT' ? 130 : 143);
+    (count === 1 ? stop : force).abort(name);
+  };
+  const onStdoutError = (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') stop.abort('EPIPE');
+  };
+  const stdout = io.stdout as Partial<NodeJS.EventEmitter>;
+  const arm = () => {
+    if (armed) return;
+    armed = true;
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    stdout.on?.('error', onStdoutError);
+  };
+  return {
+    get signal() {
+      arm();
+      return stop.signal;
+    },
+    get forceSignal() {
+      arm();
+      return force.signal;
+    },
+    dispose() {
+      if (!armed) return;
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      stdout.off?.('error', onStdoutError);
+    },
+  };
+}
