@@ -1,17 +1,18 @@
 // Entry point: builds the command tree, runs it, and turns every failure into one line on
 // stderr and a documented exit code. Commands never print errors or exit themselves.
-import { Command, CommanderError, Help } from 'commander';
+import { CommanderError, Help, type Command } from 'commander';
 import { ApiError, EXIT, StoreAdminError } from './api/errors.js';
 import { registerHelp } from './commands/help.js';
 import { commandGroups, groupsFor } from './commands/index.js';
 import { processIO, type IO } from './io.js';
 import { addGlobalOptions } from './options.js';
+import { StoreAdminCommand } from './usage-errors.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
 
 /** The command tree: every group when `argv` is not given, else only the groups it needs. */
 export async function buildProgram(io: IO, argv?: readonly string[]): Promise<Command> {
-  const program = new Command('store-admin')
+  const program = new StoreAdminCommand('store-admin')
     .description('Administer an online store from the command line: orders, subscriptions, exports, webhooks and more')
     .version(__STORE_ADMIN_VERSION__, '-V, --version')
     .configureOutput({

@@ -11,7 +11,7 @@ export const HELP_TOPICS: Record<string, string> = {
   STORE_ADMIN_PROFILE      profile to use (same as --profile)
   STORE_ADMIN_CONFIG_DIR   where profiles and the embedded sandbox's state are kept (default:
                            $XDG_CONFIG_HOME/store-admin or ~/.config/store-admin on Linux,
-                           ~/Library/Preferences/store-admin on macOS, %APPDATA%\store-admin\Config
+                           ~/Library/Preferences/store-admin on macOS, %APPDATA%\\store-admin\\Config
                            on Windows)
   STORE_ADMIN_SANDBOX      1 runs every command against the embedded sandbox (same as --sandbox)
   STORE_ADMIN_DEBUG        set (e.g. to 1) to add the stack trace to any error
