@@ -25,7 +25,7 @@ export interface Context {
 
 export function createContext(options: GlobalOptions, io: IO): Context {
   if (options.json && options.output === 'table') throw new UsageError('--json and --output table contradict each other');
-  const format: Format = options.json ? 'json' : (options.output ?? (io.stdout.isTTY ? 'table' : 'json'));
+  const format: Format = options.json ? 'json' : (options.output ?? (io.stdout.isTTY && options.query === undefined ? 'table' : 'json'));
   // Asked only when needed: looking at stdin sets it up, which costs start-up time.
   const interactive = () => options.input !== false && !!io.stdin.isTTY && !!io.stdout.isTTY;
   let connection: Promise<{ client: StoreClient; close(): Promise<void> }> | undefined;
