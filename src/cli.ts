@@ -1,11 +1,12 @@
 // Entry point: builds the command tree, runs it, and turns every failure into one line on
 // stderr and a documented exit code. Commands never print errors or exit themselves.
-import { CommanderError, Help, type Command } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { ApiError, EXIT, StoreAdminError } from './api/errors.js';
 import { registerHelp } from './commands/help.js';
 import { commandGroups, groupsFor } from './commands/index.js';
 import { processIO, type IO } from './io.js';
 import { addGlobalOptions } from './options.js';
+import { formatHelp, helpWidth } from './output/help-layout.js';
 import { StoreAdminCommand } from './usage-errors.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
@@ -19,20 +20,17 @@ export async function buildProgram(io: IO, argv?: readonly string[]): Promise<Co
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
       outputError: (text, write) => write(`store-admin: ${text.replace(/^error: /, '')}`),
+      getOutHelpWidth: () => helpWidth(io.stdout),
+      getErrHelpWidth: () => helpWidth(io.stderr),
     })
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({
-      // Every command's help also lists the options it inherits (--json, --yes, --dry-run, …).
+      // gh's layout; the options a command inherits are named in one line under it.
+      formatHelp,
       showGlobalOptions: true,
-      // Commands that take --each declare their arguments optional to Commander; list them as required.
-      subcommandTerm: (command) =>
-        command.options.some((option) => option.long === '--each')
-          ? `${command.name()} ${command.usage()}`
-          : new Help().subcommandTerm(command),
     });
   addGlobalOptions(program);
-  program.addHelpText('after', '\nRun `store-admin help environment`, `help exit-codes` or `help formatting` for more.\n');
   const needed = argv ? groupsFor(argv, program) : commandGroups;
   for (const group of commandGroups) {
     const command = program.command(group.name).description(group.description);

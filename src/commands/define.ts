@@ -49,6 +49,7 @@ export function addOperationCommand(parent: Command, io: IO, spec: OperationComm
       .option('--concurrency <n>', 'with --each: requests in flight at once (default 4)', count(1, 64))
       .option('--rate <n>', 'with --each: requests per second at most (default 4, the platform limit; 0 for no limit)', count(0, 1000))
       .option('--failed <file>', 'with --each: write the lines that failed or did not run here, to re-run just them');
+    for (const option of command.options) option.helpGroup('BULK FLAGS');
   }
   spec.options?.(command);
   describeCommand(command, { operation: spec.operation, examples: spec.examples });

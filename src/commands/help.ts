@@ -53,9 +53,17 @@ export function registerHelp(program: Command, io: IO): void {
   program.helpCommand(false);
   program
     .command('help [name...]')
-    .description(`show help for a command, or a topic: ${Object.keys(HELP_TOPICS).join(', ')}`)
-    .action((names: string[]) => {
+    .description(`show help for a command, or a topic: flags, ${Object.keys(HELP_TOPICS).join(', ')}`)
+    .action(async (names: string[]) => {
       const [first] = names;
+      if (first === 'flags' && names.length === 1) {
+        // Made from the options themselves, so it cannot drift from them.
+        const { formatGlobalFlags } = await import('../output/help-layout.js');
+        const helper = program.createHelp();
+        helper.prepareContext({ helpWidth: program.configureOutput().getOutHelpWidth?.() });
+        io.stdout.write(formatGlobalFlags(program, helper));
+        return;
+      }
       if (first && names.length === 1 && HELP_TOPICS[first]) {
         io.stdout.write(HELP_TOPICS[first]);
         return;

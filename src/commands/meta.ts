@@ -1,8 +1,7 @@
 // What the help, the reference docs and completion know about a command beyond Commander's own
 // model: the operation it runs and its examples.
 import type { Command } from 'commander';
-import { API_PREFIX } from '../api/url.js';
-import { operations, type OperationId } from '../api/operations.js';
+import type { OperationId } from '../api/operations.js';
 
 export interface CommandMeta {
   operation?: OperationId;
@@ -15,19 +14,8 @@ export function metaOf(command: Command): CommandMeta | undefined {
   return metas.get(command);
 }
 
-/** Records the command's operation and examples, and shows them under its --help. */
+/** Records the command's operation and examples; --help (src/output/help-layout.ts) shows them. */
 export function describeCommand(command: Command, meta: CommandMeta): Command {
   metas.set(command, meta);
-  const lines = [''];
-  if (meta.operation) {
-    const op = operations[meta.operation];
-    lines.push(
-      `Operation: ${op.method} ${API_PREFIX}${op.path} (spec ${op.section})`,
-      `Scope: ${op.scopes.length > 0 ? op.scopes.join(' and ') : 'none (any valid token)'}`,
-      `API version: ${op.version}`,
-      '',
-    );
-  }
-  lines.push('Examples:', ...meta.examples.map((example) => `  $ ${example}`), '');
-  return command.addHelpText('after', lines.join('\n'));
+  return command;
 }
