@@ -29,6 +29,8 @@ export async function buildProgram(io: IO, argv?: readonly string[]): Promise<Co
       // gh's layout; the options a command inherits are named in one line under it.
       formatHelp,
       showGlobalOptions: true,
+      // Narrow terminals still get wrapped descriptions (Commander stops wrapping below 40).
+      minWidthToWrap: 20,
     });
   addGlobalOptions(program);
   const needed = argv ? groupsFor(argv, program) : commandGroups;

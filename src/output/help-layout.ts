@@ -107,3 +107,49 @@ function rootOf(command: Command): Command {
   while (c.parent) c = c.parent;
   return c;
 }
+
+/**
+ * A help topic rewrapped to the width: paragraphs flow again, and a `term  description` item keeps
+ * its continuation lines under the description.
+ */
+export function wrapTopic(text: string, width: number): string {
+  const blocks: { first: string; indent: number; words: string; verbatim?: boolean }[] = [];
+  let last: (typeof blocks)[number] | undefined;
+  for (const line of text.replace(/\n$/, '').split('\n')) {
+    const leading = /^ */.exec(line)![0].length;
+    const item = /^(\s+\S.*?\s{2,})(\S.*)$/.exec(line);
+    if (line.trim() === '') {
+      last = undefined;
+      blocks.push({ first: '', indent: 0, words: '' });
+    } else if (leading === 0 && last && last.indent === 0) {
+      last.words += ` ${line}`;
+    } else if (last && last.indent > 0 && leading === last.indent) {
+      last.words += ` ${line.trim()}`;
+    } else if (item && leading > 0) {
+      last = { first: item[1]!, indent: item[1]!.length, words: item[2]! };
+      blocks.push(last);
+    } else {
+      // An indented line of its own is an example: kept as typed, and not joined to the next.
+      last = { first: ' '.repeat(leading), indent: leading, words: line.trim(), verbatim: leading > 0 };
+      blocks.push(last);
+      if (leading > 0) last = undefined;
+    }
+  }
+  return `${blocks.map((b) => (b.verbatim ? `${b.first}${b.words}` : b.words ? wrapWords(b.first, b.indent, b.words, width) : '')).join('\n')}\n`;
+}
+
+function wrapWords(first: string, indent: number, words: string, width: number): string {
+  const room = Math.max(width - indent, 20);
+  const lines: string[] = [];
+  let current = '';
+  for (const word of words.split(/\s+/)) {
+    if (current && current.length + 1 + word.length > room) {
+      lines.push(current);
+      current = word;
+    } else {
+      current = current ? `${current} ${word}` : word;
+    }
+  }
+  lines.push(current);
+  return lines.map((line, i) => `${i === 0 ? first : ' '.repeat(indent)}${line}`).join('\n');
+}

@@ -99,3 +99,23 @@ function fullHelp(command: Command): string {
   command.configureOutput(previous);
   return out;
 }
+
+describe('help topics', () => {
+  it.each(['environment', 'formatting', 'flags'])('%s is wrapped to the terminal', async (topic) => {
+    const io: IO = { ...processIO(), stdout: { isTTY: true, columns: 60, write: (s: string) => ((out += s), true) }, env: {} };
+    let out = '';
+    const program = await buildProgram(io);
+    await program.parseAsync(['help', topic], { from: 'user' });
+    const lines = out.trimEnd().split('\n');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(60);
+    expect(lines.length).toBeGreaterThan(8);
+  });
+
+  it('keeps items aligned and examples whole', async () => {
+    const { wrapTopic } = await import('../../src/output/help-layout.js');
+    const text = 'Title\n\n  TERM   a description long enough to wrap\n         onto a second line\n  {"json": "example kept as typed"}\n\nA paragraph\nthat flows.\n';
+    expect(wrapTopic(text, 30)).toBe(
+      'Title\n\n  TERM   a description long\n         enough to wrap onto a\n         second line\n  {"json": "example kept as typed"}\n\nA paragraph that flows.\n',
+    );
+  });
+});
