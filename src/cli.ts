@@ -1,6 +1,6 @@
 // Entry point: builds the command tree, runs it, and turns every failure into one line on
 // stderr and a documented exit code. Commands never print errors or exit themselves.
-import { Command, CommanderError, Help } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { ApiError, EXIT, StoreAdminError } from './api/errors.js';
 import { registerHelp } from './commands/help.js';
 import { commandGroups, groupsFor } from './commands/index.js';
@@ -8,33 +8,34 @@ import { createContext, type Context, type ContextOverrides } from './context.js
 import { listenForInterrupts } from './interrupts.js';
 import { processIO, type IO } from './io.js';
 import { addGlobalOptions } from './options.js';
+import { formatHelp, helpWidth } from './output/help-layout.js';
+import { StoreAdminCommand } from './usage-errors.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
 
 /** The command tree: every group when `argv` is not given, else only the groups it needs. */
 export async function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
   const { io } = ctx;
-  const program = new Command('store-admin')
+  const program = new StoreAdminCommand('store-admin')
     .description('Administer an online store from the command line: orders, subscriptions, exports, webhooks and more')
     .version(__STORE_ADMIN_VERSION__, '-V, --version')
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
       outputError: (text, write) => write(`store-admin: ${text.replace(/^error: /, '')}`),
+      getOutHelpWidth: () => helpWidth(io.stdout),
+      getErrHelpWidth: () => helpWidth(io.stderr),
     })
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({
-      // Every command's help also lists the options it inherits (--json, --yes, --dry-run, …).
+      // gh's layout; the options a command inherits are named in one line under it.
+      formatHelp,
       showGlobalOptions: true,
-      // Commands that take --each declare their arguments optional to Commander; list them as required.
-      subcommandTerm: (command) =>
-        command.options.some((option) => option.long === '--each')
-          ? `${command.name()} ${command.usage()}`
-          : new Help().subcommandTerm(command),
+      // Narrow terminals still get wrapped descriptions (Commander stops wrapping below 40).
+      minWidthToWrap: 20,
     });
   addGlobalOptions(program);
-  program.addHelpText('after', '\nRun `store-admin help environment`, `help exit-codes` or `help formatting` for more.\n');
   const needed = argv ? groupsFor(argv, program) : commandGroups;
   for (const group of commandGroups) {
     const command = program.command(group.name).description(group.description);

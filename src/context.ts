@@ -83,7 +83,7 @@ export function createContext(
     bind(parsed) {
       if (parsed.json && parsed.output === 'table') throw new UsageError('--json and --output table contradict each other');
       options = parsed;
-      format = parsed.json ? 'json' : (parsed.output ?? (io.stdout.isTTY ? 'table' : 'json'));
+      format = parsed.json ? 'json' : (parsed.output ?? (io.stdout.isTTY && parsed.query === undefined ? 'table' : 'json'));
       color = colorLevel(io, parsed.color !== false);
     },
     client: async (tuning) => {

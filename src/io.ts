@@ -4,6 +4,7 @@ export interface OutputStream {
   write(chunk: string): boolean;
   isTTY?: boolean;
   columns?: number;
+  rows?: number;
 }
 
 export interface IO {

@@ -8,6 +8,7 @@ export interface GlobalOptions {
   json?: boolean;
   output?: 'json' | 'table';
   query?: string;
+  raw?: boolean;
   input: boolean;
   yes?: boolean;
   quiet?: boolean;
@@ -27,7 +28,8 @@ export function addGlobalOptions(program: Command): Command {
     .option('--base-url <url>', 'store URL, e.g. https://shop.example.com')
     .option('--json', 'print the JSON the store answered (the default when stdout is not a terminal)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['json', 'table']))
-    .option('-q, --query <jmespath>', 'filter the JSON result with a JMESPath expression')
+    .option('-q, --query <jmespath>', 'filter the JSON result with a JMESPath expression (jmespath.org)')
+    .option('--raw', 'print a string result without quotes, a list of strings or numbers one per line')
     .option('--no-input', 'never prompt; fail on anything missing instead')
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--quiet', 'print only the result and errors: no progress or warnings')

@@ -59,7 +59,7 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
   if (opts.include) io.stdout.write(statusBlock(response));
   if (body !== undefined) {
     if (typeof body === 'string') io.stdout.write(body.endsWith('\n') ? body : `${body}\n`);
-    else await render(opts.showSecret ? body : redactSecrets(body), io, { format: 'json', query: options.query, color: ctx.color });
+    else await render(opts.showSecret ? body : redactSecrets(body), io, { format: 'json', query: options.query, raw: options.raw, color: ctx.color });
   }
   if (response.status < 200 || response.status >= 300) {
     const error = new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers);

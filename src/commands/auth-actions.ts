@@ -35,7 +35,7 @@ async function verify(baseUrl: string, token: string, allowHttp: boolean): Promi
   }
 }
 
-const show = (ctx: Context, data: unknown) => render(data, ctx.io, { format: ctx.format, query: ctx.options.query, color: ctx.color, view: 'settings' });
+const show = (ctx: Context, data: unknown) => render(data, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color, view: 'settings' });
 
 /** The profile a command means: --profile, then STORE_ADMIN_PROFILE, then the active one. */
 function targetProfile(ctx: Context, data: ConfigData, fallback?: string): string {
@@ -217,7 +217,7 @@ export async function listProfiles(ctx: Context): Promise<void> {
     base_url: profile.baseUrl ?? null,
     token: profile.keychain ? 'in the OS keychain' : profile.token ? maskToken(profile.token) : null,
   }));
-  await render(rows, ctx.io, { format: ctx.format, query: ctx.options.query, color: ctx.color, view: 'profiles' });
+  await render(rows, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color, view: 'profiles' });
 }
 
 export async function useProfile(ctx: Context, name: string): Promise<void> {

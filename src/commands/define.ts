@@ -65,6 +65,7 @@ export function addOperationCommand(parent: Command, ctx: Context, spec: Operati
       .option('--concurrency <n>', `with --each: requests in flight at once (default ${DEFAULTS.concurrency})`, count(1, 64))
       .option('--rate <n>', `with --each: requests per second at most (default ${DEFAULTS.rate}, the platform limit; 0 for no limit)`, count(0, 1000))
       .option('--failed <file>', 'with --each: write the lines that failed or did not run here, to re-run just them');
+    for (const option of command.options) option.helpGroup('BULK FLAGS');
   }
   if (spec.fields) {
     addFieldOptions(command, spec.fields);

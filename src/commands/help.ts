@@ -12,12 +12,15 @@ export const HELP_TOPICS: Record<string, string> = {
   STORE_ADMIN_PROFILE      profile to use (same as --profile)
   STORE_ADMIN_CONFIG_DIR   where profiles and the embedded sandbox's state are kept (default:
                            $XDG_CONFIG_HOME/store-admin or ~/.config/store-admin on Linux,
-                           ~/Library/Preferences/store-admin on macOS, %APPDATA%\store-admin\Config
+                           ~/Library/Preferences/store-admin on macOS, %APPDATA%\\store-admin\\Config
                            on Windows)
   STORE_ADMIN_SANDBOX      1 runs every command against the embedded sandbox (same as --sandbox)
-  STORE_ADMIN_SANDBOX_EXPORT_DELAY
-                           seconds a new export of the embedded sandbox stays pending (default 5)
+  STORE_ADMIN_SANDBOX_EXPORT_DELAY  seconds a new export of the embedded sandbox stays pending
+                                    (default 5)
   STORE_ADMIN_DEBUG        set (e.g. to 1) to add the stack trace to any error
+  STORE_ADMIN_PAGER        pager for long output on a terminal (beats PAGER; empty: none)
+  PAGER                    pager when STORE_ADMIN_PAGER is not set (default: less -FRX if installed)
+  COLUMNS                  width of a table forced into a pipe with -o table
   NO_COLOR                 set to anything to disable colour
   FORCE_COLOR              1, 2 or 3 forces colour even when output is not a terminal
 
@@ -40,12 +43,19 @@ JSON error object on stderr, after the one-line message:
 `,
   formatting: `Output formats
 
-  Tables are printed when stdout is a terminal; JSON otherwise.
+Tables are printed when stdout is a terminal; JSON otherwise.
   --json               print the JSON the store answered (pretty on a terminal, compact in a pipe)
   -o, --output table   force a table even in a pipe
-  -q, --query EXPR     filter the JSON with a JMESPath expression (https://jmespath.org),
-                       e.g. --query 'lines[].{id: id, sku: sku}'
+  -q, --query EXPR     filter the JSON with a JMESPath expression (https://jmespath.org, not
+                       jq: 'types[0]', not '.types[0]'), e.g. --query 'lines[].{id: id, sku: sku}';
+                       the result is JSON, or a table with -o table
+  --raw                print a string result bare, a list of strings or numbers one per line
   --no-color           no colour (also NO_COLOR); FORCE_COLOR=1 forces it
+
+Tables fit the terminal's width (COLUMNS for a table forced into a pipe): long cells wrap, long
+words are cut with …, nested values are summarised (--json shows them whole). On a terminal, JSON is
+coloured and output longer than the screen goes through a pager: STORE_ADMIN_PAGER, else PAGER, else
+less -FRX when installed; an empty value or cat turns it off.
 
 Data goes to stdout; progress, warnings and errors go to stderr. Secrets the store sends back
 (a webhook's secret_key) are masked unless --show-secret is given.
@@ -56,11 +66,20 @@ export function registerHelp(program: Command, { io }: Context): void {
   program.helpCommand(false);
   program
     .command('help [name...]')
-    .description(`show help for a command, or a topic: ${Object.keys(HELP_TOPICS).join(', ')}`)
+    .description(`show help for a command, or a topic: flags, ${Object.keys(HELP_TOPICS).join(', ')}`)
     .action(async (names: string[]) => {
       const [first] = names;
+      if (first === 'flags' && names.length === 1) {
+        // Made from the options themselves, so it cannot drift from them.
+        const { formatGlobalFlags } = await import('../output/help-layout.js');
+        const helper = program.createHelp();
+        helper.prepareContext({ helpWidth: program.configureOutput().getOutHelpWidth?.() });
+        io.stdout.write(formatGlobalFlags(program, helper));
+        return;
+      }
       if (first && names.length === 1 && HELP_TOPICS[first]) {
-        io.stdout.write(HELP_TOPICS[first]);
+        const { wrapTopic, helpWidth } = await import('../output/help-layout.js');
+        io.stdout.write(wrapTopic(HELP_TOPICS[first], helpWidth(io.stdout)));
         return;
       }
       let command: Command = program;

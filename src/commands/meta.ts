@@ -1,8 +1,7 @@
 // What the help, the reference docs and completion know about a command beyond Commander's own
 // model: the operation it runs and its examples.
 import type { Command } from 'commander';
-import { API_PREFIX } from '../api/url.js';
-import { operations, sourceOf, type OperationId } from '../api/operations.js';
+import type { OperationId } from '../api/operations.js';
 import type { Field } from './fields.js';
 
 export interface CommandMeta {
@@ -20,21 +19,10 @@ export function metaOf(command: Command): CommandMeta | undefined {
   return metas.get(command);
 }
 
-/** Records the command's operation and examples, and shows them under its --help. */
+/** Records the command's operation and examples; --help (src/output/help-layout.ts) shows them. */
 export function describeCommand(command: Command, meta: CommandMeta): Command {
   metas.set(command, meta);
-  const lines = [''];
-  if (meta.operation) {
-    const op = operations[meta.operation];
-    lines.push(
-      `Operation: ${op.method} ${API_PREFIX}${op.path} (${sourceOf(op)})`,
-      `Scope: ${op.scopes.length > 0 ? op.scopes.join(' and ') : 'none (any valid token)'}`,
-      `API version: ${op.version}`,
-      '',
-    );
-  }
-  lines.push('Examples:', ...meta.examples.map((example) => `  $ ${example}`), '');
-  return command.addHelpText('after', lines.join('\n'));
+  return command;
 }
 
 /** Completes the help of every command under this one, for renderings outside a run (the docs). */

@@ -54,9 +54,19 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   await render(spec.present ? spec.present(shown.data, opts) : shown.data, ctx.io, {
     format: ctx.format,
     query: options.query,
+    raw: options.raw,
     color: ctx.color,
     view: spec.view,
   });
+  // A person sees which fields a partial update sent; the answer shows every field alike.
+  if (ctx.format === 'table' && operations[spec.operation].method === 'PATCH') noteChanged(ctx, input.body);
+}
+
+function noteChanged(ctx: Context, body: unknown): void {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+  const shown = (value: unknown) => (value !== null && typeof value === 'object' ? '(object)' : JSON.stringify(value));
+  const changes = Object.entries(body).map(([key, value]) => `${key} = ${shown(value)}`);
+  if (changes.length > 0) ctx.note(`Changed: ${changes.join(', ')}`);
 }
 
 /**

@@ -45,7 +45,7 @@ export function register(sandbox: Command, ctx: Context): void {
     .option('--scoped-token <token=scopes>', 'a token limited to comma-separated scopes (repeatable)', collectScopedToken, {})
     .option(
       '--faults <spec>',
-      'misbehave on purpose: latency=MS[-MS],rate=N,error=SHARE[:503/502],reset-before=SHARE,reset-after=SHARE,truncate=SHARE,html=SHARE,hang=SHARE',
+      'misbehave on purpose, with any of latency=MS[-MS] rate=N error=SHARE[:503/502] reset-before=SHARE reset-after=SHARE truncate=SHARE html=SHARE hang=SHARE, joined by commas',
     )
     .addOption(new Option('--seed <n>', 'seed for the fault draws, to repeat a run exactly').argParser(parseSeed))
     .addOption(

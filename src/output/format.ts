@@ -18,7 +18,7 @@ const BAD = new Set(['canceled', 'cancelled', 'failed', 'lost', 'declined', 'ref
 export function createFmt(chalk: ChalkInstance): Fmt {
   const text = (value: unknown): string => {
     if (value === undefined || value === null || value === '') return chalk.dim('—');
-    if (typeof value === 'object') return JSON.stringify(value);
+    if (typeof value === 'object') return summary(value);
     return String(value);
   };
   return {
@@ -41,4 +41,21 @@ export function createFmt(chalk: ChalkInstance): Fmt {
     dim: (value) => chalk.dim(value),
     bold: (value) => chalk.bold(value),
   };
+}
+
+const SHORT = 40;
+
+/** A nested value in a cell: its JSON when short, else what it holds (the whole is in --json). */
+export function summary(value: object): string {
+  const json = JSON.stringify(value);
+  if (json.length <= SHORT) return json;
+  if (Array.isArray(value)) {
+    if (value.every((item) => item === null || typeof item !== 'object')) return value.join(', ');
+    return `${value.length} item${value.length === 1 ? '' : 's'}`;
+  }
+  const record = value as Record<string, unknown>;
+  const name = ['name', 'title', 'email', 'id'].find((key) => typeof record[key] === 'string' || typeof record[key] === 'number');
+  if (name) return String(record[name]);
+  const keys = Object.keys(record);
+  return `{${keys.slice(0, 4).join(', ')}${keys.length > 4 ? ', …' : ''}}`;
 }

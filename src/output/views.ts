@@ -20,6 +20,13 @@ const id: Column = ['ID', (r, f) => f.text(r.id)];
 const person = (u: Row | undefined, f: Fmt) =>
   u ? f.text([u.first_name, u.last_name].filter(Boolean).join(' ') + (u.email ? ` <${u.email}>` : '')) : f.text(u);
 
+/** The order of the latest billing cycle, as `10004 (cycle 2)`. */
+function latestOrder(orders: unknown): string | undefined {
+  if (!Array.isArray(orders) || orders.length === 0) return undefined;
+  const latest = orders.reduce((a: Row, b: Row) => ((b.billing_cycle ?? 0) >= (a.billing_cycle ?? 0) ? b : a));
+  return latest.order_number === undefined ? undefined : `${latest.order_number}${latest.billing_cycle ? ` (cycle ${latest.billing_cycle})` : ''}`;
+}
+
 export const views = {
   order: {
     fields: [
@@ -68,17 +75,20 @@ export const views = {
       ['Shipping', (r, f) => f.money(r.shipping_price, r.currency)],
       ['Total', (r, f) => f.bold(f.money(r.total, r.currency))],
       ['Orders', (r, f) => f.text(r.num_orders)],
+      // After a renewal, the order it created.
+      ['Latest order', (r, f) => f.text(latestOrder(r.orders))],
       ['Cancel reason', (r, f) => f.text(r.cancel_reason)],
     ],
     sections: [
       {
         title: 'Lines',
-        rows: (r) => r.lines,
+        // Lines carry no currency of their own: the subscription's applies.
+        rows: (r) => (Array.isArray(r.lines) ? r.lines.map((line: Row) => ({ currency: r.currency, ...line })) : r.lines),
         columns: [
           id,
           ['Product', (l, f) => f.text(l.product?.title ?? l.product_title)],
           ['Qty', (l, f) => f.text(l.quantity)],
-          ['Price', (l, f) => f.text(l.price)],
+          ['Price', (l, f) => f.money(l.price, l.currency)],
         ],
       },
     ],

@@ -103,9 +103,10 @@ describe('field declarations', () => {
   });
 
   it('help interpolates the shared defaults', async () => {
+    const flags = (await runCli(['help', 'flags'])).stdout.replace(/\s+/g, ' ');
+    expect(flags).toContain(`(default ${DEFAULTS.timeoutSeconds})`);
+    expect(flags).toContain(`(default ${DEFAULTS.retries})`);
     const root = (await runCli(['categories', 'get', '--help'])).stdout.replace(/\s+/g, ' ');
-    expect(root).toContain(`(default ${DEFAULTS.timeoutSeconds})`);
-    expect(root).toContain(`(default ${DEFAULTS.retries})`);
     expect(root).toContain(`requests in flight at once (default ${DEFAULTS.concurrency})`);
     expect(root).toContain(`(default ${DEFAULTS.rate}, the platform limit`);
   });

@@ -18,17 +18,18 @@ const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8
 export class Terminal {
   private constructor(readonly name: string) {}
 
-  /** Starts `store-admin ARGS` in a fresh 120×40 terminal; the shell prints EXIT:<code> when it ends. */
-  static start(args: string[], env: Record<string, string>): Terminal {
+  /** Starts `store-admin ARGS` in a fresh terminal (120×40 unless told); the shell prints EXIT:<code> when it ends. */
+  static start(args: string[], env: Record<string, string>, { width = 120, height = 40 } = {}): Terminal {
     const name = `sa-${randomBytes(4).toString('hex')}`;
     const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-    tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '40', ...envArgs, `${quoted}; echo EXIT:$?; sleep 60`);
+    tmux('new-session', '-d', '-s', name, '-x', String(width), '-y', String(height), ...envArgs, `${quoted}; echo EXIT:$?; sleep 60`);
     return new Terminal(name);
   }
 
-  screen(): string {
-    return tmux('capture-pane', '-p', '-J', '-t', this.name);
+  /** The screen's text; lines the terminal wrapped are joined back, so none is hidden by wrapping. */
+  screen({ colors = false } = {}): string {
+    return tmux('capture-pane', '-p', '-J', ...(colors ? ['-e'] : []), '-t', this.name);
   }
 
   /** Waits until the screen matches, returning it; fails with the screen after the timeout. */

@@ -1,0 +1,81 @@
+// Output for a person at a terminal and for a script: raw query results, tables fitted to the
+// width, summaries of nested values, what a change did, JSON colour and the pager only on a terminal.
+import { describe, expect, it } from 'vitest';
+import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { runCli, useConfigDir } from './run.js';
+
+describe('terminal output', () => {
+  const ctx = useSandbox();
+  const dir = useConfigDir();
+  const cli = (args: string[], extra: Record<string, string> = {}) =>
+    runCli(args, { env: { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir, ...extra } });
+
+  it('--raw prints a string bare and a list of strings one per line; objects stay JSON', async () => {
+    const one = await cli(['exports', 'types', '-q', 'types[0].code', '--raw']);
+    expect(one.stdout).toBe('order_list\n');
+    const quoted = await cli(['exports', 'types', '-q', 'types[0].code']);
+    expect(quoted.stdout).toBe('"order_list"\n');
+    const many = await cli(['exports', 'types', '-q', 'types[:2].code', '--raw']);
+    expect(many.stdout).toBe('order_list\norder_line_items\n');
+    const object = await cli(['exports', 'types', '-q', 'types[0]', '--raw']);
+    expect(object.json()).toEqual({ code: 'order_list', name: 'Order list' });
+  });
+
+  it('a jq-style --query is answered with its JMESPath spelling', async () => {
+    const r = await cli(['exports', 'types', '-q', '.types[0]']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("hint: --query takes JMESPath (https://jmespath.org), not jq: try --query 'types[0]'");
+  });
+
+  it('-o table renders the query result as a table; -q alone prints JSON', async () => {
+    const table = await cli(['exports', 'types', '-q', 'types[:2]', '-o', 'table']);
+    expect(table.stdout).toMatch(/│ CODE\s+│ NAME\s+│\n│ order_list\s+│ Order list\s+│/);
+    const scalars = await cli(['exports', 'types', '-q', 'types[:2].code', '-o', 'table']);
+    expect(scalars.stdout).toMatch(/│ order_list\s+│\n│ order_line_items\s+│/);
+    const json = await cli(['exports', 'types', '-q', 'types[0].code']);
+    expect(json.stdout).toBe('"order_list"\n');
+  });
+
+  it('tables fit COLUMNS: long cells wrap at words, a long word is cut', async () => {
+    const wide = await cli(['categories', 'get', '1', '-o', 'table']);
+    expect(Math.max(...wide.stdout.split('\n').map((l) => l.length))).toBeGreaterThan(60);
+    const narrow = await cli(['categories', 'get', '1', '-o', 'table'], { COLUMNS: '60' });
+    const lines = narrow.stdout.trimEnd().split('\n');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(60);
+    expect(narrow.stdout).toMatch(/│ Image\s+│ https:\/\/\S+…\s*│/);
+    expect(narrow.stdout).toMatch(/│ Description │ Organic cotton tees/);
+  });
+
+  it('nested values are summarised in cells, whole in JSON', async () => {
+    const nested = '{"a":{"b":[1,2,3]},"c":"a long string value, long enough"}';
+    const r = await cli(['apps', 'update-settings', 'sandbox-app', '--set', `nested=${nested}`, '-o', 'table']);
+    expect(r.stdout).toMatch(/│ nested\s+│ \{a, c\}\s+│/);
+    const short = await cli(['apps', 'update-settings', 'sandbox-app', '--set', 'tiny={"a":1}', '-o', 'table']);
+    expect(short.stdout).toMatch(/│ tiny\s+│ \{"a":1\}\s+│/);
+  });
+
+  it('a renewal shows the order it created; subscription prices carry their currency', async () => {
+    const r = await cli(['subscriptions', 'renew', '1', '--yes', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    const latest = await cli(['subscriptions', 'renew', '1', '--yes', '--json']);
+    const newest = latest.json().orders.at(-1).order_number;
+    const again = await cli(['subscriptions', 'renew', '1', '--yes', '-o', 'table']);
+    const next = String(Number(newest) + 1);
+    expect(again.stdout).toMatch(new RegExp(`│ Latest order\\s+│ ${next} \\(cycle \\d+\\)`));
+    expect(again.stdout).toMatch(/│ 701 │ Merino Trail Socks \(3-pack\) │ 1\s+│ 24\.00 USD │/);
+  });
+
+  it('an update names the fields it sent, for people only', async () => {
+    const r = await cli(['subscriptions', 'update', '1', '--interval', 'week', '--interval-count', '2', '-o', 'table']);
+    expect(r.stderr).toContain('Changed: interval = "week", interval_count = 2');
+    const json = await cli(['subscriptions', 'update', '1', '--interval', 'month', '--json']);
+    expect(json.stderr).not.toContain('Changed');
+  });
+
+  it('in a pipe: no JSON colour, no pager', async () => {
+    const r = await cli(['exports', 'types', '--json'], { FORCE_COLOR: '1', STORE_ADMIN_PAGER: "sed 's/^/PAGED /'" });
+    expect(r.stdout).not.toContain('\x1b[');
+    expect(r.stdout).not.toContain('PAGED');
+    expect(r.json().types.length).toBeGreaterThan(2);
+  });
+});

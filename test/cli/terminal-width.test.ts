@@ -1,0 +1,58 @@
+// Help, tables, the pager and coloured JSON in a real terminal, at 80 and 120 columns.
+import { afterEach, describe, expect, it } from 'vitest';
+import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { useConfigDir } from './run.js';
+import { hasTmux, Terminal } from './tmux.js';
+
+describe.runIf(hasTmux)('a real terminal', () => {
+  const ctx = useSandbox();
+  const dir = useConfigDir();
+  const terminals: Terminal[] = [];
+  afterEach(() => terminals.splice(0).forEach((t) => t.kill()));
+  const start = (args: string[], size: { width: number; height?: number }, env: Record<string, string> = {}) => {
+    const terminal = Terminal.start(
+      args,
+      { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir, NO_COLOR: '1', STORE_ADMIN_PAGER: '', ...env },
+      size,
+    );
+    terminals.push(terminal);
+    return terminal;
+  };
+  /** The lines printed before the shell's EXIT marker, trailing blanks removed. */
+  const printed = (screen: string) => screen.slice(0, screen.indexOf('EXIT:')).split('\n').map((line) => line.trimEnd());
+
+  it.each([80, 120])('help fits %i columns and starts with the usage', async (width) => {
+    const t = start(['subscriptions', 'update', '--help'], { width, height: 100 });
+    expect(await t.exitCode()).toBe(0);
+    const lines = printed(t.screen());
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(width);
+    expect(lines).toContain('USAGE');
+    expect(lines).toContain('INHERITED FLAGS');
+    // Wrapped to the width: the description column starts at the same place, so lines are longer at 120.
+    expect(Math.max(...lines.map((l) => l.length))).toBeGreaterThan(width - 12);
+  });
+
+  it.each([80, 120])('a table fits %i columns', async (width) => {
+    const t = start(['categories', 'get', '1'], { width });
+    expect(await t.exitCode()).toBe(0);
+    const lines = printed(t.screen()).filter((l) => l.startsWith('│') || l.startsWith('┌'));
+    expect(lines.length).toBeGreaterThan(5);
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(width);
+    // Every row keeps its frame: nothing was wrapped by the terminal.
+    expect(lines.every((l) => l.endsWith('│') || l.endsWith('┐'))).toBe(true);
+  });
+
+  it('long output goes through the pager on a terminal', async () => {
+    const t = start(['exports', 'types', '--json'], { width: 80, height: 20 }, { STORE_ADMIN_PAGER: "sed 's/^/PAGED /'" });
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).toMatch(/^PAGED \s+"code": "fulfillment_line_items",$/m);
+  });
+
+  it('short output is printed as it is, and JSON is coloured on a terminal', async () => {
+    const t = start(['exports', 'types', '-q', 'types[0]'], { width: 80 }, { NO_COLOR: '', STORE_ADMIN_PAGER: "sed 's/^/PAGED /'" });
+    expect(await t.exitCode()).toBe(0);
+    const screen = t.screen({ colors: true });
+    expect(screen).not.toContain('PAGED');
+    expect(screen).toMatch(/\x1b\[[0-9;]*m"code"/);
+  });
+});

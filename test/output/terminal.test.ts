@@ -1,0 +1,82 @@
+// The pieces behind terminal output: column fitting, cell summaries, JSON colour, raw lines, pager choice.
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { summary } from '../../src/output/format.js';
+import { colorJson } from '../../src/output/json-color.js';
+import { pagerCommand } from '../../src/output/pager.js';
+import { rawLines } from '../../src/output/query.js';
+import { fitColumns, outputWidth } from '../../src/output/table.js';
+
+describe('fitColumns', () => {
+  const rows = [
+    ['ID', 'a description of some length, long enough to need wrapping at eighty columns'],
+    ['Image', 'https://cdn.example.com/some/long/path/to/an/image/file.png'],
+  ];
+
+  it('leaves a table that fits alone', () => {
+    expect(fitColumns(rows, 200)).toBeUndefined();
+    expect(fitColumns(rows, undefined)).toBeUndefined();
+  });
+
+  it('narrows the widest column until the table fits, borders included', () => {
+    const widths = fitColumns(rows, 60)!;
+    expect(widths[0]).toBe(7);
+    expect(widths.reduce((a, b) => a + b, 0) + widths.length + 1).toBe(60);
+  });
+
+  it('ignores colour codes when measuring', () => {
+    expect(fitColumns([['\x1b[1mID\x1b[22m', 'x']], 10)).toBeUndefined();
+  });
+
+  it('takes the terminal width on a terminal, COLUMNS in a pipe', () => {
+    expect(outputWidth({ isTTY: true, columns: 80 }, { COLUMNS: '50' })).toBe(80);
+    expect(outputWidth({ isTTY: false }, { COLUMNS: '50' })).toBe(50);
+    expect(outputWidth({ isTTY: false }, {})).toBeUndefined();
+  });
+});
+
+describe('summary', () => {
+  it.each([
+    [{ a: 1 }, '{"a":1}'],
+    [{ id: 7, name: 'Apparel', slug: 'apparel', description: 'long enough to summarise' }, 'Apparel'],
+    [['order.created', 'order.updated', 'subscription.updated'], 'order.created, order.updated, subscription.updated'],
+    [[{ a: 'xxxxxxxxxxxxx' }, { a: 'xxxxxxxxxxxxxxxx' }, { a: 'x' }], '3 items'],
+    [{ b: 1, c: 2, d: 3, e: 4, f: 'a longer value to pass forty' }, '{b, c, d, e, …}'],
+  ])('%j → %s', (value, expected) => {
+    expect(summary(value)).toBe(expected);
+  });
+});
+
+describe('colorJson', () => {
+  it('colours keys, strings and other values, leaving the text the same', () => {
+    const json = JSON.stringify({ code: 'a "b": 1', n: -1.5, ok: true, none: null }, null, 2);
+    const colored = colorJson(json, new Chalk({ level: 1 }));
+    expect(colored).toContain('\x1b[34m\x1b[1m"code"\x1b[22m\x1b[39m:');
+    expect(colored).toContain('\x1b[32m"a \\"b\\": 1"\x1b[39m');
+    expect(colored).toContain('\x1b[33m-1.5\x1b[39m');
+    expect(colored.replace(/\x1b\[[0-9;]*m/g, '')).toBe(json);
+  });
+});
+
+describe('rawLines', () => {
+  it.each([
+    ['text', 'text\n'],
+    [3, '3\n'],
+    [null, 'null\n'],
+    [['a', 2, true], 'a\n2\ntrue\n'],
+    [[{ a: 1 }], undefined],
+    [{ a: 1 }, undefined],
+  ])('%j', (value, expected) => {
+    expect(rawLines(value)).toBe(expected);
+  });
+});
+
+describe('pagerCommand', () => {
+  it('prefers STORE_ADMIN_PAGER, then PAGER; empty or cat turns it off', () => {
+    expect(pagerCommand({ STORE_ADMIN_PAGER: 'most', PAGER: 'more' })).toBe('most');
+    expect(pagerCommand({ PAGER: 'more' })).toBe('more');
+    expect(pagerCommand({ STORE_ADMIN_PAGER: '', PAGER: 'more' })).toBeUndefined();
+    expect(pagerCommand({ PAGER: 'cat' })).toBeUndefined();
+    expect(pagerCommand({ PATH: '/nonexistent' })).toBeUndefined();
+  });
+});
