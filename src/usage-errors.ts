@@ -15,7 +15,12 @@ export class StoreAdminCommand extends Command {
 }
 
 function reworded(command: Command, message: string, code: string | undefined): string {
-  if (code === 'commander.unknownCommand') return unknownWord(command, /'(.*)'/.exec(message)?.[1] ?? '');
+  if (code === 'commander.unknownCommand') {
+    const word = /'(.*)'/.exec(message)?.[1] ?? '';
+    // The group's commands, and Commander's suggestion for a near miss.
+    const suggestion = /\(Did you mean .*\?\)/.exec(message)?.[0];
+    return `${unknownWord(command, word)}${suggestion ? `\n${suggestion}` : ''}`;
+  }
   if (code === 'commander.excessArguments' && isDefaultOf(command)) {
     // `sandbox serve` runs the default `start` with "serve" as an argument: name the word typed.
     const typed = command.args[command.registeredArguments.length] ?? '';
