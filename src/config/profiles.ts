@@ -1,6 +1,6 @@
-// Named profiles (store URL and token per store) in a JSON file that only its owner
+// Named profiles (store URL and token per store) in a conf-backed JSON file that only its owner
 // can read: the directory is created 0700 and the file 0600 before anything is written.
-import { chmodSync, closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { withLockFile } from '../lock.js';
@@ -41,30 +41,37 @@ export class ProfileStore {
   }
 
   /**
-   * Writes the whole file through a private temporary file renamed over it, so that a failed
-   * write (a full disk) leaves the old file whole, and a symbolic link in its place is replaced,
-   * never followed. (conf, used before, wrote through to a link's target, and one short write
-   * at a full disk gave a truncated config.)
+   * conf writes the file, into a private staging dir beside it; the result is checked and then
+   * renamed over config.json. So a failed or short write (a full disk) leaves the old file whole,
+   * and a symbolic link in its place is replaced, never followed — conf alone would write through
+   * the link, and its writer does not retry a short write.
    */
-  private write(data: ConfigData): void {
+  private async write(data: ConfigData): Promise<void> {
     // A dir made here is 0700 whatever the umask; one found here is only checked (see checkPrivate).
     if (mkdirSync(this.dir, { recursive: true, mode: 0o700 }) !== undefined) chmodSync(this.dir, 0o700);
     if (Object.values(data.profiles).some((profile) => profile.token)) this.checkPrivate();
-    const temporary = `${this.path}.${process.pid}.tmp`;
+    let staging: string | undefined;
     try {
-      const fd = openSync(temporary, 'wx', 0o600);
-      try {
-        writeFileSync(fd, `${JSON.stringify(data, null, '\t')}\n`);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temporary, this.path);
+      staging = mkdtempSync(join(this.dir, '.config-'));
+      const { default: Conf } = await import('conf');
+      const conf = new Conf<ConfigData>({
+        cwd: staging,
+        configName: 'config',
+        projectName: 'store-admin',
+        configFileMode: 0o600,
+        accessPropertiesByDotNotation: false,
+        clearInvalidConfig: false,
+      });
+      conf.store = data;
+      const written = readFileSync(conf.path, 'utf8');
+      if (!isWhole(written, data)) throw Object.assign(new Error('the file was not written whole'), { code: 'EIO' });
+      renameSync(conf.path, this.path);
     } catch (error) {
-      rmSync(temporary, { force: true });
       throw new ConfigError(`Cannot write ${this.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); it was kept as it was`, {
         hint: 'Free some disk space, or check the permissions of the config dir',
       });
+    } finally {
+      if (staging) rmSync(staging, { recursive: true, force: true });
     }
   }
 
@@ -113,7 +120,7 @@ export class ProfileStore {
     return withLockFile(`${this.path}.lock`, async () => {
       const data = this.read();
       const result = change(data);
-      this.write(data);
+      await this.write(data);
       return result;
     });
   }
@@ -141,4 +148,13 @@ function checkShape(store: unknown, broken: (problem: string) => ConfigError): C
     }
   }
   return { activeProfile: store.activeProfile as string | undefined, profiles: profiles as Record<string, Profile> };
+}
+
+/** What landed on disk parses back to exactly what was meant to be written. */
+function isWhole(text: string, data: ConfigData): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(data);
+  } catch {
+    return false;
+  }
 }

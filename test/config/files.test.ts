@@ -99,8 +99,11 @@ describe('a hostile config dir', () => {
     const before = readFileSync(path, 'utf8');
     // A file-size limit makes every write past 1 KB fail, as a full disk would (the signal it would send is ignored).
     const r = runUnder('trap "" XFSZ; ulimit -f 1', ['profiles', 'use', 'p3'], { STORE_ADMIN_CONFIG_DIR: dir });
-    expect(r.code).toBe(2);
-    expect(firstLine(r.stderr)).toBe(`store-admin: Cannot write ${path} (EFBIG); it was kept as it was`);
+    // conf's writer stops short at the limit without an error; the check of what landed catches it.
+    // (conf's exit hook then re-raises the ignored file-size signal, which a real full disk never
+    // sends: so the exit status here is that signal's, and only the message and the file count.)
+    expect(r.code).not.toBe(0);
+    expect(firstLine(r.stderr)).toMatch(new RegExp(`^store-admin: Cannot write ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\((EFBIG|EIO)\\); it was kept as it was$`));
     expect(readFileSync(path, 'utf8')).toBe(before);
   });
 });
