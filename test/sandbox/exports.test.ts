@@ -79,44 +79,48 @@ describe('signed links expire', () => {
   });
 });
 
-// The guide's own words, in shared/platform-facts.md next to the checkout (or next to its worktrees).
-const factsPath = ['../../../shared/platform-facts.md', '../../../../shared/platform-facts.md']
-  .map((relative) => new URL(relative, import.meta.url))
-  .find((url) => existsSync(url));
+// The guide's own words, in ../shared/platform-facts.md beside the repository when it is there.
+const factsUrl = new URL('../../../shared/platform-facts.md', import.meta.url);
+const factsPath = existsSync(factsUrl) ? factsUrl : undefined;
 
-describe.runIf(factsPath)('the new operations match the platform\'s published reference', () => {
-  const facts = factsPath ? readFileSync(factsPath, 'utf8') : '';
-  const published = [...facts.matchAll(/`(GET) \/exports\/\{id\}\/(download\/)?` \(scope `([^`]+)`, version `([^`]+)`\)/g)].map((m) => ({
-    method: m[1],
-    path: `/exports/{id}/${m[2] ?? ''}`,
-    scopes: [m[3]],
-    version: m[4],
-  }));
-  const ctx = useSandbox();
+describe.skipIf(!factsPath)(
+  factsPath
+    ? "the new operations match the platform's published reference"
+    : 'SKIPPED: ../shared/platform-facts.md not present (a clone of the repository alone); the fixture still checks both operations',
+  () => {
+    const facts = factsPath ? readFileSync(factsPath, 'utf8') : '';
+    const published = [...facts.matchAll(/`(GET) \/exports\/\{id\}\/(download\/)?` \(scope `([^`]+)`, version `([^`]+)`\)/g)].map((m) => ({
+      method: m[1],
+      path: `/exports/{id}/${m[2] ?? ''}`,
+      scopes: [m[3]],
+      version: m[4],
+    }));
+    const ctx = useSandbox();
 
-  it('both are published, and the table says the same', () => {
-    expect(published).toHaveLength(2);
-    for (const [id, entry] of [['exports.get', published[0]], ['exports.download', published[1]]] as const) {
-      const op = operations[id];
-      expect({ method: op.method, path: op.path, scopes: [...op.scopes], version: op.version }).toEqual(entry);
-      expect(op.section).toBe('ref');
-    }
-  });
+    it('both are published, and the table says the same', () => {
+      expect(published).toHaveLength(2);
+      for (const [id, entry] of [['exports.get', published[0]], ['exports.download', published[1]]] as const) {
+        const op = operations[id];
+        expect({ method: op.method, path: op.path, scopes: [...op.scopes], version: op.version }).toEqual(entry);
+        expect(op.section).toBe('ref');
+      }
+    });
 
-  it('the client sends exactly that method, path and version', async () => {
-    const seen: { method: string; url: string; version: string | undefined }[] = [];
-    const client = ctx.clientWith({ onRequest: (r) => seen.push({ method: r.method, url: r.url, version: r.headers['x-store-api-version'] }) });
-    await client.exports.get({ params: { id: 1 } });
-    await client.exports.download({ params: { id: 1 } });
-    expect(seen).toEqual([
-      { method: 'GET', url: `${ctx.sandbox.url}/api/admin/exports/1/`, version: '2024-04-01' },
-      { method: 'GET', url: `${ctx.sandbox.url}/api/admin/exports/1/download/`, version: '2024-04-01' },
-    ]);
-    expect(ctx.sandbox.counters.wrongVersion).toBe(0);
-    expect(ctx.sandbox.counters.byOperation['exports.get']?.received).toBe(1);
-    expect(ctx.sandbox.counters.byOperation['exports.download']?.received).toBe(1);
-  });
-});
+    it('the client sends exactly that method, path and version', async () => {
+      const seen: { method: string; url: string; version: string | undefined }[] = [];
+      const client = ctx.clientWith({ onRequest: (r) => seen.push({ method: r.method, url: r.url, version: r.headers['x-store-api-version'] }) });
+      await client.exports.get({ params: { id: 1 } });
+      await client.exports.download({ params: { id: 1 } });
+      expect(seen).toEqual([
+        { method: 'GET', url: `${ctx.sandbox.url}/api/admin/exports/1/`, version: '2024-04-01' },
+        { method: 'GET', url: `${ctx.sandbox.url}/api/admin/exports/1/download/`, version: '2024-04-01' },
+      ]);
+      expect(ctx.sandbox.counters.wrongVersion).toBe(0);
+      expect(ctx.sandbox.counters.byOperation['exports.get']?.received).toBe(1);
+      expect(ctx.sandbox.counters.byOperation['exports.download']?.received).toBe(1);
+    });
+  },
+);
 
 describe('platform rules the spec leaves out', () => {
   const ctx = useSandbox({ scopedTokens: { 'all-read': ['admin:read'], 'all-write': ['admin:write'] } });
