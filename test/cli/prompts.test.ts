@@ -4,7 +4,8 @@ import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { useConfigDir } from './run.js';
 import { hasTmux, Terminal } from './tmux.js';
 
-describe.runIf(hasTmux)('prompts in a terminal', () => {
+// Every flow runs in a narrow (80) and a wide (120) terminal: a prompt that wraps must still work.
+describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide', (width) => {
   const ctx = useSandbox();
   const dir = useConfigDir();
   const terminals: Terminal[] = [];
@@ -15,7 +16,7 @@ describe.runIf(hasTmux)('prompts in a terminal', () => {
       STORE_ADMIN_TOKEN: FULL_TOKEN,
       STORE_ADMIN_CONFIG_DIR: dir,
       NO_COLOR: '1',
-    });
+    }, { width });
     terminals.push(terminal);
     return terminal;
   };

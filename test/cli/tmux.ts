@@ -37,7 +37,8 @@ export class Terminal {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const text = this.screen();
-      if (pattern.test(text)) return text;
+      // A prompt library wraps long questions itself; a match may span its line breaks.
+      if (pattern.test(text) || pattern.test(text.replace(/[ \t]*\n[ \t]*/g, ' '))) return text;
       if (Date.now() > deadline) throw new Error(`Timed out waiting for ${pattern}; screen:\n${text}`);
       await sleep(50);
     }
