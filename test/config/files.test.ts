@@ -8,7 +8,7 @@ import { useSandbox } from '../helpers.js';
 import { spawnSync } from 'node:child_process';
 import { BIN, runCli, useConfigDir } from '../cli/run.js';
 
-/** Runs the CLI after a shell setting (umask, ulimit) that only a shell can make. */
+/** Runs the CLI after a shell setting (umask) that only a shell can make. */
 function runUnder(setting: string, args: string[], env: Record<string, string>, stdin = '') {
   const r = spawnSync('sh', ['-c', `${setting}; exec "$0" "$@"`, process.execPath, BIN, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
@@ -88,24 +88,38 @@ describe('a hostile config dir', () => {
     }
   });
 
-  it('keeps the config as it was when the disk refuses the write', async () => {
-    const dir = freshDir();
-    expect((await login(dir)).code).toBe(0);
-    const path = join(dir, 'config.json');
-    // Make the file bigger than the 1 KB the write may use below.
-    const padded = JSON.parse(readFileSync(path, 'utf8'));
-    for (let i = 0; i < 20; i++) padded.profiles[`p${i}`] = { baseUrl: `https://store-${i}.example.com` };
-    writeFileSync(path, JSON.stringify(padded, null, '\t'));
-    const before = readFileSync(path, 'utf8');
-    // A file-size limit makes every write past 1 KB fail, as a full disk would (the signal it would send is ignored).
-    const r = runUnder('trap "" XFSZ; ulimit -f 1', ['profiles', 'use', 'p3'], { STORE_ADMIN_CONFIG_DIR: dir });
-    // conf's writer stops short at the limit without an error; the check of what landed catches it.
-    // (conf's exit hook then re-raises the ignored file-size signal, which a real full disk never
-    // sends: so the exit status here is that signal's, and only the message and the file count.)
-    expect(r.code).not.toBe(0);
-    expect(firstLine(r.stderr)).toMatch(new RegExp(`^store-admin: Cannot write ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\((EFBIG|EIO)\\); it was kept as it was$`));
-    expect(readFileSync(path, 'utf8')).toBe(before);
-  });
+  // A real full disk: a tiny tmpfs in a private mount namespace (root, as in CI). Without one
+  // (no unshare, no right to mount) the test says so and is skipped.
+  const fullDisk = spawnSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs -o size=16k tmpfs /mnt'], { encoding: 'utf8' }).status === 0;
+  it.skipIf(!fullDisk)(
+    `keeps the config as it was when the disk is full${fullDisk ? '' : ' (skipped: cannot mount a small tmpfs here)'}`,
+    async () => {
+      const dir = freshDir();
+      expect((await login(dir)).code).toBe(0);
+      const padded = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+      for (let i = 0; i < 20; i++) padded.profiles[`p${i}`] = { baseUrl: `https://store-${i}.example.com` };
+      const before = JSON.stringify(padded, null, '\t');
+      const disk = join(root, `disk-${n++}`);
+      mkdirSync(disk, { mode: 0o700 });
+      // Mount, put the config there, fill every byte left, then ask for a change that must be written.
+      const script = [
+        'set -u',
+        `mount -t tmpfs -o size=16k,mode=0700 tmpfs "$DISK"`,
+        `printf '%s' "$BEFORE" > "$DISK/config.json"`,
+        `head -c 1000000 /dev/zero > "$DISK/filler" 2>/dev/null`,
+        `STORE_ADMIN_CONFIG_DIR="$DISK" "$NODE" "$BIN" profiles use p3 2>"$DISK.stderr"; echo "exit=$?"`,
+        `cat "$DISK/config.json" > "$DISK.after"`,
+      ].join('\n');
+      const r = spawnSync('unshare', ['-m', 'sh', '-c', script], {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DISK: disk, BEFORE: before, NODE: process.execPath, BIN },
+        encoding: 'utf8',
+      });
+      expect(r.stdout).toContain('exit=2');
+      const path = join(disk, 'config.json');
+      expect(firstLine(readFileSync(`${disk}.stderr`, 'utf8'))).toBe(`store-admin: Cannot write ${path} (ENOSPC); it was kept as it was`);
+      expect(readFileSync(`${disk}.after`, 'utf8')).toBe(before);
+    },
+  );
 });
 
 describe('the lock file', () => {
