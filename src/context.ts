@@ -9,6 +9,7 @@ import type { GlobalOptions } from './options.js';
 import { colorLevel, type ColorLevel } from './output/color.js';
 import type { Format } from './output/render.js';
 import type { Prompter } from './prompt.js';
+import { statusLine } from './output/status-line.js';
 
 export interface Context {
   io: IO;
@@ -54,8 +55,8 @@ export function createContext(
   const interactive = () => options.input !== false && !!io.stdin.isTTY && !!io.stdout.isTTY;
   let connection: Promise<{ client: StoreClient; close(): Promise<void> }> | undefined;
   const note = (message: string) => {
-    // On a terminal, clear the line first: a spinner may be drawn there.
-    if (!options.quiet) io.stderr.write(`${io.stderr.isTTY ? '\r\x1b[2K' : ''}${message}\n`);
+    // Above the status line: a spinner or progress bar may be drawn there.
+    if (!options.quiet) statusLine(io.stderr).above(() => io.stderr.write(`${message}\n`));
   };
   return {
     io,
@@ -81,7 +82,9 @@ export function createContext(
     note,
     commandTree,
     bind(parsed) {
-      if (parsed.json && parsed.output === 'table') throw new UsageError('--json and --output table contradict each other');
+      if (parsed.json && parsed.output !== undefined && parsed.output !== 'json') {
+        throw new UsageError(`--json and --output ${parsed.output} contradict each other`);
+      }
       options = parsed;
       format = parsed.json ? 'json' : (parsed.output ?? (io.stdout.isTTY && parsed.query === undefined ? 'table' : 'json'));
       color = colorLevel(io, parsed.color !== false);

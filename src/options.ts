@@ -6,7 +6,7 @@ export interface GlobalOptions {
   profile?: string;
   baseUrl?: string;
   json?: boolean;
-  output?: 'json' | 'table';
+  output?: 'json' | 'ndjson' | 'table';
   query?: string;
   raw?: boolean;
   input: boolean;
@@ -27,7 +27,7 @@ export function addGlobalOptions(program: Command): Command {
     .option('--profile <name>', 'use this profile (see: store-admin profiles list)')
     .option('--base-url <url>', 'store URL, e.g. https://shop.example.com')
     .option('--json', 'print the JSON the store answered (the default when stdout is not a terminal)')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['json', 'table']))
+    .addOption(new Option('-o, --output <format>', 'output format (ndjson: one JSON record per line, for lists, pages and --each)').choices(['json', 'ndjson', 'table']))
     .option('-q, --query <jmespath>', 'filter the JSON result with a JMESPath expression (jmespath.org)')
     .option('--raw', 'print a string result without quotes, a list of strings or numbers one per line')
     .option('--no-input', 'never prompt; fail on anything missing instead')

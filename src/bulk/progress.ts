@@ -1,5 +1,6 @@
-// A progress bar with rate and ETA on stderr, redrawn at most ten times a second; only on a terminal.
+// A progress bar with rate and ETA on the status line, redrawn at most ten times a second; only on a terminal.
 import type { OutputStream } from '../io.js';
+import { statusLine } from '../output/status-line.js';
 
 export interface Progress {
   tick(): void;
@@ -8,6 +9,7 @@ export interface Progress {
 
 export function progressBar(stream: OutputStream, total: number): Progress {
   if (!stream.isTTY) return { tick() {}, done() {} };
+  const line = statusLine(stream);
   const started = Date.now();
   let finished = 0;
   let drawn = 0;
@@ -18,7 +20,7 @@ export function progressBar(stream: OutputStream, total: number): Progress {
     const width = 24;
     const filled = Math.round((finished / total) * width);
     const eta = rate > 0 ? duration((total - finished) / rate) : '?';
-    stream.write(`\r\x1b[2K[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${finished}/${total} ${Math.floor((finished / total) * 100)}%  ${rate.toFixed(1)}/s  ETA ${eta}`);
+    line.draw(`[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${finished}/${total} ${Math.floor((finished / total) * 100)}%  ${rate.toFixed(1)}/s  ETA ${eta}`);
   };
   draw();
   return {
@@ -27,7 +29,7 @@ export function progressBar(stream: OutputStream, total: number): Progress {
       if (Date.now() - drawn > 100 || finished === total) draw();
     },
     done() {
-      stream.write('\r\x1b[2K');
+      line.clear();
     },
   };
 }

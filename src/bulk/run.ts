@@ -8,6 +8,7 @@ import type { Context } from '../context.js';
 import type { OperationCommand, Options } from '../commands/define.js';
 import { addHint, commandName, confirm, paramsFrom, validated, type Input } from '../commands/prepare-input.js';
 import { textFrom } from '../commands/values.js';
+import { recordLines } from '../output/render.js';
 import { rateLimiter } from './limiter.js';
 import { duration, progressBar } from './progress.js';
 
@@ -36,11 +37,10 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
 
   const client = await ctx.client(tuning(opts, ctx.note));
   if (options.dryRun) {
-    for (const item of items) {
-      const prepared = await client.prepare(spec.operation, item.input as never);
-      io.stdout.write(`${JSON.stringify({ input: item.values, request: { ...prepared, operation: undefined } })}\n`);
-    }
-    return;
+    const { dryRunRecord, printDryRuns } = await import('../commands/dry-run.js');
+    const records = [];
+    for (const item of items) records.push(dryRunRecord(await client.prepare(spec.operation, item.input as never), item.values));
+    return printDryRuns(records, ctx);
   }
   const first = spec.confirm?.(items[0]!.input);
   if (first && !options.yes) {
@@ -94,7 +94,7 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
     }
   };
 
-  const output = lineBuffer(io.stdout);
+  const output = recordLines(io);
   const search = options.query === undefined ? undefined : (await import('jmespath')).default.search;
   const writeLine = (item: Item, result: Record<string, unknown>) => {
     let line: Record<string, unknown> = { input: item.values, ...result };
@@ -106,13 +106,13 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
         line = { ...line, queryError: (error as Error).message };
       }
     }
-    output.write(`${JSON.stringify(line)}\n`);
+    output.write(line);
   };
 
   try {
     await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 4, items.length) }, worker));
   } finally {
-    output.flush();
+    output.end();
     progress.done();
   }
 
@@ -137,28 +137,6 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-/** Gathers output lines and writes them in batches: one write per line costs more than the request. */
-function lineBuffer(stream: { write(chunk: string): boolean }) {
-  let pending = '';
-  let scheduled = false;
-  const flush = () => {
-    scheduled = false;
-    if (pending) stream.write(pending);
-    pending = '';
-  };
-  return {
-    write(line: string) {
-      pending += line;
-      if (pending.length > 64 * 1024) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    },
-    flush,
-  };
 }
 
 /** Client settings for bulk work: a shared rate limit that a 429 pauses for everyone. */

@@ -7,7 +7,8 @@ import { API_PREFIX } from '../api/url.js';
 import type { RawResponse } from '../api/client.js';
 import type { Context } from '../context.js';
 import { redactSecrets } from '../output/redact.js';
-import { checkQuery, render } from '../output/render.js';
+import { applyQuery } from '../output/query.js';
+import { checkQuery, recordLines, render } from '../output/render.js';
 import type { Options } from './define.js';
 import { addHint } from './prepare-input.js';
 import { jsonValue, MAX_JSON_DEPTH, textFrom } from './values.js';
@@ -41,25 +42,37 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
   const client = await ctx.client({ apiVersion: undefined });
   if (options.dryRun) {
     const { printDryRun } = await import('./dry-run.js');
-    printDryRun(client.prepareRaw(request), ctx);
+    await printDryRun(client.prepareRaw(request), ctx);
     return;
   }
   let response = await client.raw(request);
   let body = response.body;
+  const shown = (data: unknown) => (opts.showSecret ? data : redactSecrets(data));
+  // JSON or NDJSON: a table has no columns to show an arbitrary answer in.
+  const format = ctx.format === 'ndjson' ? 'ndjson' : 'json';
   if (opts.paginate && response.status >= 200 && response.status < 300 && isPage(body)) {
-    const merged = [...body.results];
+    // As NDJSON, each page's records are printed as they arrive (a query applies to each record);
+    // as JSON, the pages are merged into one list.
+    const stream = format === 'ndjson' ? recordLines(io) : undefined;
+    const merged: unknown[] = [];
+    const take = async (results: unknown[]) => {
+      if (!stream) return void merged.push(...results);
+      for (const record of results) stream.write(options.query === undefined ? shown(record) : await applyQuery(shown(record), options.query));
+    };
+    await take(body.results);
     for (let pages = 1; isPage(response.body) && response.body.next; pages++) {
       if (pages >= MAX_PAGES) throw new StoreAdminError(`--paginate: stopped after ${MAX_PAGES} pages`);
       response = await client.raw({ ...request, path: nextPage(response.body.next, client.baseUrl), query: undefined });
       if (response.status < 200 || response.status >= 300 || !isPage(response.body)) break;
-      merged.push(...response.body.results);
+      await take(response.body.results);
     }
-    body = merged;
+    stream?.end();
+    body = stream ? undefined : merged;
   }
   if (opts.include) io.stdout.write(statusBlock(response));
   if (body !== undefined) {
     if (typeof body === 'string') io.stdout.write(body.endsWith('\n') ? body : `${body}\n`);
-    else await render(opts.showSecret ? body : redactSecrets(body), io, { format: 'json', query: options.query, raw: options.raw, color: ctx.color });
+    else await render(shown(body), io, { format, query: options.query, raw: options.raw, color: ctx.color });
   }
   if (response.status < 200 || response.status >= 300) {
     const error = new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers);

@@ -10,6 +10,7 @@ import { Agent, request, type ResponseData } from '../api/transport.js';
 import { NetworkError, StoreAdminError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import type { OutputStream } from '../io.js';
+import { statusLine } from '../output/status-line.js';
 
 /** Where the file goes: a path, or `-` for stdout. */
 export interface DownloadTarget {
@@ -52,11 +53,11 @@ export async function openLink(url: string, agent: Agent): Promise<ResponseData>
 export async function saveResponse(response: ResponseData, target: DownloadTarget, ctx: Context): Promise<number> {
   const total = Number(response.headers['content-length'] ?? 0);
   let received = 0;
-  const showProgress = target.file !== '-' && ctx.io.stderr.isTTY && !ctx.options.quiet;
+  const line = target.file === '-' || ctx.options.quiet ? undefined : statusLine(ctx.io.stderr);
   const progress = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       received += chunk.length;
-      if (showProgress) ctx.io.stderr.write(`\rDownloading… ${formatBytes(received)}${total ? ` of ${formatBytes(total)}` : ''}`);
+      line?.draw(`Downloading… ${formatBytes(received)}${total ? ` of ${formatBytes(total)}` : ''}`);
       done(null, chunk);
     },
   });
@@ -64,7 +65,7 @@ export async function saveResponse(response: ResponseData, target: DownloadTarge
     if (target.file === '-') await pipeline(response.body, progress, toOutput(ctx.io.stdout));
     else await saveAtomically(response, progress, target);
   } finally {
-    if (showProgress) ctx.io.stderr.write('\r\x1b[2K');
+    line?.clear();
   }
   return received;
 }

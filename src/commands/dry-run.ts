@@ -1,18 +1,45 @@
-// --dry-run: the request as it would leave, token redacted, nothing sent.
+// --dry-run: the request as it would leave, token and secrets redacted, nothing sent. One shape
+// for a single command and for each line of an --each run (which adds the line's `input`).
 import type { PreparedRequest } from '../api/client.js';
 import type { Context } from '../context.js';
 import { redactSecrets } from '../output/redact.js';
+import { recordLines, render } from '../output/render.js';
 
-export function printDryRun(prepared: PreparedRequest, ctx: Context): void {
-  const request = { ...prepared, body: redactSecrets(prepared.body) };
-  const { stdout } = ctx.io;
-  if (ctx.format === 'json') {
-    const { operation: _, ...shown } = request;
-    stdout.write(`${JSON.stringify(shown, null, stdout.isTTY ? 2 : undefined)}\n`);
-    return;
-  }
-  stdout.write(`${request.method} ${request.url}\n`);
-  for (const [name, value] of Object.entries(request.headers)) stdout.write(`${name}: ${value}\n`);
-  if (request.body !== undefined) stdout.write(`\n${JSON.stringify(request.body, null, 2)}\n`);
+export interface DryRunRecord {
+  /** The line's values, in an --each run. */
+  input?: string[];
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export function dryRunRecord(prepared: PreparedRequest, input?: string[]): DryRunRecord {
+  const { method, url, headers, body } = prepared;
+  return { ...(input ? { input } : {}), method, url, headers, ...(body !== undefined ? { body: redactSecrets(body) } : {}) };
+}
+
+/** A single command's request: JSON for scripts, the request as text for people. */
+export async function printDryRun(prepared: PreparedRequest, ctx: Context): Promise<void> {
+  const record = dryRunRecord(prepared);
+  if (ctx.format === 'table') ctx.io.stdout.write(requestText(record));
+  else await render(record, ctx.io, { format: ctx.format, color: ctx.color });
   ctx.note('(dry run: nothing was sent)');
+}
+
+/** An --each run's requests: a record per line (NDJSON unless a table is asked for). */
+export function printDryRuns(records: DryRunRecord[], ctx: Context): void {
+  if (ctx.format === 'table') {
+    ctx.io.stdout.write(records.map((record) => `# ${record.input?.join(' ')}\n${requestText(record)}`).join('\n'));
+  } else {
+    const lines = recordLines(ctx.io);
+    for (const record of records) lines.write(record);
+    lines.end();
+  }
+  ctx.note(`(dry run: nothing was sent; ${records.length} request${records.length === 1 ? '' : 's'} shown)`);
+}
+
+function requestText({ method, url, headers, body }: DryRunRecord): string {
+  const lines = [`${method} ${url}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  return `${lines.join('\n')}\n${body === undefined ? '' : `\n${JSON.stringify(body, null, 2)}\n`}`;
 }

@@ -33,7 +33,7 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   if (options.dryRun) {
     const prepared = await client.prepare(spec.operation, input as never);
     const { printDryRun } = await import('./dry-run.js');
-    printDryRun(prepared, ctx);
+    await printDryRun(prepared, ctx);
     return;
   }
   const change = spec.confirm?.(input) ?? (ctx.interactive ? spec.review?.(input) : undefined);

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { IO } from '../io.js';
+import { render } from '../output/render.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
 
@@ -14,10 +15,7 @@ export function registerTrigger(webhooks: Command, ctx: Context): void {
       localAction(ctx, async (ctx, _opts, [event]) => {
         const { trigger } = await import('../webhooks/trigger.js');
         const result = await trigger(ctx, event!);
-        if (ctx.format === 'json') {
-          ctx.io.stdout.write(`${JSON.stringify(result)}\n`);
-          return;
-        }
+        if (ctx.format !== 'table') return render(result, ctx.io, { format: ctx.format, query: ctx.options.query, color: ctx.color });
         const others = result.emitted.filter((e) => e !== result.event);
         ctx.io.stdout.write(
           `${result.did}.\n` +

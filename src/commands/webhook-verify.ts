@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { IO } from '../io.js';
+import { render } from '../output/render.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
 import { secretFrom } from './values.js';
@@ -21,7 +22,8 @@ export function registerVerify(webhooks: Command, ctx: Context): void {
         }
         const secret = await secretFrom(String(opts.secretFile), '--secret-file', ctx.io);
         const check = await verifyDelivery(ctx.io, { secret, signature: opts.signature, source: file });
-        ctx.io.stdout.write(ctx.format === 'json' ? `${JSON.stringify(check)}\n` : `${describeMatch(check)}\n`);
+        if (ctx.format === 'table') ctx.io.stdout.write(`${describeMatch(check)}\n`);
+        else await render(check, ctx.io, { format: ctx.format, query: ctx.options.query, color: ctx.color });
         if (!check.valid) throw new SignatureMismatchError('the signature does not match this delivery and secret');
       }),
     );

@@ -1,14 +1,16 @@
-// The one renderer: JSON for scripts (optionally filtered with JMESPath), tables for people.
-// A query's result is JSON unless a table is asked for with -o table (see the context's format).
+// The one renderer: JSON for scripts (optionally filtered with JMESPath), NDJSON for streams of
+// records (bulk results, pages of a list), tables for people. A query's result is JSON unless a
+// table is asked for with -o table (see the context's format).
 import type { IO } from '../io.js';
 import type { ColorLevel } from './color.js';
 import { writeOut } from './pager.js';
 import { applyQuery, rawLines } from './query.js';
+import { statusLine } from './status-line.js';
 import type { ViewName } from './views.js';
 
 export { checkQuery } from './query.js';
 
-export type Format = 'json' | 'table';
+export type Format = 'json' | 'ndjson' | 'table';
 
 export interface RenderOptions {
   format: Format;
@@ -24,6 +26,11 @@ export async function render(data: unknown, io: IO, options: RenderOptions): Pro
   if (options.query !== undefined) data = await applyQuery(data, options.query);
   const raw = options.raw ? rawLines(data ?? null) : undefined;
   if (raw !== undefined) return writeOut(raw, io);
+  if (options.format === 'ndjson') {
+    const lines = recordLines(io);
+    for (const record of Array.isArray(data) ? data : [data ?? null]) lines.write(record);
+    return lines.end();
+  }
   if (options.format === 'json') {
     const json = JSON.stringify(data ?? null, null, io.stdout.isTTY ? 2 : undefined);
     return writeOut(`${io.stdout.isTTY && options.color > 0 ? await colored(json, options.color) : json}\n`, io);
@@ -31,6 +38,40 @@ export async function render(data: unknown, io: IO, options: RenderOptions): Pro
   if (data === undefined || data === null) return;
   const { renderTable, outputWidth } = await import('./table.js');
   await writeOut(`${await renderTable(data, options, outputWidth(io.stdout, io.env))}\n`, io);
+}
+
+export interface RecordLines {
+  /** One record as one JSON line. */
+  write(record: unknown): void;
+  /** Writes what is still gathered. */
+  end(): void;
+}
+
+/**
+ * NDJSON on stdout, gathered and written in batches (one write per line costs more than a
+ * request), each batch above the status line so a progress bar on the same terminal stays whole.
+ */
+export function recordLines(io: IO): RecordLines {
+  const line = statusLine(io.stderr);
+  let pending = '';
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    const text = pending;
+    pending = '';
+    if (text) line.above(() => io.stdout.write(text));
+  };
+  return {
+    write(record) {
+      pending += `${JSON.stringify(record ?? null)}\n`;
+      if (pending.length > 64 * 1024) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    end: flush,
+  };
 }
 
 async function colored(json: string, level: ColorLevel): Promise<string> {

@@ -78,8 +78,8 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
       res.writeHead(200).end();
     }
     const line = `${new Date().toTimeString().slice(0, 8)}  ${event}  ${objectId(envelope.data)}  ${signatureMark(check, signature)}${outcome}`;
-    if (ctx.format === 'json') {
-      // The envelope as one line: the bytes received when they are one line already.
+    if (ctx.format !== 'table') {
+      // A stream of events is NDJSON whether json or ndjson was asked for: the envelope as one line: the bytes received when they are one line already.
       const text = body.toString('utf8');
       ctx.io.stdout.write(`${/[\r\n]/.test(text) ? JSON.stringify(envelope) : text}\n`);
       ctx.note(line);

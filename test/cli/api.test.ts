@@ -138,6 +138,22 @@ describe('store-admin api --paginate', () => {
     expect(seen.every((h) => h.authorization === 'Bearer tok' && h['x-store-api-version'] === '2024-04-01')).toBe(true);
   });
 
+  it('-o ndjson prints each record of each page as one line, a query applying to each', async () => {
+    const base = await listServer((b) => [
+      { next: `${b}/api/admin/orders/?cursor=1`, results: [{ n: 1, s: 'a' }, { n: 2, s: 'b' }] },
+      { next: null, results: [{ n: 3, s: 'c' }] },
+    ]);
+    const env = { STORE_ADMIN_BASE_URL: base, STORE_ADMIN_TOKEN: 'tok' };
+    const r = await runCli(['api', '/orders/', '--api-version', '2024-04-01', '--paginate', '-o', 'ndjson'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('{"n":1,"s":"a"}\n{"n":2,"s":"b"}\n{"n":3,"s":"c"}\n');
+    const queried = await runCli(['api', '/orders/', '--api-version', '2024-04-01', '--paginate', '-o', 'ndjson', '-q', 's'], { env });
+    expect(queried.stdout).toBe('"a"\n"b"\n"c"\n');
+    const contradiction = await runCli(['api', '/orders/', '--api-version', '2024-04-01', '--json', '-o', 'ndjson'], { env });
+    expect(contradiction.code).toBe(2);
+    expect(contradiction.stderr).toContain('--json and --output ndjson contradict each other');
+  });
+
   it('refuses a next link to another host', async () => {
     const base = await listServer(() => [{ next: 'https://elsewhere.example.com/api/admin/orders/?cursor=1', results: [{ n: 1 }] }]);
     const r = await runCli(['api', '/orders/', '--api-version', '2024-04-01', '--paginate'], {

@@ -81,12 +81,20 @@ describe('--each', () => {
     const before = ctx.sandbox.counters.received;
     const r = await cli(['orders', 'remove-line', '10001', '--each', '-', '--dry-run'], '102\n103\n');
     expect(r.code).toBe(0);
-    expect(lines(r.stdout).map((l) => l.request.url)).toEqual([
+    expect(lines(r.stdout).map((l) => l.url)).toEqual([
       `${ctx.sandbox.url}/api/admin/orders/10001/lines/102/`,
       `${ctx.sandbox.url}/api/admin/orders/10001/lines/103/`,
     ]);
     expect(r.stdout).not.toContain(FULL_TOKEN);
     expect(ctx.sandbox.counters.received).toBe(before);
+  });
+
+  it('--dry-run prints each line as the single command would, with the line\'s input added', async () => {
+    const single = await cli(['subscriptions', 'cancel', '3', '--reason', 'other', '--other-message', 'moving', '--dry-run']);
+    const bulk = await cli(['subscriptions', 'cancel', '--each', '-', '--reason', 'other', '--other-message', 'moving', '--dry-run'], '3\n');
+    expect(single.code, single.stderr).toBe(0);
+    expect(bulk.code, bulk.stderr).toBe(0);
+    expect(lines(bulk.stdout)).toEqual([{ input: ['3'], ...single.json() }]);
   });
 
   it('bulk flags without --each are a usage error', async () => {
