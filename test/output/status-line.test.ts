@@ -18,10 +18,10 @@ describe('statusLine', () => {
     line.clear();
     line.clear();
     expect(out.chunks).toEqual([
-      '\r\x1b[2K[████░░░░] 4/8 50% …',
+      '\r\x1b[2K[████░░░░] 4/8 50%…',
       '\r\x1b[2K',
       'note\n',
-      '\r\x1b[2K[████░░░░] 4/8 50% …',
+      '[████░░░░] 4/8 50%…',
       '\r\x1b[2K',
     ]);
   });
