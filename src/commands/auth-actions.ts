@@ -10,7 +10,7 @@ import { maskToken } from '../output/mask.js';
 import type { Options } from './define.js';
 import { textFrom } from './values.js';
 import { checkProfileName, type ConfigData, type Profile } from '../config/profiles.js';
-import { profileStore, resolveConnection, type Setting } from '../config/resolve.js';
+import { chosenBaseUrl, chosenProfile, profileStore, resolveConnection, type Setting } from '../config/resolve.js';
 import { cleanToken } from '../config/token.js';
 
 interface Verdict {
@@ -37,9 +37,9 @@ async function verify(baseUrl: string, token: string, allowHttp: boolean): Promi
 
 const show = (ctx: Context, data: unknown) => render(data, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color, view: 'settings' });
 
-/** The profile a command means: --profile, then STORE_ADMIN_PROFILE, then the active one. */
+/** The profile a command means (see chosenProfile), or `fallback` when none is. */
 function targetProfile(ctx: Context, data: ConfigData, fallback?: string): string {
-  const name = ctx.options.profile ?? (ctx.io.env.STORE_ADMIN_PROFILE || data.activeProfile || fallback);
+  const name = chosenProfile(ctx.options, ctx.io.env, data)?.value ?? fallback;
   if (!name) throw new UsageError('No profile given and none is active', { hint: 'Pass --profile NAME; see store-admin profiles list' });
   return checkProfileName(name);
 }
@@ -55,13 +55,10 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
   const data = store.read();
   const name = targetProfile(ctx, data, 'default');
   const known = data.profiles[name];
-  // The same order as every other command: a flag, then a profile named by flag, then the environment.
-  const named = ctx.options.profile !== undefined ? known?.baseUrl : undefined;
+  // The same order as every other command; asked for when nothing gives one.
+  const profile = { value: name, source: ctx.options.profile !== undefined ? 'flag' : 'profile' } as const;
   const rawUrl =
-    ctx.options.baseUrl ||
-    named ||
-    ctx.io.env.STORE_ADMIN_BASE_URL ||
-    known?.baseUrl ||
+    chosenBaseUrl(ctx.options, ctx.io.env, profile, known)?.value ??
     (await ctx.prompt.text({ flag: '--base-url', message: 'Store URL (e.g. shop.example.com):' }));
   // A profile's URL was normalised when it was saved (a proxy's prefix included).
   const baseUrl = rawUrl === known?.baseUrl ? normalizeStoreUrl(rawUrl) : storeUrlFromInput(rawUrl, ctx.note);

@@ -3,7 +3,7 @@
 import type { IO } from '../io.js';
 import type { GlobalOptions } from '../options.js';
 import { configDir } from './paths.js';
-import { ProfileStore, checkProfileName, type Profile } from './profiles.js';
+import { ProfileStore, checkProfileName, type ConfigData, type Profile } from './profiles.js';
 import { UsageError } from '../api/errors.js';
 import { normalizeStoreUrl } from '../api/url.js';
 import { cleanToken } from './token.js';
@@ -43,31 +43,20 @@ export async function resolveConnection(options: GlobalOptions, io: IO): Promise
   const needsConfig = options.profile !== undefined || envProfile !== undefined || !(envToken && (options.baseUrl || envBaseUrl));
   if (needsConfig) {
     const data = store.read();
-    if (options.profile !== undefined) profile = { value: checkProfileName(options.profile), source: 'flag' };
-    else if (envProfile !== undefined) profile = { value: checkProfileName(envProfile), source: 'environment' };
-    else if (data.activeProfile) profile = { value: data.activeProfile, source: 'active profile' };
+    profile = chosenProfile(options, env, data);
     stored = profile ? data.profiles[profile.value] : undefined;
     if (profile && profile.source !== 'active profile' && !stored) {
       throw new UsageError(`No profile named "${profile.value}"`, { hint: 'See: store-admin profiles list' });
     }
   }
 
-  // A profile named by flag outranks the environment; one chosen otherwise ranks below it.
-  const profileFirst = profile?.source === 'flag';
-  const fromProfile = (value: string | undefined): Setting<string> | undefined =>
-    value ? { value, source: 'profile' } : undefined;
-  const fromEnv = (value: string | undefined): Setting<string> | undefined =>
-    value ? { value, source: 'environment' } : undefined;
-  const pick = (envValue: string | undefined, profileValue: string | undefined) =>
-    profileFirst ? (fromProfile(profileValue) ?? fromEnv(envValue)) : (fromEnv(envValue) ?? fromProfile(profileValue));
-
-  const baseUrl: Setting<string> | undefined = options.baseUrl ? { value: options.baseUrl, source: 'flag' } : pick(envBaseUrl, stored?.baseUrl);
+  const baseUrl = chosenBaseUrl(options, env, profile, stored);
   // A token in the keychain is read only when the profile's token is the one that will be used.
-  const wouldUseProfile = profileFirst || !envToken;
+  const wouldUseProfile = profile?.source === 'flag' || !envToken;
   const fromKeychain = stored?.keychain && profile && wouldUseProfile
     ? await (await import('./keychain.js')).readFromKeychain(store.path, profile.value)
     : undefined;
-  let token = pick(envToken, fromKeychain ?? stored?.token);
+  let token = ranked(profile, envToken, fromKeychain ?? stored?.token);
   if (token?.source === 'profile') token.storage = fromKeychain ? 'keychain' : 'file';
   // A profile's token belongs to that profile's store: it never goes to a URL from elsewhere.
   if (token?.source === 'profile' && baseUrl && !sameStore(baseUrl.value, stored?.baseUrl)) token = undefined;
@@ -79,6 +68,26 @@ export async function resolveConnection(options: GlobalOptions, io: IO): Promise
     // Permission for plain http was given for the profile's own URL only.
     allowHttp: !!options.allowHttp || (baseUrl?.source === 'profile' && !!stored?.allowHttp),
   };
+}
+
+/** The profile a command means: --profile, then STORE_ADMIN_PROFILE, then the active one. */
+export function chosenProfile(options: GlobalOptions, env: NodeJS.ProcessEnv, data: ConfigData): Setting<string> | undefined {
+  if (options.profile !== undefined) return { value: checkProfileName(options.profile), source: 'flag' };
+  if (env.STORE_ADMIN_PROFILE) return { value: checkProfileName(env.STORE_ADMIN_PROFILE), source: 'environment' };
+  return data.activeProfile ? { value: data.activeProfile, source: 'active profile' } : undefined;
+}
+
+/** The store URL: --base-url, then the profile's when named by flag, then the environment, then the profile's. */
+export function chosenBaseUrl(options: GlobalOptions, env: NodeJS.ProcessEnv, profile: Setting<string> | undefined, stored: Profile | undefined): Setting<string> | undefined {
+  if (options.baseUrl) return { value: options.baseUrl, source: 'flag' };
+  return ranked(profile, env.STORE_ADMIN_BASE_URL || undefined, stored?.baseUrl);
+}
+
+/** A profile named by flag outranks the environment; one chosen otherwise ranks below it. */
+function ranked(profile: Setting<string> | undefined, envValue: string | undefined, profileValue: string | undefined): Setting<string> | undefined {
+  const fromProfile: Setting<string> | undefined = profileValue ? { value: profileValue, source: 'profile' } : undefined;
+  const fromEnv: Setting<string> | undefined = envValue ? { value: envValue, source: 'environment' } : undefined;
+  return profile?.source === 'flag' ? (fromProfile ?? fromEnv) : (fromEnv ?? fromProfile);
 }
 
 /** An unset or blank variable is no token; anything else must be a clean one. */

@@ -171,6 +171,18 @@ describe('auth and profiles', () => {
       expect(ctx.sandbox.counters.received).toBe(before);
     });
 
+    it('auth login picks the store URL in the same order as every other command', async () => {
+      const relogin = (flags: string[], env: Record<string, string>) =>
+        cli(dir, ['auth', 'login', '--with-token', ...flags], { env, stdin: `${TOKEN_B}\n` });
+      // A profile named by flag keeps its own URL over the environment's ...
+      expect((await relogin(['--profile', 'b'], { STORE_ADMIN_BASE_URL: ctx.sandbox.url })).json()).toMatchObject({ profile: 'b', base_url: localhostUrl() });
+      // ... one named by the environment ranks below STORE_ADMIN_BASE_URL, as for auth status.
+      const byEnv = await relogin([], { STORE_ADMIN_PROFILE: 'b', STORE_ADMIN_BASE_URL: ctx.sandbox.url });
+      expect(byEnv.json()).toMatchObject({ profile: 'b', base_url: ctx.sandbox.url });
+      expect((await relogin(['--profile', 'b', '--base-url', localhostUrl()], {})).json()).toMatchObject({ base_url: localhostUrl() });
+      expect(await status(['--profile', 'b'])).toMatchObject({ base_url: localhostUrl(), base_url_source: 'profile' });
+    });
+
     it('an unknown profile named by flag or environment is an error', async () => {
       expect((await cli(dir, ['categories', 'get', '1', '--profile', 'zzz'])).code).toBe(2);
       expect((await cli(dir, ['categories', 'get', '1'], { env: { STORE_ADMIN_PROFILE: 'zzz' } })).code).toBe(2);
