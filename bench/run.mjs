@@ -10,19 +10,12 @@ const bin = join(root, 'bin/store-admin.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const BULK = Number(process.env.BENCH_BULK ?? 2000);
 const CONCURRENCY = 4;
+const RATED_LINES = 200;
 const work = mkdtempSync(join(tmpdir(), 'store-admin-bench-'));
 const token = `bench-${process.pid}-token`;
 
 const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--token', token], { stdio: ['ignore', 'pipe', 'inherit'] });
-const url = await new Promise((resolve, reject) => {
-  let out = '';
-  sandbox.stdout.on('data', (chunk) => {
-    out += chunk;
-    const match = /listening on (http:\/\/\S+)/.exec(out);
-    if (match) resolve(match[1]);
-  });
-  sandbox.once('exit', () => reject(new Error(`the sandbox did not start:\n${out}`)));
-});
+const url = await listening(sandbox);
 const env = { ...process.env, STORE_ADMIN_BASE_URL: url, STORE_ADMIN_TOKEN: token, STORE_ADMIN_CONFIG_DIR: work, BENCH_CONCURRENCY: String(CONCURRENCY) };
 
 function timed(args, extraEnv = {}) {
@@ -62,35 +55,87 @@ function compare(cli, floor, runs = RUNS, extraEnv = {}) {
 
 const rows = [];
 const row = (name, result, ratio, target, ok) => rows.push({ name, cli: result.cli, floor: result.floor, ratio, target, ok });
+// The targets: Node 22 and 24 start in a third of Node 20's time, so each millisecond weighs more.
+const node20 = process.versions.node.startsWith('20.');
+const limits = { version: 1.05, help: node20 ? 1.2 : 1.4, get: node20 ? 1.45 : 1.6, bulk: 0.9, rssMb: 90, rateSlack: 0.05 };
+const at = (path) => join(root, path);
 
 try {
   const version = compare([bin, '--version'], ['-e', '0']);
-  row('1. store-admin --version ÷ node -e 0', version, version.cli / version.floor, '≤ 1.15', version.cli / version.floor <= 1.15);
+  row('1. store-admin --version ÷ node -e 0', version, version.cli / version.floor, `≤ ${limits.version}`, version.cli / version.floor <= limits.version);
   const help = compare([bin, '--help'], ['-e', '0']);
-  row('2. store-admin --help ÷ node -e 0', help, help.cli / help.floor, '≤ 1.30', help.cli / help.floor <= 1.3);
-  const get = compare([bin, 'categories', 'get', '1', '--json'], [join(root, 'bench/floor-get.mjs')]);
-  row('3. categories get 1 --json ÷ undici script', get, get.cli / get.floor, '≤ 1.60', get.cli / get.floor <= 1.6);
+  row('2. store-admin --help ÷ node -e 0', help, help.cli / help.floor, `≤ ${limits.help}`, help.cli / help.floor <= limits.help);
+  const getArgs = [bin, 'categories', 'get', '1', '--json'];
+  const get = compare(getArgs, [at('bench/floor-http-get.mjs')]);
+  row('3. categories get 1 --json ÷ node:http script', get, get.cli / get.floor, `≤ ${limits.get}`, get.cli / get.floor <= limits.get);
+  const getUndici = compare(getArgs, [at('bench/floor-get.mjs')]);
+  row('3b. the same ÷ undici script (for reference)', getUndici, getUndici.cli / getUndici.floor, '', true);
 
   const ids = join(work, 'ids.txt');
   writeFileSync(ids, Array.from({ length: BULK }, (_, i) => `${(i % 4) + 1}\n`).join(''));
   const bulkArgs = [bin, 'subscriptions', 'update', '--each', ids, '--interval-count', '2', '--rate', '0', '--concurrency', String(CONCURRENCY)];
-  const bulk = compare(bulkArgs, [join(root, 'bench/floor-bulk.mjs')], Math.max(3, Math.round(RUNS / 5)), { BENCH_IDS: ids });
-  const throughput = bulk.floor / bulk.cli;
-  row(`4. ${BULK} updates via --each, throughput ÷ undici script`, bulk, throughput, '≥ 0.85', throughput >= 0.85);
+  const bulkRuns = Math.max(3, Math.round(RUNS / 5));
+  const bulk = compare(bulkArgs, [at('bench/floor-http-bulk.mjs')], bulkRuns, { BENCH_IDS: ids });
+  row(`4. ${BULK} updates via --each, throughput ÷ node:http script`, bulk, bulk.floor / bulk.cli, `≥ ${limits.bulk}`, bulk.floor / bulk.cli >= limits.bulk);
+  const bulkUndici = compare(bulkArgs, [at('bench/floor-bulk.mjs')], bulkRuns, { BENCH_IDS: ids });
+  row('4b. the same ÷ undici script (for reference)', bulkUndici, bulkUndici.floor / bulkUndici.cli, '', true);
 
-  const rssGet = rss([bin, 'categories', 'get', '1', '--json']);
+  const rssGet = rss(getArgs);
   const rssBulk = rss(bulkArgs, { BENCH_IDS: ids });
-  const rssFloor = rss([join(root, 'bench/floor-get.mjs')]);
+  const rssFloor = rss([at('bench/floor-http-get.mjs')]);
+  const rated = process.env.BENCH_SKIP_RATE ? undefined : await rateLimitedRun();
 
   const ms = (v) => `${v.toFixed(1)} ms`;
-  console.log(`store-admin benchmark — Node ${process.version}, medians of ${RUNS} alternating runs (bulk: ${Math.max(3, Math.round(RUNS / 5))})\n`);
+  console.log(`store-admin benchmark — Node ${process.version}, medians of ${RUNS} alternating runs (bulk: ${bulkRuns})\n`);
   console.log('| Measure | store-admin | floor | ratio | target | |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${ms(r.cli)} | ${ms(r.floor)} | ${r.ratio.toFixed(2)} | ${r.target} | ${r.ok ? 'met' : 'MISSED'} |`);
+    console.log(`| ${r.name} | ${ms(r.cli)} | ${ms(r.floor)} | ${r.ratio.toFixed(2)} | ${r.target} | ${r.target ? (r.ok ? 'met' : 'MISSED') : ''} |`);
   }
-  console.log(`| 5. peak RSS: categories get / ${BULK} updates (floor: undici GET) | ${rssGet.toFixed(0)} MB / ${rssBulk.toFixed(0)} MB | ${rssFloor.toFixed(0)} MB | | ≤ 90 MB | ${Math.max(rssGet, rssBulk) <= 90 ? 'met' : 'MISSED'} |`);
+  const rssMax = Math.max(rssGet, rssBulk);
+  console.log(`| 5. peak RSS: categories get / ${BULK} updates (floor: node:http GET) | ${rssGet.toFixed(0)} MB / ${rssBulk.toFixed(0)} MB | ${rssFloor.toFixed(0)} MB | | ≤ ${limits.rssMb} MB | ${rssMax <= limits.rssMb ? 'met' : 'MISSED'} |`);
+  if (rated) {
+    const ok = rated.seconds <= rated.ideal * (1 + limits.rateSlack) && rated.throttled === 0;
+    console.log(`| 6. ${RATED_LINES} renewals at the default rate against a store enforcing 4/s | ${rated.seconds.toFixed(1)} s, ${rated.throttled} × 429 in output | ideal ${rated.ideal} s | ${(rated.seconds / rated.ideal).toFixed(3)} | ≤ ${1 + limits.rateSlack}, no 429 | ${ok ? 'met' : 'MISSED'} |`);
+  }
 } finally {
   sandbox.kill('SIGTERM');
   rmSync(work, { recursive: true, force: true });
+}
+
+/**
+ * A second sandbox that enforces the platform's 4 requests a second per token; a 200-line run at
+ * the CLI's default rate should take the ideal 50 s, and no 429 should reach its output.
+ */
+async function rateLimitedRun() {
+  const store = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--token', token, '--faults', 'rate=4'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const storeUrl = await listening(store);
+    const lines = join(work, 'rated.txt');
+    writeFileSync(lines, Array.from({ length: RATED_LINES }, (_, i) => `${(i % 4) + 1}\n`).join(''));
+    const started = process.hrtime.bigint();
+    const result = spawnSync(process.execPath, [bin, 'subscriptions', 'update', '--each', lines, '--interval-count', '2'], {
+      env: { ...env, STORE_ADMIN_BASE_URL: storeUrl },
+      encoding: 'utf8',
+    });
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    if (result.status !== 0) throw new Error(`the rate-limited run failed (${result.status}): ${result.stderr}`);
+    const throttled = (result.stdout + result.stderr).match(/\b429\b/g)?.length ?? 0;
+    return { seconds, throttled, ideal: RATED_LINES / 4 };
+  } finally {
+    store.kill('SIGTERM');
+  }
+}
+
+/** The URL a sandbox process prints once it listens. */
+function listening(child) {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', () => reject(new Error(`the sandbox did not start:\n${out}`)));
+  });
 }

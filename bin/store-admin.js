@@ -4,19 +4,20 @@
 
 const args = process.argv.slice(2);
 
-// A reader that stops early (`| head`, `| grep -q`) closes the pipe: that ends the run, quietly.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error) => {
-    // A run listening for interrupts (a bulk run) ends itself on EPIPE, recording what it did.
-    if (error.code === 'EPIPE' && stream.listenerCount('error') > 1) return;
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
-}
-
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // Nothing else is set up: stderr is never touched, and a closed pipe has nothing to lose.
+  process.stdout.on('error', () => {});
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
+  // A reader that stops early (`| head`, `| grep -q`) closes the pipe: that ends the run, quietly.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error) => {
+      // A run listening for interrupts (a bulk run) ends itself on EPIPE, recording what it did.
+      if (error.code === 'EPIPE' && stream.listenerCount('error') > 1) return;
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   // Node 22.1+ caches compiled code between runs; older versions simply skip it.
   require('node:module').enableCompileCache?.();
   tuneV8();

@@ -1,4 +1,8 @@
-// Spaces requests evenly at a rate per second, and lets a 429 pause everyone at once.
+// Keeps requests under a store's rate limit, which counts the requests that arrive in any one
+// second: starts are spaced evenly, and no start may come sooner than a second (and a margin for
+// network jitter) after the start `perSecond` requests earlier, as measured when it really began.
+// Spacing alone is not enough: a timer that fires late bunches the next starts together, and the
+// store answers 429. A 429 still pauses everyone at once.
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface Limiter {
@@ -8,19 +12,32 @@ export interface Limiter {
   pause(ms: number): void;
 }
 
-export function rateLimiter(perSecond: number): Limiter {
+/** Jitter between leaving here and arriving at the store that the window allows for. */
+const MARGIN_MS = 15;
+
+export function rateLimiter(perSecond: number, now: () => number = Date.now): Limiter {
   const spacing = perSecond > 0 ? 1000 / perSecond : 0;
+  const window = Math.max(1, Math.floor(perSecond));
+  // The real start times of the last `window` requests, oldest first.
+  const starts: number[] = [];
   let next = 0;
   let pausedUntil = 0;
   return {
     async acquire() {
-      const now = Date.now();
-      const slot = Math.max(now, next, pausedUntil);
+      if (spacing === 0) return;
+      const slot = Math.max(now(), next, pausedUntil);
       next = slot + spacing;
-      if (slot > now) await sleep(slot - now);
+      for (;;) {
+        const at = Math.max(slot, pausedUntil, starts.length === window ? starts[0]! + 1000 + MARGIN_MS : 0);
+        const wait = at - now();
+        if (wait <= 0) break;
+        await sleep(wait);
+      }
+      starts.push(now());
+      if (starts.length > window) starts.shift();
     },
     pause(ms) {
-      pausedUntil = Math.max(pausedUntil, Date.now() + ms);
+      pausedUntil = Math.max(pausedUntil, now() + ms);
     },
   };
 }
