@@ -64,7 +64,7 @@ export async function main(argv: string[], io: IO = processIO(), overrides: Cont
   } catch (error) {
     // The error as a JSON object too, on stderr, only when JSON output was asked for by name.
     const { json, output } = program.opts<{ json?: boolean; output?: string }>();
-    return report(error, io, !!json || output === 'json');
+    return report(error, io, !!json || output === 'json' || output === 'ndjson');
   } finally {
     await ctx.close();
     interrupts.dispose();

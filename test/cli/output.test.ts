@@ -40,6 +40,19 @@ describe('output', () => {
     expect(json.stdout).toBe('[]\n');
   });
 
+  it('-o ndjson prints each item of a list as one line, an object as one line, and an error object on stderr', async () => {
+    const list = await cli(['orders', 'fulfillment-orders', '10002', '-o', 'ndjson']);
+    const json = await cli(['orders', 'fulfillment-orders', '10002', '--json']);
+    expect(list.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(json.json());
+    expect(json.json().length).toBeGreaterThan(0);
+    const one = await cli(['categories', 'get', '1', '-o', 'ndjson']);
+    expect(one.stdout.split('\n')).toHaveLength(2);
+    expect(JSON.parse(one.stdout)).toMatchObject({ id: 1 });
+    const missing = await cli(['categories', 'get', '999999', '-o', 'ndjson']);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { status: 404 } });
+  });
+
   it('colours statuses only when allowed', async () => {
     const forced = await cli(['webhooks', 'get', '1', '-o', 'table'], { FORCE_COLOR: '1' });
     expect(forced.stdout).toContain('\x1b[');
