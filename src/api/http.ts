@@ -1,0 +1,146 @@
+// One HTTP exchange over Node's own http and https modules, with keep-alive pools. Node parses
+// HTTP natively, so a short-lived CLI pays nothing to start its parser (undici compiles a
+// WebAssembly parser first, which costs a one-request command more than the request itself).
+// A single timer bounds each whole attempt: connecting, the wait for the answer and every byte of
+// its body, however slowly it trickles in.
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+
+export interface Exchange {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Limit for the whole attempt, from the first byte sent to the last byte received. */
+  timeoutMs: number;
+  /** Limit for opening the connection; a failure then proves nothing was sent. */
+  connectTimeoutMs: number;
+  signal?: AbortSignal;
+  /** Most bytes of body read before the answer is refused. */
+  maxBytes: number;
+}
+
+export interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The body as text. */
+  text: string;
+}
+
+/** A failure of the exchange itself; `code` tells which (system codes such as ECONNRESET pass through). */
+export class ExchangeError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'CONNECT_TIMEOUT' | 'TIMEOUT' | 'TOO_LARGE' | 'ABORTED',
+    /** For TIMEOUT and TOO_LARGE: the answer's status, when it had begun. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface HttpPool {
+  /** Sends the request and reads the whole answer. */
+  send(exchange: Exchange): Promise<Answer>;
+  /** Sends the request and hands over the answer's headers with its body unread (downloads); `done` ends the attempt's timer. */
+  open(exchange: Omit<Exchange, 'maxBytes'>): Promise<{ response: IncomingMessage; done(): void }>;
+  close(): void;
+}
+
+export function httpPool(): HttpPool {
+  let plain: HttpAgent | undefined;
+  let secure: HttpsAgent | undefined;
+  // https (and with it TLS) loads only for an https store: the sandbox and tests never pay for it.
+  const agentFor = async (url: URL) => {
+    if (url.protocol === 'http:') return { agent: (plain ??= new HttpAgent({ keepAlive: true })), request: httpRequest };
+    const https = await import('node:https');
+    return { agent: (secure ??= new https.Agent({ keepAlive: true })), request: https.request };
+  };
+
+  /**
+   * Sends the request; `onResponse` reads the answer and calls `attempt.succeed(value)`. The
+   * attempt's timer runs until the attempt ends: `succeed` ends it unless `keepTimer` is set
+   * (a download hands its body over and ends the attempt later with `end`).
+   */
+  async function start<T>(exchange: Omit<Exchange, 'maxBytes'>, onResponse: (response: IncomingMessage, attempt: Attempt<T>) => void): Promise<T> {
+    const url = new URL(exchange.url);
+    const { agent, request } = await agentFor(url);
+    return new Promise<T>((resolve, reject) => {
+      const req = request(url, { method: exchange.method, headers: exchange.headers, agent, signal: exchange.signal } satisfies RequestOptions);
+      let status: number | undefined;
+      let settled = false;
+      let ended = false;
+      const end = () => {
+        ended = true;
+        clearTimeout(timer);
+        clearTimeout(connectTimer);
+      };
+      const fail = (error: Error) => {
+        if (ended) return;
+        end();
+        req.destroy(settled ? error : undefined);
+        if (!settled) reject(error);
+        settled = true;
+      };
+      const timer = setTimeout(() => fail(new ExchangeError(`no complete answer within ${exchange.timeoutMs} ms`, 'TIMEOUT', status)), exchange.timeoutMs);
+      let connectTimer: NodeJS.Timeout | undefined;
+      req.once('socket', (socket) => {
+        // A reused keep-alive socket is connected already.
+        if (!socket.connecting) return;
+        connectTimer = setTimeout(() => fail(new ExchangeError(`could not connect within ${exchange.connectTimeoutMs} ms`, 'CONNECT_TIMEOUT')), exchange.connectTimeoutMs);
+        socket.once('connect', () => clearTimeout(connectTimer));
+      });
+      req.once('error', (error: Error) => fail(exchange.signal?.aborted ? new ExchangeError('aborted', 'ABORTED', status) : error));
+      req.once('response', (response) => {
+        status = response.statusCode;
+        response.on('error', fail);
+        // A body cut short closes before it is complete.
+        response.once('close', () => {
+          if (!response.complete) fail(Object.assign(new Error('the answer was cut short'), { code: 'ECONNRESET' }));
+        });
+        onResponse(response, {
+          succeed(value, keepTimer = false) {
+            if (settled) return;
+            settled = true;
+            if (!keepTimer) end();
+            resolve(value);
+          },
+          fail,
+          end,
+        });
+      });
+      req.end(exchange.body);
+    });
+  }
+
+  return {
+    send(exchange) {
+      return start<Answer>(exchange, (response, attempt) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > exchange.maxBytes) attempt.fail(new ExchangeError(`the answer is larger than ${exchange.maxBytes} bytes`, 'TOO_LARGE', response.statusCode));
+          else chunks.push(chunk);
+        });
+        response.once('end', () =>
+          attempt.succeed({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks, size).toString('utf8') }),
+        );
+      });
+    },
+    open(exchange) {
+      return start(exchange, (response, attempt) => attempt.succeed({ response, done: attempt.end }, true));
+    },
+    close() {
+      plain?.destroy();
+      secure?.destroy();
+    },
+  };
+}
+
+interface Attempt<T> {
+  succeed(value: T, keepTimer?: boolean): void;
+  fail(error: Error): void;
+  /** Stops the attempt's timers. */
+  end(): void;
+}

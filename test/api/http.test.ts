@@ -1,0 +1,105 @@
+// The HTTP exchange under the client, against raw node:http servers that misbehave: a body that
+// trickles, one too large, one cut short, an abort; and keep-alive reuse when all is well.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ExchangeError, httpPool } from '../../src/api/http.js';
+
+const servers: Server[] = [];
+afterAll(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+}
+
+const exchange = (url: string, extra = {}) => ({ method: 'GET', url, headers: {}, timeoutMs: 2000, connectTimeoutMs: 1000, maxBytes: 1024, ...extra });
+
+describe('httpPool', () => {
+  const pool = httpPool();
+  afterAll(() => pool.close());
+
+  it('reads an answer and reuses the connection for the next', async () => {
+    const sockets = new Set<unknown>();
+    const url = await serve((req, res) => {
+      sockets.add(req.socket);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ path: req.url, method: req.method }));
+    });
+    const first = await pool.send(exchange(url));
+    const second = await pool.send(exchange(`${url}again`, { method: 'PATCH', body: '{}' }));
+    expect(first).toMatchObject({ status: 200, text: '{"path":"/","method":"GET"}' });
+    expect(JSON.parse(second.text)).toEqual({ path: '/again', method: 'PATCH' });
+    expect(first.headers['content-type']).toBe('application/json');
+    expect(sockets.size).toBe(1);
+  });
+
+  it('bounds the whole attempt, even a body that trickles a byte at a time', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 100);
+      res.on('close', () => clearInterval(timer));
+    });
+    const error = await pool.send(exchange(url, { timeoutMs: 600 })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExchangeError);
+    expect(error).toMatchObject({ code: 'TIMEOUT', status: 200 });
+  });
+
+  it('refuses an answer over the size limit without reading the rest', async () => {
+    let written = 0;
+    const url = await serve((_req, res) => {
+      res.writeHead(200);
+      const chunk = Buffer.alloc(512, 'x');
+      const timer = setInterval(() => {
+        written += chunk.length;
+        res.write(chunk);
+      }, 5);
+      res.on('close', () => clearInterval(timer));
+    });
+    const error = await pool.send(exchange(url)).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'TOO_LARGE', status: 200 });
+    await new Promise((r) => setTimeout(r, 100));
+    const after = written;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(written).toBe(after);
+  });
+
+  it('says an answer was cut short', async () => {
+    const url = await serve((req, res) => {
+      res.writeHead(200, { 'content-length': '100' });
+      res.write('{"partial":');
+      setTimeout(() => req.socket.destroy(), 20);
+    });
+    await expect(pool.send(exchange(url))).rejects.toMatchObject({ code: 'ECONNRESET' });
+  });
+
+  it('stops at once when aborted, and never rejects twice', async () => {
+    const url = await serve(() => {});
+    const controller = new AbortController();
+    const sent = pool.send(exchange(url, { signal: controller.signal }));
+    setTimeout(() => controller.abort(), 50);
+    await expect(sent).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('refused connections keep their system code', async () => {
+    const url = await serve(() => {});
+    const port = new URL(url).port;
+    await new Promise((r) => servers.pop()!.close(r));
+    await expect(pool.send(exchange(`http://127.0.0.1:${port}/`))).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  it('hands a download its body unread and keeps the attempt bounded until it is done', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200);
+      res.write('a,b\n');
+      setTimeout(() => res.end('1,2\n'), 50);
+    });
+    const { response, done } = await pool.open(exchange(url));
+    let text = '';
+    for await (const chunk of response) text += chunk;
+    done();
+    expect(text).toBe('a,b\n1,2\n');
+  });
+});
