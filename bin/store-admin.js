@@ -34,14 +34,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 
 /**
  * V8 settings for this short-lived process, made here so that neither the library nor a test
- * worker inherits them. undici parses HTTP with a WebAssembly build of llhttp; V8 would optimise
- * it again in the background and hold the process ~150 ms at exit for it, where the baseline
- * compiler suffices. And a growing young generation buys nothing: bulk runs peak near 65 MB.
+ * worker inherits them: a growing young generation buys nothing, since bulk runs peak near 65 MB.
  */
 function tuneV8() {
-  // Known to V8 in Node 20 to 26; a later V8 might not know them and would say so on stderr.
+  // Known to V8 in Node 20 to 26; a later V8 might not know it and would say so on stderr.
   if (Number(process.versions.node.split('.')[0]) > 26) return;
-  const v8 = require('node:v8');
-  v8.setFlagsFromString('--liftoff-only');
-  v8.setFlagsFromString('--semi-space-growth-factor=1');
+  require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
 }

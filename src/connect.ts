@@ -1,6 +1,6 @@
 // Builds the client for a run: the store named by flags and environment, or the embedded
 // sandbox. Verbose tracing hooks in here, with the token and secrets redacted.
-import { AuthError } from './api/errors.js';
+import { AuthError, UsageError } from './api/errors.js';
 import { createClient, type ClientOptions, type StoreClient } from './api/client.js';
 import { storeUrlFromInput } from './api/url.js';
 import type { IO } from './io.js';
@@ -31,6 +31,7 @@ export async function connect(
       note(`${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${attempt} of ${of})`),
     ...(options.timeout !== undefined ? { timeoutMs: options.timeout * 1000 } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
+    ...maxResponse(io.env),
     ...tuning,
   };
   // A caller may take --api-version for itself (the api command's own version choice).
@@ -66,6 +67,16 @@ export async function connect(
     allowHttp: resolved.allowHttp,
   });
   return { client, close: () => client.close() };
+}
+
+/** STORE_ADMIN_MAX_RESPONSE_MB: the largest answer read, in megabytes. */
+function maxResponse(env: NodeJS.ProcessEnv): Partial<ClientOptions> {
+  const value = env.STORE_ADMIN_MAX_RESPONSE_MB;
+  if (value === undefined || value === '') return {};
+  if (!/^\d{1,5}$/.test(value.trim()) || Number(value) === 0) {
+    throw new UsageError(`STORE_ADMIN_MAX_RESPONSE_MB takes a whole number of megabytes, 1 to 99999 (got "${value}")`);
+  }
+  return { maxResponseBytes: Number(value) * 1024 * 1024 };
 }
 
 function traceHooks(options: GlobalOptions, io: IO): Partial<ClientOptions> {

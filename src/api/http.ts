@@ -3,8 +3,9 @@
 // WebAssembly parser first, which costs a one-request command more than the request itself).
 // A single timer bounds each whole attempt: connecting, the wait for the answer and every byte of
 // its body, however slowly it trickles in.
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
+import type { Readable } from 'node:stream';
 
 export interface Exchange {
   method: string;
@@ -31,20 +32,29 @@ export interface Answer {
 export class ExchangeError extends Error {
   constructor(
     message: string,
-    readonly code: 'CONNECT_TIMEOUT' | 'TIMEOUT' | 'TOO_LARGE' | 'ABORTED',
-    /** For TIMEOUT and TOO_LARGE: the answer's status, when it had begun. */
+    readonly code: 'CONNECT_TIMEOUT' | 'TIMEOUT' | 'TOO_LARGE' | 'CUT_SHORT' | 'ABORTED',
+    /** The answer's status, when it had begun. */
     readonly status?: number,
   ) {
     super(message);
   }
 }
 
+/** An answer whose body is handed over unread (a download), bounded by a limit on pauses; `done` lifts it. */
+export interface OpenAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Readable;
+  done(): void;
+}
+
+/** What the client sends its requests through: Node's own HTTP by default, or an undici dispatcher a program brings. */
 export interface HttpPool {
   /** Sends the request and reads the whole answer. */
   send(exchange: Exchange): Promise<Answer>;
-  /** Sends the request and hands over the answer's headers with its body unread (downloads); `done` ends the attempt's timer. */
-  open(exchange: Omit<Exchange, 'maxBytes'>): Promise<{ response: IncomingMessage; done(): void }>;
-  close(): void;
+  /** Sends the request and hands over the answer with its body unread: the time limit then bounds each pause, not the whole. */
+  open(exchange: Omit<Exchange, 'maxBytes'>): Promise<OpenAnswer>;
+  close(): Promise<void>;
 }
 
 export function httpPool(): HttpPool {
@@ -58,11 +68,10 @@ export function httpPool(): HttpPool {
   };
 
   /**
-   * Sends the request; `onResponse` reads the answer and calls `attempt.succeed(value)`. The
-   * attempt's timer runs until the attempt ends: `succeed` ends it unless `keepTimer` is set
-   * (a download hands its body over and ends the attempt later with `end`).
+   * Sends the request; `onResponse` reads the answer and settles the attempt. The attempt's timer
+   * runs until then.
    */
-  async function start<T>(exchange: Omit<Exchange, 'maxBytes'>, onResponse: (response: IncomingMessage, attempt: Attempt<T>) => void): Promise<T> {
+  async function start<T>(exchange: Omit<Exchange, 'maxBytes'>, onResponse: (response: IncomingMessage, attempt: Attempt<T>, req: ClientRequest) => void): Promise<T> {
     const url = new URL(exchange.url);
     const { agent, request } = await agentFor(url);
     return new Promise<T>((resolve, reject) => {
@@ -93,21 +102,24 @@ export function httpPool(): HttpPool {
       req.once('error', (error: Error) => fail(exchange.signal?.aborted ? new ExchangeError('aborted', 'ABORTED', status) : error));
       req.once('response', (response) => {
         status = response.statusCode;
-        response.on('error', fail);
+        response.on('error', () => fail(new ExchangeError('the answer was cut short', 'CUT_SHORT', status)));
         // A body cut short closes before it is complete.
         response.once('close', () => {
-          if (!response.complete) fail(Object.assign(new Error('the answer was cut short'), { code: 'ECONNRESET' }));
+          if (!response.complete) fail(new ExchangeError('the answer was cut short', 'CUT_SHORT', status));
         });
-        onResponse(response, {
-          succeed(value, keepTimer = false) {
-            if (settled) return;
-            settled = true;
-            if (!keepTimer) end();
-            resolve(value);
+        onResponse(
+          response,
+          {
+            succeed(value) {
+              if (settled) return;
+              settled = true;
+              end();
+              resolve(value);
+            },
+            fail,
           },
-          fail,
-          end,
-        });
+          req,
+        );
       });
       req.end(exchange.body);
     });
@@ -129,9 +141,13 @@ export function httpPool(): HttpPool {
       });
     },
     open(exchange) {
-      return start(exchange, (response, attempt) => attempt.succeed({ response, done: attempt.end }, true));
+      return start<OpenAnswer>(exchange, (response, attempt, req) => {
+        // A download may take long; what must not happen is a pause as long as the time limit.
+        req.setTimeout(exchange.timeoutMs, () => req.destroy(new ExchangeError(`no data for ${exchange.timeoutMs} ms`, 'TIMEOUT', response.statusCode)));
+        attempt.succeed({ status: response.statusCode ?? 0, headers: response.headers, body: response, done: () => req.setTimeout(0) });
+      });
     },
-    close() {
+    async close() {
       plain?.destroy();
       secure?.destroy();
     },
@@ -139,8 +155,6 @@ export function httpPool(): HttpPool {
 }
 
 interface Attempt<T> {
-  succeed(value: T, keepTimer?: boolean): void;
+  succeed(value: T): void;
   fail(error: Error): void;
-  /** Stops the attempt's timers. */
-  end(): void;
 }

@@ -5,8 +5,9 @@ import { link, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { Transform, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { Agent, request, type ResponseData } from '../api/transport.js';
+import { finished, pipeline } from 'node:stream/promises';
+import type { StoreClient } from '../api/client.js';
+import type { OpenAnswer } from '../api/http.js';
 import { NetworkError, StoreAdminError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import type { OutputStream } from '../io.js';
@@ -24,34 +25,41 @@ export class LinkRefusedError extends StoreAdminError {
   override name = 'LinkRefusedError';
 }
 
-/** GETs a signed link with no token, following a few redirects to storage. */
-export async function openLink(url: string, agent: Agent): Promise<ResponseData> {
-  let response;
+/** GETs a signed link with no token, following a few redirects to storage (safe: no token goes with it). */
+export async function openLink(url: string, client: StoreClient, signal?: AbortSignal): Promise<OpenAnswer> {
+  let answer;
   for (let hops = 0; ; hops++) {
     try {
-      response = await request(agent, url, { method: 'GET', headersTimeout: 30_000, bodyTimeout: 30_000 });
+      answer = await client.openLink(url, { signal });
     } catch (error) {
+      if (signal?.aborted) throw error;
       throw new NetworkError('other', `Cannot download the export: ${(error as Error).message}`, { cause: error });
     }
-    const location = response.headers.location;
-    if (response.statusCode < 300 || response.statusCode >= 400 || typeof location !== 'string' || hops === 5) break;
-    await response.body.dump();
+    const location = answer.headers.location;
+    if (answer.status < 300 || answer.status >= 400 || typeof location !== 'string' || hops === 5) break;
+    await discard(answer);
     url = new URL(location, url).toString();
   }
-  if (response.statusCode === 403) {
-    await response.body.dump();
+  if (answer.status === 403) {
+    await discard(answer);
     throw new LinkRefusedError('The download link was refused (403): it has expired or its signature is not valid');
   }
-  if (response.statusCode !== 200) {
-    await response.body.dump();
-    throw new NetworkError('other', `Cannot download the export: the file link answered ${response.statusCode}`);
+  if (answer.status !== 200) {
+    await discard(answer);
+    throw new NetworkError('other', `Cannot download the export: the file link answered ${answer.status}`);
   }
-  return response;
+  return answer;
+}
+
+async function discard(answer: OpenAnswer): Promise<void> {
+  answer.body.resume();
+  await finished(answer.body).catch(() => {});
+  answer.done();
 }
 
 /** Streams an open link's body to the target; returns the bytes written. */
-export async function saveResponse(response: ResponseData, target: DownloadTarget, ctx: Context): Promise<number> {
-  const total = Number(response.headers['content-length'] ?? 0);
+export async function saveResponse(answer: OpenAnswer, target: DownloadTarget, ctx: Context): Promise<number> {
+  const total = Number(answer.headers['content-length'] ?? 0);
   let received = 0;
   const line = target.file === '-' || ctx.options.quiet ? undefined : statusLine(ctx.io.stderr);
   const progress = new Transform({
@@ -62,9 +70,10 @@ export async function saveResponse(response: ResponseData, target: DownloadTarge
     },
   });
   try {
-    if (target.file === '-') await pipeline(response.body, progress, toOutput(ctx.io.stdout));
-    else await saveAtomically(response, progress, target);
+    if (target.file === '-') await pipeline(answer.body, progress, toOutput(ctx.io.stdout));
+    else await saveAtomically(answer, progress, target);
   } finally {
+    answer.done();
     line?.clear();
   }
   return received;
@@ -75,11 +84,11 @@ export async function saveResponse(response: ResponseData, target: DownloadTarge
  * either complete or untouched. Without --force the move refuses to replace a file that
  * appeared meanwhile. Errors name the user's file, never the temporary one.
  */
-async function saveAtomically(response: ResponseData, progress: Transform, target: DownloadTarget) {
+async function saveAtomically(answer: OpenAnswer, progress: Transform, target: DownloadTarget) {
   const { file } = target;
   const partial = join(dirname(file), `.${basename(file)}.${process.pid}.part`);
   try {
-    await pipeline(response.body, progress, createWriteStream(partial, { mode: 0o600, flags: 'wx' }));
+    await pipeline(answer.body, progress, createWriteStream(partial, { mode: 0o600, flags: 'wx' }));
     if (target.force) await rename(partial, file);
     else await link(partial, file);
   } catch (error) {

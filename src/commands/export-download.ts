@@ -4,7 +4,6 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { InterruptedError, UsageError } from '../api/errors.js';
-import { Agent } from '../api/transport.js';
 import type { Context } from '../context.js';
 import type { Options } from './define.js';
 import { formatBytes, LinkRefusedError, openLink, saveResponse, type DownloadTarget } from './download.js';
@@ -44,24 +43,19 @@ export async function downloadExport(
   { link, signal }: { link?: string; signal?: AbortSignal } = {},
 ): Promise<void> {
   const client = await ctx.client();
-  const agent = new Agent();
-  try {
-    for (let attempt = 1; ; attempt++) {
-      const url = attempt === 1 && link ? link : (await client.call('exports.download', { params: { id } }, signal ? { signal } : {})).url;
-      let response;
-      try {
-        response = await openLink(String(url), agent);
-      } catch (error) {
-        if (!(error instanceof LinkRefusedError) || attempt === LINK_ATTEMPTS) throw error;
-        ctx.note(`The download link of export ${id} was refused (expired?); asking for a fresh one`);
-        continue;
-      }
-      const bytes = await saveResponse(response, target, ctx);
-      if (target.file !== '-') ctx.note(`Saved export ${id} to ${target.file} (${formatBytes(bytes)})`);
-      return;
+  for (let attempt = 1; ; attempt++) {
+    const url = attempt === 1 && link ? link : (await client.call('exports.download', { params: { id } }, signal ? { signal } : {})).url;
+    let answer;
+    try {
+      answer = await openLink(String(url), client, signal);
+    } catch (error) {
+      if (!(error instanceof LinkRefusedError) || attempt === LINK_ATTEMPTS) throw error;
+      ctx.note(`The download link of export ${id} was refused (expired?); asking for a fresh one`);
+      continue;
     }
-  } finally {
-    await agent.close();
+    const bytes = await saveResponse(answer, target, ctx);
+    if (target.file !== '-') ctx.note(`Saved export ${id} to ${target.file} (${formatBytes(bytes)})`);
+    return;
   }
 }
 

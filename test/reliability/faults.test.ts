@@ -219,7 +219,7 @@ describe('every failure class is one line and a documented exit code', () => {
   const cases: [string, string, string[], RegExp, number][] = [
     ['DNS', '', ['--base-url', 'https://nonexistent-store.invalid'], /^store-admin: Cannot resolve nonexistent-store\.invalid$/m, 1],
     ['refused', '', ['--base-url', 'http://127.0.0.1:9'], /^store-admin: Connection refused by 127\.0\.0\.1:9$/m, 1],
-    ['timeout', 'hang=1', ['--timeout', '0.3', '--retries', '0'], /^store-admin: No answer from 127\.0\.0\.1:\d+ within 0\.3 s$/m, 1],
+    ['timeout', 'hang=1', ['--timeout', '0.3', '--retries', '0'], /^store-admin: No complete answer from 127\.0\.0\.1:\d+ within 0\.3 s$/m, 1],
     ['reset', 'reset-before=1', ['--retries', '1'], /^store-admin: The connection to .* was reset$/m, 1],
     ['429', 'rate=1', ['--retries', '0'], /^store-admin: Request was throttled.* \(HTTP 429\)$/m, 1],
     ['5xx', 'error=1:503', ['--retries', '0'], /^store-admin: The sandbox failed on purpose\. \(HTTP 503\)$/m, 1],
