@@ -9,6 +9,7 @@ import { listenForInterrupts } from './interrupts.js';
 import { processIO, type IO } from './io.js';
 import { addGlobalOptions } from './options.js';
 import { formatHelp, helpWidth } from './output/help-layout.js';
+import { printableLine } from './printable.js';
 import { StoreAdminCommand } from './usage-errors.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
@@ -64,7 +65,7 @@ export async function main(argv: string[], io: IO = processIO(), overrides: Cont
   } catch (error) {
     // The error as a JSON object too, on stderr, only when JSON output was asked for by name.
     const { json, output } = program.opts<{ json?: boolean; output?: string }>();
-    return report(error, io, !!json || output === 'json' || output === 'ndjson');
+    return report(error, ctx.io, !!json || output === 'json' || output === 'ndjson');
   } finally {
     await ctx.close();
     interrupts.dispose();
@@ -86,8 +87,9 @@ function report(error: unknown, io: IO, json: boolean): number {
   const exitCode = known ? error.exitCode : EXIT.failure;
   // The status tells a wrong store URL (a bare 404) from a missing object.
   const status = error instanceof ApiError && !message.startsWith(String(error.status)) ? ` (HTTP ${error.status})` : '';
-  io.stderr.write(`store-admin: ${message}${status}\n`);
-  if (known && error.hint) io.stderr.write(`hint: ${error.hint}\n`);
+  // One line each, whatever a store put in them.
+  io.stderr.write(`store-admin: ${printableLine(message)}${status}\n`);
+  if (known && error.hint) io.stderr.write(`hint: ${printableLine(error.hint)}\n`);
   if (io.env.STORE_ADMIN_DEBUG && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   if (json) {
     const httpStatus = error instanceof ApiError ? error.status : undefined;

@@ -6,9 +6,12 @@ import { storeUrlFromInput } from './api/url.js';
 import type { IO } from './io.js';
 import type { GlobalOptions } from './options.js';
 import { redactSecrets } from './output/redact.js';
+import { printable, printableLine } from './printable.js';
 
 export interface Connection {
   client: StoreClient;
+  /** The token the client sends, so that nothing the run prints can show it. */
+  token?: string;
   close(): Promise<void>;
 }
 
@@ -45,6 +48,7 @@ export async function connect(
     const client = createClient({ ...common, baseUrl: sandbox.url, token: sandbox.token });
     return {
       client,
+      token: sandbox.token,
       close: async () => {
         await client.close();
         await sandbox.close();
@@ -66,7 +70,7 @@ export async function connect(
     token: resolved.token?.value,
     allowHttp: resolved.allowHttp,
   });
-  return { client, close: () => client.close() };
+  return { client, token: resolved.token?.value, close: () => client.close() };
 }
 
 /** STORE_ADMIN_MAX_RESPONSE_MB: the largest answer read, in megabytes. */
@@ -84,7 +88,8 @@ function traceHooks(options: GlobalOptions, io: IO): Partial<ClientOptions> {
   const write = (line: string) => io.stderr.write(`${line}\n`);
   const body = (value: unknown) => {
     if (value === undefined) return;
-    const text = typeof value === 'string' ? value : JSON.stringify(redactSecrets(value), null, 2);
+    // The store's text, shown without its control characters (JSON leaves C1 controls and bidi overrides raw).
+    const text = printable(typeof value === 'string' ? value : JSON.stringify(redactSecrets(value), null, 2));
     write(text.length > TRACE_BODY_LIMIT ? `${text.slice(0, TRACE_BODY_LIMIT)}… (${text.length} characters)` : text);
   };
   return {
@@ -95,7 +100,7 @@ function traceHooks(options: GlobalOptions, io: IO): Partial<ClientOptions> {
     },
     onResponse: (response) => {
       write(`< ${response.status}`);
-      for (const [name, value] of Object.entries(response.headers)) write(`< ${name}: ${String(value)}`);
+      for (const [name, value] of Object.entries(response.headers)) write(`< ${name}: ${printableLine(String(value))}`);
       body(response.body);
     },
   };

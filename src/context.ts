@@ -4,12 +4,13 @@
 import { UsageError } from './api/errors.js';
 import type { ClientOptions, StoreClient } from './api/client.js';
 import type { Interrupts } from './interrupts.js';
-import type { IO } from './io.js';
+import { guardedIO, type IO } from './io.js';
 import type { GlobalOptions } from './options.js';
 import { colorLevel, type ColorLevel } from './output/color.js';
 import type { Format } from './output/render.js';
 import type { Prompter } from './prompt.js';
 import { statusLine } from './output/status-line.js';
+import { printableLine } from './printable.js';
 
 export interface Context {
   io: IO;
@@ -47,6 +48,9 @@ export function createContext(
   commandTree: () => Promise<import('commander').Command>,
   overrides: ContextOverrides = {},
 ): Context {
+  // Whatever the run prints, the token it uses is never in it.
+  const guarded = guardedIO(io);
+  io = guarded;
   // Until Commander has parsed the line: no prompts, colour as the terminal allows.
   let options: GlobalOptions = { input: false, color: true };
   let format: Format = 'json';
@@ -56,7 +60,7 @@ export function createContext(
   let connection: Promise<{ client: StoreClient; close(): Promise<void> }> | undefined;
   const note = (message: string) => {
     // Above the status line: a spinner or progress bar may be drawn there.
-    if (!options.quiet) statusLine(io.stderr).above(() => io.stderr.write(`${message}\n`));
+    if (!options.quiet) statusLine(io.stderr).above(() => io.stderr.write(`${printableLine(message)}\n`));
   };
   return {
     io,
@@ -91,7 +95,11 @@ export function createContext(
     },
     client: async (tuning) => {
       if (overrides.client) return overrides.client;
-      connection ??= import('./connect.js').then((m) => m.connect(options, io, note, tuning));
+      connection ??= import('./connect.js').then(async (m) => {
+        const made = await m.connect(options, io, note, tuning);
+        if (made.token) guarded.protect(made.token);
+        return made;
+      });
       return (await connection).client;
     },
     close: async () => {

@@ -3,7 +3,10 @@
 // whether the request can have reached the store.
 import { InterruptedError, NetworkError, statusLine, type NetworkFailure } from './errors.js';
 import { ExchangeError, type HttpPool } from './http.js';
+import { nestingDepth } from './json-depth.js';
+import { excerpt } from '../printable.js';
 import type { PreparedRequest } from './request-builder.js';
+import type { Response } from './types.js';
 
 export interface AttemptLimits {
   timeoutMs: number;
@@ -12,12 +15,6 @@ export interface AttemptLimits {
   maxBytes: number;
 }
 
-export interface Response {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  /** Parsed JSON, the text of any other body, or undefined when empty. */
-  body: unknown;
-}
 
 /**
  * Sends `prepared` with `headers` (the token included) once. `anyBody` accepts a success that is
@@ -50,18 +47,22 @@ export async function attempt(
     const location = responseHeaders.location;
     throw new NetworkError(
       'redirect',
-      `The store answered ${statusLine(status)} pointing to ${String(location ?? 'nowhere')}; not followed, so the token was not sent there`,
+      `The store answered ${statusLine(status)} pointing to ${excerpt(String(location ?? 'nowhere'))}; not followed, so the token was not sent there`,
       { hint: 'Check the store URL; use the address the redirect names if you trust it' },
     );
   }
-  return { status, headers: responseHeaders, body: parseBody(text, String(responseHeaders['content-type'] ?? ''), status, anyBody) };
+  return { status, headers: responseHeaders, body: parseBody(text, String(responseHeaders['content-type'] ?? ''), status, anyBody, prepared.url) };
 }
 
+/** Far deeper than any answer of the API; shallow enough for every recursive walker of the tool. */
+export const MAX_ANSWER_DEPTH = 256;
+
 /** JSON, or for an error answer (and for raw requests) the text itself. */
-function parseBody(text: string, contentType: string, status: number, anyBody: boolean): unknown {
+function parseBody(text: string, contentType: string, status: number, anyBody: boolean, url: string): unknown {
   if (!/\S/.test(text)) return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     if (status >= 200 && status < 300 && !anyBody) {
       const kind = /html/i.test(contentType) || /^\s*</.test(text) ? 'an HTML page' : 'a body that is not JSON';
@@ -73,6 +74,11 @@ function parseBody(text: string, contentType: string, status: number, anyBody: b
     }
     return text;
   }
+  if (typeof parsed === 'object' && parsed !== null && nestingDepth(text) > MAX_ANSWER_DEPTH) {
+    // Not transient: the same answer would come again.
+    throw new NetworkError('body', `The answer (${status}) from ${new URL(url).host} is nested more than ${MAX_ANSWER_DEPTH} levels deep; not read`, { status });
+  }
+  return parsed;
 }
 
 export function interrupted(method: string): InterruptedError {

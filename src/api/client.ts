@@ -3,13 +3,14 @@
 // requests are built by ./request-builder.ts, each attempt is made by ./attempt.ts over
 // ./http.ts (or an undici dispatcher a program brings), and ./retry.ts decides what is retried.
 import { ApiError, AuthError, describeErrorBody } from './errors.js';
-import { attempt, type AttemptLimits, type Response } from './attempt.js';
+import { attempt, type AttemptLimits } from './attempt.js';
 import { httpPool, type HttpPool, type OpenAnswer } from './http.js';
 import { operations, type OperationId } from './operations.js';
 import { requestBuilder, type Built, type PreparedRequest, type RawRequest } from './request-builder.js';
-import { withRetries, type RetryOptions } from './retry.js';
-import type { Dispatcher } from './transport.js';
-import type { OperationInput, OperationOutput } from './types.js';
+import type { RetryOptions } from './retry.js';
+import { withRetries } from './retry-loop.js';
+import type { Dispatcher } from 'undici';
+import type { OperationInput, OperationOutput, Response } from './types.js';
 import { assertSafeTransport, normalizeStoreUrl } from './url.js';
 import { DEFAULTS } from '../defaults.js';
 
@@ -87,6 +88,7 @@ export type StoreClient = Groups & {
   /**
    * GETs a URL with no token (a pre-signed link) under the same time limit, with its body handed
    * over unread; redirects are not followed here.
+   * @internal
    */
   openLink(url: string, options?: { signal?: AbortSignal }): Promise<OpenAnswer>;
   /** Closes the client's own connections. */

@@ -1,6 +1,7 @@
 // Every failure the tool reports is one of these classes; each carries its exit code, and one
 // handler in the CLI prints them.
 
+import { excerpt } from '../printable.js';
 export const EXIT = {
   ok: 0,
   failure: 1,
@@ -133,6 +134,11 @@ export function statusLine(status: number): string {
  * `non_field_errors`; anything else (an HTML page, an empty body) falls back to the status line.
  */
 export function describeErrorBody(status: number, body: unknown): string {
+  // A store's text is echoed on one line, cut short: an error page must not flood the terminal.
+  return excerpt(errorText(status, body));
+}
+
+function errorText(status: number, body: unknown): string {
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const record = body as Record<string, unknown>;
     if (typeof record.detail === 'string' && record.detail) return record.detail;

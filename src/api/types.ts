@@ -19,6 +19,14 @@ export type OperationInput<Id extends OperationId> = (keyof ParamDecl<Id> extend
 
 export type OperationOutput<Id extends OperationId> = z.output<Schemas<Id>['response']>;
 
+/** An answer as the client returns it from a raw request (and gives its hooks). */
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON, the text of any other body, or undefined when empty. */
+  body: unknown;
+}
+
 /** The body after validation (defaults applied), as a server sees it. */
 export type OperationParsedBody<Id extends OperationId> =
   Schemas<Id> extends { body: infer B extends z.ZodMiniType } ? z.output<B> : never;

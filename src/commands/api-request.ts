@@ -7,6 +7,7 @@ import { API_PREFIX } from '../api/url.js';
 import type { RawResponse } from '../api/client.js';
 import type { Context } from '../context.js';
 import { redactSecrets } from '../output/redact.js';
+import { printable } from '../printable.js';
 import { applyQuery } from '../output/query.js';
 import { checkQuery, recordLines, render } from '../output/render.js';
 import type { Options } from './define.js';
@@ -71,7 +72,8 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
   }
   if (opts.include) io.stdout.write(statusBlock(response));
   if (body !== undefined) {
-    if (typeof body === 'string') io.stdout.write(body.endsWith('\n') ? body : `${body}\n`);
+    // A body that is not JSON is printed as received in a pipe, without control characters on a terminal.
+    if (typeof body === 'string') io.stdout.write(`${io.stdout.isTTY ? printable(body) : body}${body.endsWith('\n') ? '' : '\n'}`);
     else await render(shown(body), io, { format, query: options.query, raw: options.raw, color: ctx.color });
   }
   if (response.status < 200 || response.status >= 300) {

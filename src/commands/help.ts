@@ -17,8 +17,8 @@ export const HELP_TOPICS: Record<string, string> = {
   STORE_ADMIN_SANDBOX      1 runs every command against the embedded sandbox (same as --sandbox)
   STORE_ADMIN_SANDBOX_EXPORT_DELAY  seconds a new export of the embedded sandbox stays pending
                                     (default 5)
-  STORE_ADMIN_MAX_RESPONSE_MB  largest answer read from the store, in MB (default 64); export
-                           downloads stream to disk and have no limit
+  STORE_ADMIN_MAX_RESPONSE_MB  largest answer read from the store, in MB (default 64);
+                               export downloads stream to disk and have no limit
   STORE_ADMIN_DEBUG        set (e.g. to 1) to add the stack trace to any error
   STORE_ADMIN_PAGER        pager for long output on a terminal (beats PAGER; empty: none)
   PAGER                    pager when STORE_ADMIN_PAGER is not set (default: less -FRX if installed)

@@ -1,5 +1,7 @@
-// Cell formatting for tables: money with its currency, coloured statuses, readable dates.
+// Cell formatting for tables: money with its currency, coloured statuses, readable dates. Every
+// value from the store passes through `text`, which keeps control characters off the terminal.
 import type { ChalkInstance } from 'chalk';
+import { printableLine } from '../printable.js';
 
 export interface Fmt {
   money(amount: unknown, currency: unknown): string;
@@ -18,24 +20,24 @@ const BAD = new Set(['canceled', 'cancelled', 'failed', 'lost', 'declined', 'ref
 export function createFmt(chalk: ChalkInstance): Fmt {
   const text = (value: unknown): string => {
     if (value === undefined || value === null || value === '') return chalk.dim('—');
-    if (typeof value === 'object') return summary(value);
-    return String(value);
+    if (typeof value === 'object') return printableLine(summary(value));
+    return printableLine(String(value));
   };
   return {
     text,
     money: (amount, currency) =>
-      amount === undefined || amount === null || amount === '' ? text(amount) : `${String(amount)}${currency ? ` ${String(currency)}` : ''}`,
+      amount === undefined || amount === null || amount === '' ? text(amount) : text(`${String(amount)}${currency ? ` ${String(currency)}` : ''}`),
     status: (value) => {
       if (typeof value !== 'string' || !value) return text(value);
       if (GOOD.has(value)) return chalk.green(value);
       if (WARN.has(value)) return chalk.yellow(value);
       if (BAD.has(value)) return chalk.red(value);
-      return value;
+      return text(value);
     },
     date: (value) => {
       if (typeof value !== 'string' || !value) return text(value);
       const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/.exec(value);
-      return match ? `${match[1]} ${match[2]}${match[3] === 'Z' ? ' UTC' : match[3] ? ` ${match[3]}` : ''}` : value;
+      return match ? `${match[1]} ${match[2]}${match[3] === 'Z' ? ' UTC' : match[3] ? ` ${match[3]}` : ''}` : text(value);
     },
     bool: (value) => (value === true ? 'yes' : value === false ? 'no' : text(value)),
     dim: (value) => chalk.dim(value),

@@ -6,7 +6,7 @@ import type { IO } from '../io.js';
 
 export async function writeOut(text: string, io: IO): Promise<void> {
   const command = io.stdout.isTTY && longerThanScreen(text, io.stdout.rows) ? pagerCommand(io.env) : undefined;
-  if (!command || !(await page(text, command, io.env))) io.stdout.write(text);
+  if (!command || !(await page(io.scrub?.(text) ?? text, command, io.env))) io.stdout.write(text);
 }
 
 /** The pager to use, or undefined: an empty value or `cat` turns paging off. */

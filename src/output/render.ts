@@ -6,6 +6,7 @@ import type { ColorLevel } from './color.js';
 import { writeOut } from './pager.js';
 import { applyQuery, rawLines } from './query.js';
 import { statusLine } from './status-line.js';
+import { printable } from '../printable.js';
 import type { ViewName } from './views.js';
 
 export { checkQuery } from './query.js';
@@ -25,15 +26,19 @@ export interface RenderOptions {
 export async function render(data: unknown, io: IO, options: RenderOptions): Promise<void> {
   if (options.query !== undefined) data = await applyQuery(data, options.query);
   const raw = options.raw ? rawLines(data ?? null) : undefined;
-  if (raw !== undefined) return writeOut(raw, io);
+  // Bare strings are exact in a pipe; a terminal is shown them without their control characters.
+  if (raw !== undefined) return writeOut(io.stdout.isTTY ? printable(raw) : raw, io);
   if (options.format === 'ndjson') {
     const lines = recordLines(io);
     for (const record of Array.isArray(data) ? data : [data ?? null]) lines.write(record);
     return lines.end();
   }
   if (options.format === 'json') {
-    const json = JSON.stringify(data ?? null, null, io.stdout.isTTY ? 2 : undefined);
-    return writeOut(`${io.stdout.isTTY && options.color > 0 ? await colored(json, options.color) : json}\n`, io);
+    if (!io.stdout.isTTY) return writeOut(`${JSON.stringify(data ?? null)}\n`, io);
+    // For a person: indented, coloured when allowed, and the characters JSON leaves raw (C1
+    // controls, bidi overrides) written as \u escapes, which read back as the same value.
+    const json = printable(JSON.stringify(data ?? null, null, 2));
+    return writeOut(`${options.color > 0 ? await colored(json, options.color) : json}\n`, io);
   }
   if (data === undefined || data === null) return;
   const { renderTable, outputWidth } = await import('./table.js');

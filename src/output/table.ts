@@ -1,5 +1,6 @@
 // Tables for people, fitted to the terminal: columns keep their natural width while the table
 // fits, otherwise the widest give way and their cells wrap at words (a long word is cut with …).
+import { printableLine } from '../printable.js';
 import type { RenderOptions } from './render.js';
 import type { Column, View } from './views.js';
 
@@ -18,6 +19,8 @@ export async function renderTable(data: unknown, options: RenderOptions, width: 
   // A query reshapes the result: the view's fields would find nothing in it.
   const view: View = options.view && options.query === undefined ? views[options.view] : {};
   const table = (head: string[], rows: string[][]) => {
+    // Labels may be the store's own keys.
+    head = head.map(printableLine);
     const colWidths = fitColumns(head.length > 0 ? [head, ...rows] : rows, width);
     const t = new Table({ head, style, chars, ...(colWidths ? { colWidths, wordWrap: true, wrapOnWordBoundary: true } : {}) });
     t.push(...rows);
@@ -38,14 +41,14 @@ export async function renderTable(data: unknown, options: RenderOptions, width: 
   };
 
   if (Array.isArray(data)) return listTable(data, view.columns);
-  if (typeof data !== 'object' || data === null) return String(data);
+  if (typeof data !== 'object' || data === null) return fmt.text(data);
   const record = data as Record<string, unknown>;
   if (view.keyValue) {
-    return table(heading(['Key', 'Value']), Object.entries(record).map(([key, value]) => [key, fmt.text(value)]));
+    return table(heading(['Key', 'Value']), Object.entries(record).map(([key, value]) => [fmt.text(key), fmt.text(value)]));
   }
   const parts: string[] = [];
   const fields: Column[] = view.fields ?? autoFields(record);
-  if (fields.length > 0) parts.push(table([], fields.map(([label, cell]) => [fmt.bold(label), cell(record, fmt)])));
+  if (fields.length > 0) parts.push(table([], fields.map(([label, cell]) => [fmt.bold(printableLine(label)), cell(record, fmt)])));
   for (const section of view.sections ?? []) {
     const rows = section.rows(record);
     parts.push(`${fmt.bold(section.title)}\n${listTable(Array.isArray(rows) ? rows : [], section.columns)}`);

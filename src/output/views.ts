@@ -70,7 +70,7 @@ export const views = {
       ['ID', (r, f) => f.bold(f.text(r.id))],
       ['Status', (r, f) => f.status(r.status)],
       ['Customer', (r, f) => person(r.user, f)],
-      ['Every', (r, f) => (r.interval ? `${r.interval_count ?? 1} ${r.interval}${(r.interval_count ?? 1) === 1 ? '' : 's'}` : f.text(r.interval))],
+      ['Every', (r, f) => f.text(r.interval ? `${r.interval_count ?? 1} ${r.interval}${(r.interval_count ?? 1) === 1 ? '' : 's'}` : r.interval)],
       ['Next renewal', (r, f) => f.date(r.next_renewal_date)],
       ['Shipping', (r, f) => f.money(r.shipping_price, r.currency)],
       ['Total', (r, f) => f.bold(f.money(r.total, r.currency))],

@@ -1,6 +1,7 @@
 // The sandbox store: a real HTTP server speaking the Store Administration API, with seeded data
 // and real state changes. Routing, version checks, scope checks and body validation all come
 // from the operation table, so the sandbox cannot drift from the client.
+import { nestingDepth } from '../api/json-depth.js';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -365,23 +366,6 @@ function parseJson(raw: string, contentType: string | undefined): unknown {
   } catch (error) {
     throw new HttpError(400, { detail: `JSON parse error - ${(error as Error).message}` });
   }
-}
-
-/** The deepest nesting of arrays and objects in JSON text, counted without recursion. */
-function nestingDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
-    else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return deepest;
 }
 
 /** Validation errors in the platform's shape: `{"field": ["message"]}`, `non_field_errors` for the whole body. */

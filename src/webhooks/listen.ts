@@ -11,6 +11,7 @@ import type { StoreClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import { removeSandboxWebhook, sandboxWebhooks } from './sandbox-admin.js';
 import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, type WebhookSignatureCheck } from './signature.js';
+import { printableLine } from '../printable.js';
 
 export interface ListenOptions {
   port: number;
@@ -77,7 +78,8 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
     } else {
       res.writeHead(200).end();
     }
-    const line = `${new Date().toTimeString().slice(0, 8)}  ${event}  ${objectId(envelope.data)}  ${signatureMark(check, signature)}${outcome}`;
+    // The event's type and id are the sender's text: shown without control characters.
+    const line = printableLine(`${new Date().toTimeString().slice(0, 8)}  ${event}  ${objectId(envelope.data)}  ${signatureMark(check, signature)}${outcome}`);
     if (ctx.format !== 'table') {
       // A stream of events is NDJSON whether json or ndjson was asked for: the envelope as one line: the bytes received when they are one line already.
       const text = body.toString('utf8');

@@ -93,3 +93,75 @@ describe('hostile answers through the CLI', () => {
     expect(bad.stderr.split('\n')[0]).toBe('store-admin: STORE_ADMIN_MAX_RESPONSE_MB takes a whole number of megabytes, 1 to 99999 (got "lots")');
   });
 });
+
+describe('what a hostile store sends back, as printed for people', () => {
+  const TOKEN = 'sekret-token-0123456789abcdef';
+  const env = (url: string) => ({ STORE_ADMIN_BASE_URL: url, STORE_ADMIN_TOKEN: TOKEN });
+  const ESCAPES = '\u001b]0;pwned\u0007\u001b[2J\r\u202e';
+
+  it('an error body is echoed on one line, cut short, with its control characters shown as escapes', async () => {
+    const detail = `${ESCAPES}Bad\nthings ${'x'.repeat(10_000)}`;
+    const server = await serve((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ detail }));
+    });
+    const r = await runCli(['categories', 'get', '1'], { env: env(server.url) });
+    expect(r.code).toBe(1);
+    const [first, ...rest] = r.stderr.split('\n');
+    expect(first).toMatch(/^store-admin: \\u001b\]0;pwned\\u0007\\u001b\[2J \\u202eBad things x+… \(HTTP 400\)$/);
+    expect(first!.length).toBeLessThan(360);
+    expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e]/);
+    expect(rest.join('')).not.toContain('xxxxxxxxxx');
+    // As JSON the body stays exactly what the store sent.
+    const json = await runCli(['categories', 'get', '1', '--json'], { env: env(server.url) });
+    expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!).error.body).toEqual({ detail });
+  });
+
+  it('table cells and --verbose headers show control characters as escapes; JSON output is exact', async () => {
+    const name = `${ESCAPES}Evil\ncategory`;
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-note': '\u009b31mred' });
+      res.end(JSON.stringify({ id: 1, name, [`k\u001b[1m`]: 'v' }));
+    });
+    const table = await runCli(['categories', 'get', '1', '-o', 'table', '--verbose'], { env: env(server.url) });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toContain('\\u001b]0;pwned\\u0007');
+    expect(table.stdout + table.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u0080-\u009f\u202e]/);
+    expect(table.stderr).toContain('< x-note: \\u009b31mred');
+    const json = await runCli(['categories', 'get', '1', '--json'], { env: env(server.url) });
+    expect(JSON.parse(json.stdout).name).toBe(name);
+  });
+
+  it('an answer nested thousands deep is a clear one-line error, and no change is said to have failed when it succeeded', async () => {
+    const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(deep);
+    });
+    const read = await runCli(['categories', 'get', '1', '--retries', '0'], { env: env(server.url) });
+    expect(read.code).toBe(1);
+    expect(read.stderr).toMatch(/^store-admin: The answer \(200\) from 127\.0\.0\.1:\d+ is nested more than 256 levels deep; not read\n/);
+    expect(read.stderr).not.toMatch(/\n\s+at /);
+    const change = await runCli(['customers', 'add-note', '1', '--message', 'hi'], { env: env(server.url) });
+    expect(change.stderr).toMatch(/^store-admin: The store accepted the change \(200\) but its answer could not be read/);
+  });
+
+  it('a store that echoes the token back never gets it printed, in errors, traces or data', async () => {
+    const server = await serve((req, res) => {
+      const token = String(req.headers.authorization).replace('Bearer ', '');
+      res.writeHead(req.url?.includes('/categories/2/') ? 200 : 401, { 'content-type': 'application/json', 'x-echo': token });
+      res.end(JSON.stringify({ detail: `Invalid token ${token}`, id: 2, name: token }));
+    });
+    for (const args of [
+      ['categories', 'get', '1'],
+      ['categories', 'get', '1', '--json', '--verbose'],
+      ['categories', 'get', '2', '--json', '--verbose'],
+      ['categories', 'get', '2', '-o', 'table'],
+      ['api', '/categories/1/', '--include'],
+    ]) {
+      const r = await runCli(args, { env: env(server.url) });
+      expect(r.stdout + r.stderr, args.join(' ')).not.toContain(TOKEN);
+      expect(r.stdout + r.stderr, args.join(' ')).toContain('***');
+    }
+  });
+});

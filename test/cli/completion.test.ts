@@ -58,7 +58,7 @@ describe('completion in bash', () => {
     expect(complete('subscriptions update 1 --status ')).toEqual([...SUBSCRIPTION_STATUSES]);
     expect(complete('disputes create --resolution ')).toContain('3ds_authorized_successfully');
     expect(complete('webhooks create --event or')).toEqual(['order.created', 'order.updated']);
-    expect(complete('categories get 1 -o ')).toEqual(['json', 'table']);
+    expect(complete('categories get 1 -o ')).toEqual(['json', 'ndjson', 'table']);
   });
 
   it('completes profile names from the config', () => {
