@@ -76,6 +76,12 @@ export class ProfileStore {
   }
 
   private broken(error: unknown): ConfigError {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') {
+      return new ConfigError(`Cannot read ${this.path}: permission denied`, {
+        hint: `It belongs to another user or is not readable by you: check its owner and mode (ls -l ${this.path}), or set STORE_ADMIN_CONFIG_DIR`,
+      });
+    }
     return new ConfigError(`Cannot read ${this.path}: ${(error as Error).message}`, {
       hint: `Nothing was changed. Fix the file by hand, or move it aside (mv ${this.path} ${this.path}.broken) and log in again`,
     });
