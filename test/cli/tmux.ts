@@ -13,23 +13,33 @@ export const hasTmux = (() => {
   }
 })();
 
-const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
-
 export class Terminal {
   private constructor(readonly name: string) {}
+
+  /**
+   * Each terminal has a tmux server of its own (-L): test files run in parallel, and one server
+   * shared by all exits under a session that is starting when the last other one ends.
+   */
+  private static tmux(name: string, ...args: string[]): string {
+    return execFileSync('tmux', ['-L', name, ...args], { encoding: 'utf8' });
+  }
+
+  private tmux(...args: string[]): string {
+    return Terminal.tmux(this.name, ...args);
+  }
 
   /** Starts `store-admin ARGS` in a fresh terminal (120×40 unless told); the shell prints EXIT:<code> when it ends. */
   static start(args: string[], env: Record<string, string>, { width = 120, height = 40 } = {}): Terminal {
     const name = `sa-${randomBytes(4).toString('hex')}`;
     const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-    tmux('new-session', '-d', '-s', name, '-x', String(width), '-y', String(height), ...envArgs, `${quoted}; echo EXIT:$?; sleep 60`);
+    Terminal.tmux(name, 'new-session', '-d', '-s', name, '-x', String(width), '-y', String(height), ...envArgs, `${quoted}; echo EXIT:$?; sleep 60`);
     return new Terminal(name);
   }
 
   /** The screen's text; lines the terminal wrapped are joined back, so none is hidden by wrapping. */
   screen({ colors = false } = {}): string {
-    return tmux('capture-pane', '-p', '-J', ...(colors ? ['-e'] : []), '-t', this.name);
+    return this.tmux('capture-pane', '-p', '-J', ...(colors ? ['-e'] : []), '-t', this.name);
   }
 
   /** Waits until the screen matches, returning it; fails with the screen after the timeout. */
@@ -46,11 +56,11 @@ export class Terminal {
 
   /** tmux key names (Enter, Down, Space, C-c) or literal text with `{ literal: true }`. */
   keys(...keys: string[]): void {
-    tmux('send-keys', '-t', this.name, ...keys);
+    this.tmux('send-keys', '-t', this.name, ...keys);
   }
 
   type(text: string): void {
-    tmux('send-keys', '-t', this.name, '-l', text);
+    this.tmux('send-keys', '-t', this.name, '-l', text);
   }
 
   async exitCode(): Promise<number> {
@@ -60,7 +70,7 @@ export class Terminal {
 
   kill(): void {
     try {
-      tmux('kill-session', '-t', this.name);
+      this.tmux('kill-server');
     } catch {
       // already gone
     }
