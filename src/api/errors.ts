@@ -1,7 +1,7 @@
 // Every failure the tool reports is one of these classes; each carries its exit code, and one
 // handler in the CLI prints them.
-
 import { excerpt } from '../printable.js';
+
 export const EXIT = {
   ok: 0,
   failure: 1,

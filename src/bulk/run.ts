@@ -1,15 +1,20 @@
-// --each: one operation per input line, at a bounded concurrency and rate, with a JSON line per
-// item on stdout, progress on stderr and a summary at the end. Every line is validated before
-// anything is sent; Ctrl-C stops taking new lines and lets those in flight finish.
-import { writeFile } from 'node:fs/promises';
-import { ApiError, InterruptedError, NotStartedError, StoreAdminError, UnknownOutcomeError, UsageError } from '../api/errors.js';
+// --each: one operation per input line, at a bounded concurrency and rate: a JSON line per item on
+// stdout (a short line per item on a terminal), progress on stderr and a summary at the end.
+// Every line is validated before anything is sent; Ctrl-C, SIGTERM or a closed stdout stop taking
+// new lines and let those in flight finish, and so does a token the store refuses. Lines to run
+// again are appended to the --failed file as they fail, so a run cut short loses none.
+import { closeSync, openSync, realpathSync, writeSync } from 'node:fs';
+import { setMaxListeners } from 'node:events';
+import { ApiError, AuthError, InterruptedError, NotStartedError, StoreAdminError, UnknownOutcomeError, UsageError } from '../api/errors.js';
 import { operations } from '../api/operations.js';
 import type { Context } from '../context.js';
 import type { OperationCommand, Options } from '../commands/define.js';
 import { addHint, commandName, confirm, paramsFrom, validated, type Input } from '../commands/prepare-input.js';
 import { textFrom } from '../commands/values.js';
 import { recordLines } from '../output/render.js';
+import { statusLine } from '../output/status-line.js';
 import { rateLimiter } from './limiter.js';
+import { failureReason, groupedReasons, shortLine } from './outcomes.js';
 import { duration, progressBar } from './progress.js';
 
 interface Item {
@@ -28,12 +33,6 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   const body = spec.body ? await spec.body(opts, ctx) : undefined;
   const items = await parseItems(spec, fixed, text, body);
   if (items.length === 0) throw new UsageError(`--each ${source}: no input lines`);
-  // Make sure the re-run file can be written before anything is sent.
-  if (opts.failed !== undefined) {
-    await writeFile(String(opts.failed), '', { mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {
-      throw new UsageError(`--failed: cannot write ${opts.failed} (${error.code ?? error.message})`);
-    });
-  }
 
   const client = await ctx.client(tuning(opts, ctx.note));
   if (options.dryRun) {
@@ -42,20 +41,34 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
     for (const item of items) records.push(dryRunRecord(await client.prepare(spec.operation, item.input as never), item.values));
     return printDryRuns(records, ctx);
   }
+  if (opts.failed !== undefined && source !== '-' && sameFile(String(opts.failed), source)) {
+    throw new UsageError(`--failed ${opts.failed} is the --each file itself: it would be emptied before the run`, {
+      hint: 'Write the lines to run again to another file, e.g. --failed retry-2.txt',
+    });
+  }
   const first = spec.confirm?.(items[0]!.input);
   if (first && !options.yes) {
     await confirm(ctx, items.length === 1 ? first : `${first.replace(/[.?]$/, '')} — and the same for ${items.length - 1} more (${items.length} in all).`);
   }
+  // Opened (and emptied) only now, once it is sure the run goes ahead; never the input itself.
+  const redo = opts.failed === undefined ? undefined : redoFile(String(opts.failed));
 
   const progress = options.quiet ? { tick() {}, done() {} } : progressBar(io.stderr, items.length);
   const failed: Item[] = [];
+  const reasons: string[] = [];
   // Changes whose answer was lost: they may have been applied, so they are named, not re-run.
   const unknown: Item[] = [];
   let next = 0;
   let succeeded = 0;
   // The first Ctrl-C (or SIGTERM, or a closed stdout) stops taking new lines, even one already
-  // waiting for its turn; a second aborts those in flight.
-  const { signal: stop, forceSignal } = ctx;
+  // waiting for its turn; a second aborts those in flight. A token the store refuses stops the
+  // run too: every other line would be refused the same way.
+  const refused = new AbortController();
+  const stop = AbortSignal.any([ctx.signal, refused.signal]);
+  let refusal: StoreAdminError | undefined;
+  const { forceSignal } = ctx;
+  // Every request in flight listens to these: more than Node's default of ten at a high concurrency.
+  setMaxListeners(4 * (opts.concurrency ?? 4) + 16, stop, forceSignal);
   const waiting: Item[] = [];
   const started = Date.now();
 
@@ -72,8 +85,17 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
         return undefined;
       }
       const lost = error instanceof UnknownOutcomeError || (error instanceof InterruptedError && operations[spec.operation].method !== 'GET');
-      (lost ? unknown : failed).push(item);
+      if (lost) unknown.push(item);
+      else {
+        failed.push(item);
+        redo?.add(item.text);
+      }
+      if (!(error instanceof InterruptedError)) reasons.push(failureReason(error));
       if (error instanceof ApiError) addHint(error, operations[spec.operation].scopes);
+      if (!refusal && (error instanceof AuthError || (error instanceof ApiError && (error.status === 401 || error.status === 403)))) {
+        refusal = error;
+        refused.abort();
+      }
       const described = error instanceof StoreAdminError ? error : new StoreAdminError(String(error));
       return {
         ok: false,
@@ -94,7 +116,8 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
     }
   };
 
-  const output = recordLines(io);
+  // On a terminal, a short line per result above the progress bar; elsewhere, a JSON line each.
+  const output = ctx.format === 'table' ? shortLines(io) : recordLines(io);
   const search = options.query === undefined ? undefined : (await import('jmespath')).default.search;
   const writeLine = (item: Item, result: Record<string, unknown>) => {
     let line: Record<string, unknown> = { input: item.values, ...result };
@@ -108,6 +131,13 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
     }
     output.write(line);
   };
+  function shortLines(out: typeof io) {
+    const line = statusLine(out.stderr);
+    return {
+      write: (record: Record<string, unknown>) => line.above(() => out.stdout.write(`${shortLine(record.input as string[], record as never)}\n`)),
+      end() {},
+    };
+  }
 
   try {
     await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 4, items.length) }, worker));
@@ -117,22 +147,52 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   }
 
   const notStarted = [...waiting, ...items.slice(next)].sort((a, b) => a.line - b.line);
+  for (const item of notStarted) redo?.add(item.text);
+  redo?.close();
   const seconds = (Date.now() - started) / 1000;
   const parts = [`${succeeded} succeeded`, `${failed.length} failed`];
   if (unknown.length > 0) parts.push(`${unknown.length} with an unknown outcome`);
   if (notStarted.length > 0) parts.push(`${notStarted.length} not started`);
   ctx.note(`${commandName(spec)}: ${plural(items.length, 'line')} — ${parts.join(', ')} in ${duration(seconds)} (${(next / Math.max(seconds, 0.001)).toFixed(1)}/s)`);
+  if (reasons.length > 0) ctx.note(`Failures: ${groupedReasons(reasons)}`);
   if (unknown.length > 0) {
     ctx.note(`Lines ${unknown.map((item) => item.line).join(', ')} may or may not have been applied (their answers were lost): check them before running them again`);
   }
-  const redo = [...failed.sort((a, b) => a.line - b.line), ...notStarted];
-  if (opts.failed !== undefined) {
-    await writeFile(String(opts.failed), redo.map((item) => `${item.text}\n`).join(''), { mode: 0o600 });
-    if (redo.length > 0) ctx.note(`The ${plural(redo.length, 'line')} to run again are in ${opts.failed}`);
+  const again = failed.length + notStarted.length;
+  if (redo && again > 0) ctx.note(`The ${plural(again, 'line')} to run again are in ${opts.failed}`);
+  if (refusal) {
+    throw new AuthError(`Stopped: the store refused the token (${refusal.message}); ${plural(notStarted.length, 'line')} not started`, { hint: refusal.hint });
   }
   if (stop.aborted) throw new InterruptedError(`Interrupted: ${plural(notStarted.length, 'line')} not started${failed.length ? `, ${failed.length} failed` : ''}; every line that ran is reported above`);
   const bad = failed.length + unknown.length;
   if (bad > 0) throw new StoreAdminError(`${bad} of ${items.length} failed`, opts.failed === undefined ? { hint: 'Pass --failed FILE to collect them for a re-run' } : {});
+}
+
+/**
+ * The --failed file, emptied at the start and appended to line by line as lines fail, so that a
+ * run cut short keeps every line it learned of. (It may not be the --each file: that would be
+ * emptied while it is still the only record of the lines not yet run.)
+ */
+function redoFile(path: string) {
+  let fd: number;
+  try {
+    fd = openSync(path, 'w', 0o600);
+  } catch (error) {
+    throw new UsageError(`--failed: cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return {
+    // One write per line goes straight to the file: nothing waits in a buffer for the end.
+    add: (text: string) => writeSync(fd, `${text}\n`),
+    close: () => closeSync(fd),
+  };
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }
 
 function plural(count: number, noun: string): string {
