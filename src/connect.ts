@@ -12,6 +12,9 @@ export interface Connection {
   client: StoreClient;
   /** The token the client sends, so that nothing the run prints can show it. */
   token?: string;
+  /** Where changes go, as the history names it: the store's host, or `embedded sandbox`. */
+  store: string;
+  profile?: string;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,7 @@ export async function connect(
     return {
       client,
       token: sandbox.token,
+      store: 'embedded sandbox',
       close: async () => {
         await client.close();
         await sandbox.close();
@@ -70,7 +74,7 @@ export async function connect(
     token: resolved.token?.value,
     allowHttp: resolved.allowHttp,
   });
-  return { client, token: resolved.token?.value, close: () => client.close() };
+  return { client, token: resolved.token?.value, store: new URL(client.baseUrl).host, profile: resolved.profile?.value, close: () => client.close() };
 }
 
 /** STORE_ADMIN_MAX_RESPONSE_MB: the largest answer read, in megabytes. */

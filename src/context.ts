@@ -27,6 +27,8 @@ export interface Context {
   readonly forceSignal: AbortSignal;
   /** Connects to the store (or the embedded sandbox) on first use; `tuning` applies to that first call. */
   client(tuning?: Partial<ClientOptions>): Promise<StoreClient>;
+  /** Where the client's changes go, as the history names it (connects if need be). */
+  destination(): Promise<{ store: string; profile?: string }>;
   /** The whole command tree, for completion and help (built on demand). */
   commandTree(): Promise<import('commander').Command>;
   /** A diagnostic line on stderr, unless --quiet. */
@@ -57,7 +59,13 @@ export function createContext(
   let color: ColorLevel = 0;
   // Asked only when needed: looking at stdin sets it up, which costs start-up time.
   const interactive = () => options.input !== false && !!io.stdin.isTTY && !!io.stdout.isTTY;
-  let connection: Promise<{ client: StoreClient; close(): Promise<void> }> | undefined;
+  let connection: Promise<import('./connect.js').Connection> | undefined;
+  const connect = (tuning?: Partial<ClientOptions>) =>
+    (connection ??= import('./connect.js').then(async (m) => {
+      const made = await m.connect(options, io, note, tuning);
+      if (made.token) guarded.protect(made.token);
+      return made;
+    }));
   const note = (message: string) => {
     // Above the status line: a spinner or progress bar may be drawn there.
     if (!options.quiet) statusLine(io.stderr).above(() => io.stderr.write(`${printableLine(message)}\n`));
@@ -93,14 +101,11 @@ export function createContext(
       format = parsed.json ? 'json' : (parsed.output ?? (io.stdout.isTTY && parsed.query === undefined ? 'table' : 'json'));
       color = colorLevel(io, parsed.color !== false);
     },
-    client: async (tuning) => {
-      if (overrides.client) return overrides.client;
-      connection ??= import('./connect.js').then(async (m) => {
-        const made = await m.connect(options, io, note, tuning);
-        if (made.token) guarded.protect(made.token);
-        return made;
-      });
-      return (await connection).client;
+    client: async (tuning) => (overrides.client ?? (await connect(tuning)).client),
+    destination: async () => {
+      if (overrides.client) return { store: new URL(overrides.client.baseUrl).host };
+      const { store, profile } = await connect();
+      return { store, ...(profile ? { profile } : {}) };
     },
     close: async () => {
       if (connection) await (await connection.catch(() => undefined))?.close();

@@ -61,6 +61,8 @@ export interface CallOptions {
   startSignal?: AbortSignal;
   /** Told the HTTP status of the final answer. */
   onStatus?: (status: number) => void;
+  /** Called once, just before the first attempt leaves (after its turn came): a journal records it. */
+  onSend?: () => void;
 }
 
 type GroupOf<Id> = Id extends `${infer Group}.${string}` ? Group : never;

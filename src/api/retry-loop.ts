@@ -20,6 +20,8 @@ export interface AttemptSignals {
   signal?: AbortSignal;
   /** Checked once the first attempt's turn comes: if aborted, nothing is sent. */
   startSignal?: AbortSignal;
+  /** Called just before the first attempt leaves. */
+  onSend?: () => void;
 }
 
 /** Runs `send` until it succeeds or the policy above says to stop, pausing between attempts. */
@@ -48,7 +50,10 @@ export async function withRetries(
     let response;
     try {
       await loop.beforeAttempt?.();
-      if (attempt === 0 && signals.startSignal?.aborted) throw new NotStartedError('Stopped before it was sent');
+      if (attempt === 0) {
+        if (signals.startSignal?.aborted) throw new NotStartedError('Stopped before it was sent');
+        signals.onSend?.();
+      }
       loop.onRequest?.(prepared);
       response = await send();
     } catch (error) {

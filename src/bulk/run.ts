@@ -9,36 +9,28 @@ import { ApiError, AuthError, InterruptedError, NotStartedError, StoreAdminError
 import { operations } from '../api/operations.js';
 import type { Context } from '../context.js';
 import type { OperationCommand, Options } from '../commands/define.js';
-import { addHint, commandName, confirm, paramsFrom, validated, type Input } from '../commands/prepare-input.js';
+import { addHint, commandName, confirm } from '../commands/prepare-input.js';
 import { textFrom } from '../commands/values.js';
 import { recordLines } from '../output/render.js';
 import { statusLine } from '../output/status-line.js';
 import { rateLimiter } from './limiter.js';
+import { readItems, type Item } from './input.js';
+import { journalFor } from './journaling.js';
 import { failureReason, groupedReasons, shortLine } from './outcomes.js';
 import { duration, progressBar } from './progress.js';
-
-interface Item {
-  line: number;
-  text: string;
-  values: string[];
-  input: Input;
-}
-
-const SHOWN_ERRORS = 3;
 
 export async function runBulk(spec: OperationCommand, ctx: Context, fixed: string[], opts: Options): Promise<void> {
   const { options, io } = ctx;
   const source = String(opts.each);
   const text = await textFrom(source, '--each', io);
-  const body = spec.body ? await spec.body(opts, ctx) : undefined;
-  const items = await parseItems(spec, fixed, text, body);
-  if (items.length === 0) throw new UsageError(`--each ${source}: no input lines`);
+  const { items: all, header } = await readItems(spec, ctx, fixed, opts, source, text);
+  if (all.length === 0) throw new UsageError(`--each ${source}: no input lines`);
 
   const client = await ctx.client(tuning(opts, ctx.note));
   if (options.dryRun) {
     const { dryRunRecord, printDryRuns } = await import('../commands/dry-run.js');
     const records = [];
-    for (const item of items) records.push(dryRunRecord(await client.prepare(spec.operation, item.input as never), item.values));
+    for (const item of all) records.push(dryRunRecord(await client.prepare(spec.operation, item.input as never), item.values));
     return printDryRuns(records, ctx);
   }
   if (opts.failed !== undefined && source !== '-' && sameFile(String(opts.failed), source)) {
@@ -46,12 +38,16 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
       hint: 'Write the lines to run again to another file, e.g. --failed retry-2.txt',
     });
   }
+  const journaling = await journalFor(spec, ctx, opts, { source, text, all });
+  const { items } = journaling;
+  if (items.length === 0) return;
   const first = spec.confirm?.(items[0]!.input);
   if (first && !options.yes) {
     await confirm(ctx, items.length === 1 ? first : `${first.replace(/[.?]$/, '')} — and the same for ${items.length - 1} more (${items.length} in all).`);
   }
   // Opened (and emptied) only now, once it is sure the run goes ahead; never the input itself.
-  const redo = opts.failed === undefined ? undefined : redoFile(String(opts.failed));
+  const redo = opts.failed === undefined ? undefined : redoFile(String(opts.failed), header);
+  const journal = await journaling.open();
 
   const progress = options.quiet ? { tick() {}, done() {} } : progressBar(io.stderr, items.length);
   const failed: Item[] = [];
@@ -76,8 +72,14 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   const attempt = async (item: Item): Promise<Record<string, unknown> | undefined> => {
     let status: number | undefined;
     try {
-      const data = await client.call(spec.operation, item.input as never, { signal: forceSignal, startSignal: stop, onStatus: (s) => (status = s) });
+      const data = await client.call(spec.operation, item.input as never, {
+        signal: forceSignal,
+        startSignal: stop,
+        onStatus: (s) => (status = s),
+        onSend: () => journal?.sent(item.line),
+      });
       succeeded++;
+      journal?.outcome(item.line, 'applied', { input: item.values, status });
       return { ok: true, status, data: spec.present ? spec.present(data, opts) : data };
     } catch (error) {
       if (error instanceof NotStartedError) {
@@ -91,6 +93,11 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
         redo?.add(item.text);
       }
       if (!(error instanceof InterruptedError)) reasons.push(failureReason(error));
+      journal?.outcome(item.line, lost ? 'unknown' : 'failed', {
+        input: item.values,
+        ...(error instanceof ApiError ? { status: error.status } : {}),
+        reason: error instanceof StoreAdminError ? error.message : String(error),
+      });
       if (error instanceof ApiError) addHint(error, operations[spec.operation].scopes);
       if (!refusal && (error instanceof AuthError || (error instanceof ApiError && (error.status === 401 || error.status === 403)))) {
         refusal = error;
@@ -149,6 +156,7 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   const notStarted = [...waiting, ...items.slice(next)].sort((a, b) => a.line - b.line);
   for (const item of notStarted) redo?.add(item.text);
   redo?.close();
+  journal?.end();
   const seconds = (Date.now() - started) / 1000;
   const parts = [`${succeeded} succeeded`, `${failed.length} failed`];
   if (unknown.length > 0) parts.push(`${unknown.length} with an unknown outcome`);
@@ -173,13 +181,15 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
  * run cut short keeps every line it learned of. (It may not be the --each file: that would be
  * emptied while it is still the only record of the lines not yet run.)
  */
-function redoFile(path: string) {
+function redoFile(path: string, header: string | undefined) {
   let fd: number;
   try {
     fd = openSync(path, 'w', 0o600);
   } catch (error) {
     throw new UsageError(`--failed: cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
+  // A CSV file's lines mean nothing without its header row.
+  if (header !== undefined) writeSync(fd, `${header}\n`);
   return {
     // One write per line goes straight to the file: nothing waits in a buffer for the end.
     add: (text: string) => writeSync(fd, `${text}\n`),
@@ -212,32 +222,4 @@ function tuning(opts: Options, note: (message: string) => void) {
       note(`${reason}: every worker pauses ${(delayMs / 1000).toFixed(1)} s`);
     },
   };
-}
-
-async function parseItems(spec: OperationCommand, fixed: string[], text: string, body: unknown): Promise<Item[]> {
-  const arity = (spec.args ?? []).length;
-  const items: Item[] = [];
-  const errors: string[] = [];
-  for (const [index, raw] of text.split(/\r?\n/).entries()) {
-    const trimmed = raw.trim();
-    if (!trimmed || trimmed.startsWith('#')) continue;
-    const values = trimmed.split(/[\s,]+/).filter(Boolean);
-    const args = [...fixed, ...values];
-    const line = index + 1;
-    if (args.length !== arity) {
-      const names = (spec.args ?? []).slice(fixed.length).map(([label]) => `<${label}>`).join(' ');
-      errors.push(`line ${line}: expected ${arity - fixed.length} value${arity - fixed.length === 1 ? '' : 's'} (${names}), got ${values.length}`);
-      continue;
-    }
-    try {
-      items.push({ line, text: trimmed, values: args, input: await validated(spec, { params: paramsFrom(spec, args), body }) });
-    } catch (error) {
-      errors.push(`line ${line}: ${(error as Error).message}`);
-    }
-  }
-  if (errors.length > 0) {
-    const more = errors.length > SHOWN_ERRORS ? `; and ${errors.length - SHOWN_ERRORS} more` : '';
-    throw new UsageError(`--each: ${errors.slice(0, SHOWN_ERRORS).join('; ')}${more}`, { hint: 'Nothing was sent' });
-  }
-  return items;
 }

@@ -64,7 +64,9 @@ export function addOperationCommand(parent: Command, ctx: Context, spec: Operati
       .option('--each <file>', 'run once per line of FILE (or - for stdin); each line gives the last arguments, separated by spaces or commas')
       .option('--concurrency <n>', `with --each: requests in flight at once (default ${DEFAULTS.concurrency})`, count(1, 64))
       .option('--rate <n>', `with --each: requests per second at most (default ${DEFAULTS.rate}, the platform limit; 0 for no limit)`, count(0, 1000))
-      .option('--failed <file>', 'with --each: write the lines that failed or did not run here, to re-run just them');
+      .option('--failed <file>', 'with --each: write the lines that failed or did not run here, to re-run just them')
+      .option('--resume [run]', 'with --each: send only the lines an earlier run (the last one over this input, or RUN) did not apply')
+      .option('--retry-unknown', 'with --resume: also send the lines whose answers were lost (they may have been applied)');
     for (const option of command.options) option.helpGroup('BULK FLAGS');
   }
   if (spec.fields) {

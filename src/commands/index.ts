@@ -22,6 +22,7 @@ export const commandGroups: CommandGroup[] = [
   { name: 'webhooks', description: 'Register and read webhooks; listen to, trigger and verify deliveries', load: () => import('./webhooks.js') },
   { name: 'auth', description: 'Log in to a store, check the token, log out', load: () => import('./auth.js') },
   { name: 'profiles', description: 'List, choose and remove profiles', load: () => import('./profiles.js') },
+  { name: 'history', description: 'What this machine changed: commands and bulk runs, and how each ended', load: () => import('./history.js') },
   { name: 'api', description: 'Call any path of the Store Administration API (a raw escape hatch)', load: () => import('./api.js') },
   { name: 'completion', description: 'Print a shell completion script (bash, zsh or fish)', load: () => import('./completion.js') },
   {

@@ -8,15 +8,16 @@ import { checkQuery, render } from '../output/render.js';
 import { startSpinner } from '../output/spinner.js';
 import { DEFAULTS } from '../defaults.js';
 import type { OperationCommand, Options } from './define.js';
-import { addHint, confirm, paramsFrom, validated } from './prepare-input.js';
+import { addHint, commandName, confirm, paramsFrom, validated } from './prepare-input.js';
 import { missingError, missingFlags } from './fields.js';
 
 export async function runOperation(spec: OperationCommand, ctx: Context, positional: string[], opts: Options): Promise<void> {
   const { options } = ctx;
   const args = spec.args ?? [];
-  if (opts.each === undefined && ['concurrency', 'rate', 'failed'].some((key) => opts[key] !== undefined)) {
-    throw new UsageError('--concurrency, --rate and --failed go with --each');
+  if (opts.each === undefined && ['concurrency', 'rate', 'failed', 'resume', 'retryUnknown'].some((key) => opts[key] !== undefined)) {
+    throw new UsageError('--concurrency, --rate, --failed, --resume and --retry-unknown go with --each');
   }
+  if (opts.retryUnknown && opts.resume === undefined) throw new UsageError('--retry-unknown goes with --resume');
   if (options.query !== undefined) await checkQuery(options.query);
   if (opts.each !== undefined) {
     opts.concurrency ??= DEFAULTS.concurrency;
@@ -41,14 +42,20 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   const stop = options.quiet ? () => {} : startSpinner(ctx.io.stderr, spec.progress);
   // Ctrl-C aborts the request at once; the client says what that means for this method.
   let data: unknown;
+  let status: number | undefined;
+  // A change is written to the history whatever becomes of it; a read is not.
+  const changes = operations[spec.operation].method !== 'GET';
   try {
-    data = await client.call(spec.operation, input as never, { signal: ctx.signal });
+    data = await client.call(spec.operation, input as never, { signal: ctx.signal, onStatus: (s) => (status = s) });
   } catch (error) {
     if (error instanceof ApiError) addHint(error, operations[spec.operation].scopes);
+    stop();
+    if (changes) await rememberChange(ctx, spec, positional, error);
     throw error;
   } finally {
     stop();
   }
+  if (changes) await rememberChange(ctx, spec, positional, undefined, status);
   const shown = spec.settle ? await spec.settle(data, opts, ctx, input) : { data };
   if (!shown) return;
   await render(spec.present ? spec.present(shown.data, opts) : shown.data, ctx.io, {
@@ -60,6 +67,27 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   });
   // A person sees which fields a partial update sent; the answer shows every field alike.
   if (ctx.format === 'table' && operations[spec.operation].method === 'PATCH') noteChanged(ctx, input.body);
+}
+
+async function rememberChange(ctx: Context, spec: OperationCommand, positional: string[], error: unknown, status?: number): Promise<void> {
+  try {
+    const [{ appendHistory, outcomeOf }, { configDir }, destination] = await Promise.all([
+      import('../journal/history.js'),
+      import('../config/paths.js'),
+      ctx.destination(),
+    ]);
+    await appendHistory(configDir(ctx.io.env), {
+      at: new Date().toISOString(),
+      command: commandName(spec),
+      operation: spec.operation,
+      ...destination,
+      target: positional.join(' '),
+      ...outcomeOf(error, status),
+    });
+  } catch (failure) {
+    // The change itself stands: only its record is missing.
+    ctx.note(`warning: the history cannot be written (${(failure as Error).message})`);
+  }
 }
 
 function noteChanged(ctx: Context, body: unknown): void {

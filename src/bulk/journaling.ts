@@ -1,0 +1,85 @@
+// Where a bulk run meets its journal: a new run gets one (and an entry in the history); --resume
+// finds the earlier run and leaves out what it applied. A journal that cannot be written is a
+// warning, never a reason to stop work the user asked for.
+import { StoreAdminError } from '../api/errors.js';
+import type { Context } from '../context.js';
+import type { OperationCommand, Options } from '../commands/define.js';
+import { commandName } from '../commands/prepare-input.js';
+import { configDir } from '../config/paths.js';
+import { appendHistory } from '../journal/history.js';
+import { newRunId, RunJournal, sha256, type RunHeader } from '../journal/run-journal.js';
+import type { Item } from './input.js';
+import { findRun, remaining } from './resume.js';
+
+export interface Journaling {
+  /** The lines to send: all of them, or on --resume those never applied. */
+  items: Item[];
+  /** Opens the journal once the run goes ahead (after any confirmation). */
+  open(): Promise<RunJournal | undefined>;
+}
+
+export async function journalFor(
+  spec: OperationCommand,
+  ctx: Context,
+  opts: Options,
+  { source, text, all }: { source: string; text: string; all: Item[] },
+): Promise<Journaling> {
+  const dir = configDir(ctx.io.env);
+  const { store, profile } = await ctx.destination();
+  const command = commandName(spec);
+  const inputSha = sha256(text);
+  const requestsSha = sha256(JSON.stringify(all.map((item) => item.input)));
+  const warn = (error: unknown) => ctx.note(`warning: the run's journal cannot be written (${(error as Error).message}); --resume will not know this run`);
+
+  if (opts.resume === undefined) {
+    const header: Omit<RunHeader, 'type'> = {
+      id: newRunId(),
+      at: new Date().toISOString(),
+      command,
+      operation: spec.operation,
+      store,
+      ...(profile ? { profile } : {}),
+      input: { source, sha256: inputSha, lines: all.length },
+      body: requestsSha,
+    };
+    return {
+      items: all,
+      async open() {
+        try {
+          const journal = RunJournal.create(dir, header);
+          await appendHistory(dir, { at: header.at, command, operation: spec.operation, store, ...(profile ? { profile } : {}), outcome: 'run', run: header.id });
+          ctx.note(`Run ${header.id}; if it is cut short, --resume picks it up`);
+          return journal;
+        } catch (error) {
+          warn(error);
+          return undefined;
+        }
+      },
+    };
+  }
+
+  const record = findRun(dir, { run: opts.resume === true ? true : String(opts.resume), operation: spec.operation, command, store, inputSha, requestsSha });
+  const { send, applied, unknown } = remaining(all, record, !!opts.retryUnknown);
+  const id = record.header.id;
+  ctx.note(`Resuming run ${id}: ${applied} of ${all.length} lines already applied, ${send.length} to send`);
+  if (unknown.length > 0) {
+    ctx.note(
+      `Lines ${unknown.map((item) => item.line).join(', ')} were sent but their answers were lost: they may have been applied, so they are not sent again (--retry-unknown sends them)`,
+    );
+  }
+  if (send.length === 0) {
+    if (unknown.length > 0) throw new StoreAdminError(`Run ${id}: nothing sent; ${unknown.length} lines have an unknown outcome`, { hint: 'Check them on the store, then --resume --retry-unknown if they were not applied' });
+    ctx.note(`Run ${id} is complete: every line was applied`);
+  }
+  return {
+    items: send,
+    async open() {
+      try {
+        return RunJournal.reopen(dir, record.header);
+      } catch (error) {
+        warn(error);
+        return undefined;
+      }
+    },
+  };
+}

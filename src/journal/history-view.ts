@@ -1,0 +1,63 @@
+// The history as people and scripts read it: entries newest first (a bulk run with the count of
+// each outcome from its journal), and one run line by line.
+import { UsageError } from '../api/errors.js';
+import { configDir } from '../config/paths.js';
+import type { Context } from '../context.js';
+import type { Options } from '../commands/define.js';
+import { render } from '../output/render.js';
+import { readHistory, RETENTION_DAYS, RETENTION_ENTRIES } from './history.js';
+import { readRun } from './run-journal.js';
+
+const show = (ctx: Context, data: unknown) => render(data, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color });
+
+export async function listHistory(ctx: Context, opts: Options): Promise<void> {
+  const dir = configDir(ctx.io.env);
+  const after = opts.since === undefined ? 0 : Date.now() - Number(opts.since);
+  const wanted = opts.operation === undefined ? undefined : String(opts.operation).trim().replace(/\s+/g, ' ');
+  const entries = readHistory(dir)
+    .filter((entry) => Date.parse(entry.at) >= after)
+    .filter((entry) => wanted === undefined || entry.operation === wanted || entry.command === wanted)
+    .reverse()
+    .map((entry) => {
+      if (!entry.run) return entry;
+      const run = readRun(dir, entry.run);
+      const counts = { applied: 0, failed: 0, unknown: 0, not_sent: 0 };
+      for (const line of run?.lines ?? []) counts[line.outcome]++;
+      counts.not_sent = Math.max(0, (run?.header.input.lines ?? 0) - run!.lines.length);
+      return { ...entry, lines: run?.header.input.lines, ...counts };
+    });
+  if (ctx.format !== 'table') return show(ctx, entries);
+  if (entries.length === 0) {
+    ctx.note(`Nothing recorded${opts.since !== undefined || wanted ? ' that matches' : ''} (changes are kept for ${RETENTION_DAYS} days, ${RETENTION_ENTRIES} at most)`);
+    return;
+  }
+  await show(
+    ctx,
+    entries.map((entry) => ({
+      when: entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+      command: entry.command,
+      target: 'run' in entry && entry.run ? `run ${entry.run}` : (entry.target ?? ''),
+      store: entry.store,
+      outcome: 'applied' in entry ? `${entry.applied} applied, ${entry.failed} failed, ${entry.unknown} unknown, ${entry.not_sent} not sent` : entry.outcome,
+      ...(entry.status !== undefined ? { status: entry.status } : {}),
+    })),
+  );
+}
+
+export async function showRun(ctx: Context, id: string): Promise<void> {
+  let run;
+  try {
+    run = readRun(configDir(ctx.io.env), id);
+  } catch {
+    run = undefined;
+  }
+  if (!run) throw new UsageError(`No run ${id} in the history`, { hint: 'See: store-admin history' });
+  const { header } = run;
+  const lines = run.lines.map((line) => ({ ...line, input: line.input?.join(' ') }));
+  if (ctx.format !== 'table') return show(ctx, { run: header, lines });
+  ctx.io.stdout.write(
+    `Run ${header.id}: ${header.command} on ${header.store}${header.profile ? ` (profile ${header.profile})` : ''}, started ${header.at}\n` +
+      `Input: ${header.input.source}, ${header.input.lines} lines; ${lines.length} sent, ${header.input.lines - lines.length} never sent${run.ended ? '' : ' (the run did not finish)'}\n`,
+  );
+  await show(ctx, lines);
+}

@@ -1,0 +1,94 @@
+// What this machine changed: one JSON line per change (a single command, or a bulk run that
+// points to its own journal), appended as it happens, in the config dir, readable by its owner
+// only. No token, secret or request body is ever written here: the command, the store, the
+// target, the outcome. Kept for 90 days and 10,000 entries, whichever ends first.
+import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { withLockFile } from '../lock.js';
+
+export const RETENTION_DAYS = 90;
+export const RETENTION_ENTRIES = 10_000;
+/** Past this size the log is pruned on the next write (10,000 entries are about 2 MB). */
+const PRUNE_AT_BYTES = 3 * 1024 * 1024;
+
+export type Outcome = 'applied' | 'failed' | 'unknown';
+
+export interface HistoryEntry {
+  at: string;
+  /** `subscriptions cancel` */
+  command: string;
+  operation: string;
+  /** The store's host, or `embedded sandbox`. */
+  store: string;
+  profile?: string;
+  /** What it changed: the path values, as typed (`10001 102`). */
+  target?: string;
+  /** A single change's outcome, or `run` for a bulk run (see its journal). */
+  outcome: Outcome | 'run';
+  status?: number;
+  reason?: string;
+  /** A bulk run's id. */
+  run?: string;
+}
+
+/** A change's outcome as the history keeps it: its status, and a reason when it was not applied. */
+export function outcomeOf(error: unknown, status?: number): Pick<HistoryEntry, 'outcome' | 'status' | 'reason'> {
+  if (error === undefined) return { outcome: 'applied', ...(status !== undefined ? { status } : {}) };
+  const name = (error as Error).name;
+  // A change whose answer was lost, or that was interrupted in flight, may have been applied.
+  const outcome = name === 'UnknownOutcomeError' || name === 'InterruptedError' ? 'unknown' : 'failed';
+  const httpStatus = (error as { status?: unknown }).status;
+  return { outcome, ...(typeof httpStatus === 'number' ? { status: httpStatus } : {}), reason: (error as Error).message };
+}
+
+/** The history's folder, made private on first use. */
+export function historyDir(configDir: string): string {
+  const dir = join(configDir, 'history');
+  mkdirSync(join(dir, 'runs'), { recursive: true, mode: 0o700 });
+  // Ours: never left readable by others, whatever made it.
+  chmodSync(dir, 0o700);
+  return dir;
+}
+
+export async function appendHistory(configDir: string, entry: HistoryEntry): Promise<void> {
+  const file = join(historyDir(configDir), 'history.jsonl');
+  appendFileSync(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+  if (statSync(file).size > PRUNE_AT_BYTES) await prune(configDir);
+}
+
+export function readHistory(configDir: string): HistoryEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(join(configDir, 'history', 'history.jsonl'), 'utf8');
+  } catch {
+    return [];
+  }
+  const entries: HistoryEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    try {
+      entries.push(JSON.parse(line) as HistoryEntry);
+    } catch {
+      // A line cut short by a crash: the others still count.
+    }
+  }
+  return entries;
+}
+
+/** Drops entries older than 90 days or beyond the newest 10,000, and the journals of runs no longer listed. */
+export async function prune(configDir: string, now = Date.now()): Promise<void> {
+  const dir = historyDir(configDir);
+  await withLockFile(join(dir, 'history.lock'), async () => {
+    const oldest = now - RETENTION_DAYS * 86_400_000;
+    const kept = readHistory(configDir)
+      .filter((entry) => Date.parse(entry.at) >= oldest)
+      .slice(-RETENTION_ENTRIES);
+    const file = join(dir, 'history.jsonl');
+    writeFileSync(`${file}.tmp`, kept.map((entry) => `${JSON.stringify(entry)}\n`).join(''), { mode: 0o600 });
+    renameSync(`${file}.tmp`, file);
+    const runs = new Set(kept.map((entry) => entry.run).filter(Boolean));
+    for (const name of readdirSync(join(dir, 'runs'))) {
+      if (!runs.has(name.replace(/\.jsonl$/, ''))) unlinkSync(join(dir, 'runs', name));
+    }
+  });
+}

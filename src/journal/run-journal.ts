@@ -1,0 +1,141 @@
+// A bulk run's journal: a header (what ran, where, over which input), then a line when each
+// request is about to leave and another with its outcome, each written straight to the file, so
+// that a run killed at any moment has recorded everything it learned. --resume reads it back.
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { historyDir, type Outcome } from './history.js';
+
+export interface RunHeader {
+  type: 'run';
+  id: string;
+  at: string;
+  command: string;
+  operation: string;
+  store: string;
+  profile?: string;
+  /** The --each input: where it came from, a hash of its text, and its lines. */
+  input: { source: string; sha256: string; lines: number };
+  /** A hash of the flags' body, so a resume is the same command: the body itself may hold secrets. */
+  body: string;
+}
+
+type JournalRecord =
+  | RunHeader
+  | { type: 'resume'; at: string }
+  | { type: 'sent'; line: number }
+  | { type: 'outcome'; line: number; input?: string[]; outcome: Outcome; status?: number; reason?: string }
+  | { type: 'end'; at: string };
+
+/** Where each line of a run stands: applied, failed, unknown (sent, no answer kept), or absent (never sent). */
+export type LineStates = Map<number, Outcome>;
+
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export function newRunId(now = new Date()): string {
+  return `${now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${randomBytes(2).toString('hex')}`;
+}
+
+export class RunJournal {
+  private constructor(
+    private readonly fd: number,
+    readonly header: RunHeader,
+  ) {}
+
+  static create(configDir: string, header: Omit<RunHeader, 'type'>): RunJournal {
+    const fd = openSync(runPath(configDir, header.id), 'wx', 0o600);
+    const journal = new RunJournal(fd, { type: 'run', ...header });
+    journal.write(journal.header);
+    return journal;
+  }
+
+  /** Reopens a run's journal to add to it (a resume). */
+  static reopen(configDir: string, header: RunHeader): RunJournal {
+    const journal = new RunJournal(openSync(runPath(configDir, header.id), 'a', 0o600), header);
+    journal.write({ type: 'resume', at: new Date().toISOString() });
+    return journal;
+  }
+
+  sent(line: number): void {
+    this.write({ type: 'sent', line });
+  }
+
+  outcome(line: number, outcome: Outcome, detail: { input?: string[]; status?: number; reason?: string } = {}): void {
+    this.write({ type: 'outcome', line, outcome, ...detail });
+  }
+
+  end(): void {
+    this.write({ type: 'end', at: new Date().toISOString() });
+    closeSync(this.fd);
+  }
+
+  // One write per record, straight to the file: nothing waits in a buffer when the process dies.
+  private write(record: JournalRecord): void {
+    writeSync(this.fd, `${JSON.stringify(record)}\n`);
+  }
+}
+
+export interface LineRecord {
+  line: number;
+  input?: string[];
+  outcome: Outcome;
+  status?: number;
+  reason?: string;
+}
+
+export interface RunRecord {
+  header: RunHeader;
+  states: LineStates;
+  /** Each line's latest record, in the order of the input. */
+  lines: LineRecord[];
+  ended: boolean;
+}
+
+export function readRun(configDir: string, id: string): RunRecord | undefined {
+  let text: string;
+  try {
+    text = readFileSync(runPath(configDir, id), 'utf8');
+  } catch {
+    return undefined;
+  }
+  let header: RunHeader | undefined;
+  const latest = new Map<number, LineRecord>();
+  let ended = false;
+  for (const line of text.split('\n')) {
+    let record: JournalRecord;
+    try {
+      record = JSON.parse(line) as JournalRecord;
+    } catch {
+      continue;
+    }
+    if (record.type === 'run') header = record;
+    else if (record.type === 'sent') latest.set(record.line, { line: record.line, outcome: 'unknown', reason: 'sent; no answer was kept' });
+    else if (record.type === 'outcome') {
+      const { type: _, ...line } = record;
+      latest.set(record.line, line);
+    } else if (record.type === 'end') ended = true;
+    else if (record.type === 'resume') ended = false;
+  }
+  if (!header) return undefined;
+  const lines = [...latest.values()].sort((a, b) => a.line - b.line);
+  return { header, states: new Map(lines.map((line) => [line.line, line.outcome])), lines, ended };
+}
+
+/** Every run's id, newest first. */
+export function runIds(configDir: string): string[] {
+  try {
+    return readdirSync(join(configDir, 'history', 'runs'))
+      .filter((name) => name.endsWith('.jsonl'))
+      .map((name) => name.slice(0, -'.jsonl'.length))
+      .sort()
+      .reverse();
+  } catch {
+    return [];
+  }
+}
+
+function runPath(configDir: string, id: string): string {
+  // Ids are ours (newRunId); anything else could name a path outside the folder.
+  if (!/^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$/.test(id)) throw new RangeError(`not a run id: ${id}`);
+  return join(historyDir(configDir), 'runs', `${id}.jsonl`);
+}

@@ -1,0 +1,64 @@
+// CSV input for --each: a header row maps columns to the command's arguments and body fields.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCsv } from '../../src/bulk/csv.js';
+import { memoryStore } from '../../src/sandbox/store.js';
+import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { runCli, useConfigDir } from '../cli/run.js';
+
+describe('parseCsv', () => {
+  it('reads quotes, doubled quotes, line breaks in quotes, CRLF, blank lines, comments and a missing last newline', () => {
+    const csv = parseCsv('id,reason,other_message\r\n\r\n# a comment\r\n1,other,"moving, abroad"\r\n2,"other","said ""stop""\nthen left"\r\n3,product_too_expensive,');
+    expect(csv.header).toEqual(['id', 'reason', 'other_message']);
+    expect(csv.rows.map((row) => [row.line, row.cells])).toEqual([
+      [4, ['1', 'other', 'moving, abroad']],
+      [5, ['2', 'other', 'said "stop"\nthen left']],
+      [7, ['3', 'product_too_expensive', '']],
+    ]);
+    expect(csv.rows[0]!.text).toBe('1,other,"moving, abroad"');
+    expect(() => parseCsv('id\n"open')).toThrow('line 2: a quoted field is not closed');
+  });
+});
+
+describe('--each FILE.csv', () => {
+  const store = memoryStore();
+  const ctx = useSandbox({ store });
+  const dir = useConfigDir();
+  const env = () => ({ STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir });
+
+  it('maps named columns to arguments and fields, flags filling what a row leaves empty', async () => {
+    const file = join(dir, 'cancel.csv');
+    writeFileSync(file, 'Subscription ID,Reason,Other message\r\n# from the spreadsheet\r\n1,other,"Moving abroad, no delivery"\r\n\r\n2,,');
+    const r = await runCli(['subscriptions', 'cancel', '--each', file, '--reason', 'product_too_expensive', '--yes', '--rate', '0'], { env: env() });
+    // "Subscription ID" is not a column it knows: the argument is called "id".
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe('store-admin: --each: the column "Subscription ID" is not an argument or field of this command');
+    expect(r.stderr).toContain('Columns it takes: id, cancel_reason');
+    writeFileSync(file, 'id,Reason,Other message\r\n# from the spreadsheet\r\n1,other,"Moving abroad, no delivery"\r\n\r\n2,,');
+    const ok = await runCli(['subscriptions', 'cancel', '--each', file, '--reason', 'product_too_expensive', '--yes', '--rate', '0'], { env: env() });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(store.state.subscriptions['1']).toMatchObject({ status: 'canceled', cancel_reason: 'other', cancel_reason_other_message: 'Moving abroad, no delivery' });
+    expect(store.state.subscriptions['2']).toMatchObject({ status: 'canceled', cancel_reason: 'product_too_expensive' });
+  });
+
+  it('checks every row before sending anything, and writes the header into --failed', async () => {
+    const file = join(dir, 'notes.csv');
+    const before = ctx.sandbox.counters.received;
+    writeFileSync(file, 'number,message\n10001,hello\n10002\n');
+    const short = await runCli(['orders', 'add-note', '--each', file, '--rate', '0'], { env: env() });
+    expect(short.code).toBe(2);
+    expect(short.stderr.split('\n')[0]).toBe('store-admin: --each: line 3: 1 values for 2 columns');
+    writeFileSync(file, 'message\nhello\n');
+    const noArg = await runCli(['orders', 'add-note', '--each', file, '--rate', '0'], { env: env() });
+    expect(noArg.stderr.split('\n')[0]).toBe('store-admin: --each: the CSV file has no column for <number>');
+    expect(ctx.sandbox.counters.received).toBe(before);
+
+    writeFileSync(file, 'number,message\n10001,hello\n99999,"lost, order"\n');
+    const failed = join(dir, 'failed.csv');
+    const r = await runCli(['orders', 'add-note', '--each', file, '--failed', failed, '--rate', '0'], { env: env() });
+    expect(r.code).toBe(1);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(failed, 'utf8')).toBe('number,message\n99999,"lost, order"\n');
+  });
+});

@@ -1,0 +1,117 @@
+// Journals and --resume over real sockets: a run killed with SIGKILL and resumed applies every
+// line exactly once (read back from the sandbox's own state); a change whose answer was lost is
+// named and sent again only when asked; a changed input is refused.
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseFaults } from '../../src/sandbox/faults.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { memoryStore } from '../../src/sandbox/store.js';
+import { FULL_TOKEN } from '../helpers.js';
+import { BIN, runCli, useConfigDir } from '../cli/run.js';
+
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const close of closers) await close();
+});
+
+const until = async (test: () => boolean) => {
+  while (!test()) await new Promise((r) => setTimeout(r, 10));
+};
+
+describe('--resume', () => {
+  const dir = useConfigDir();
+
+  it('after a SIGKILL mid-run, applies every line exactly once', async () => {
+    const store = memoryStore();
+    const sandbox = await startSandbox({ token: FULL_TOKEN, store });
+    closers.push(() => sandbox.close());
+    const env = { PATH: process.env.PATH ?? '', STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
+    const csv = join(dir, 'notes.csv');
+    const messages = Array.from({ length: 12 }, (_, i) => `resume note ${i + 1}, with a comma`);
+    writeFileSync(csv, `number,message\r\n${messages.map((m, i) => `${10001 + (i % 3)},"${m}"`).join('\r\n')}`);
+    const args = ['orders', 'add-note', '--each', csv, '--rate', '5', '--concurrency', '1'];
+    const applied = () => sandbox.counters.byOperation['orders.addNote']?.applied ?? 0;
+
+    const child = spawn(process.execPath, [BIN, ...args], { env });
+    const gone = new Promise((resolve) => child.on('close', resolve));
+    await until(() => applied() >= 5);
+    // Its answer has arrived and is journaled; the next line is 200 ms away.
+    await new Promise((r) => setTimeout(r, 60));
+    child.kill('SIGKILL');
+    await gone;
+    const before = applied();
+    expect(before).toBeGreaterThanOrEqual(5);
+    expect(before).toBeLessThan(12);
+
+    const resumed = await runCli([...args, '--resume'], { env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(new RegExp(`Resuming run \\d{8}-\\d{6}-[0-9a-f]{4}: ${before} of 12 lines already applied, ${12 - before} to send`));
+    const notes = Object.values(store.state.orderNotes).flat().map((note) => note.message as string);
+    for (const message of messages) expect(notes.filter((n) => n === message)).toHaveLength(1);
+    expect(applied()).toBe(12);
+
+    // A finished run has nothing left to send.
+    const again = await runCli([...args, '--resume'], { env });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('is complete: every line was applied');
+    expect(applied()).toBe(12);
+  });
+
+  it('leaves a line whose answer was lost alone, unless --retry-unknown', async () => {
+    const sandbox = await startSandbox({ token: FULL_TOKEN, faults: parseFaults('latency=800', 1) });
+    closers.push(() => sandbox.close());
+    const env = { PATH: process.env.PATH ?? '', STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
+    const file = join(dir, 'one.txt');
+    writeFileSync(file, '10001\n');
+    const args = ['orders', 'add-note', '--each', file, '--message', 'maybe twice', '--rate', '0'];
+    const child = spawn(process.execPath, [BIN, ...args], { env });
+    const gone = new Promise((resolve) => child.on('close', resolve));
+    await until(() => sandbox.counters.received >= 1);
+    child.kill('SIGKILL');
+    await gone;
+
+    const skipped = await runCli([...args, '--resume'], { env });
+    expect(skipped.code).toBe(1);
+    expect(skipped.stderr).toContain('Lines 1 were sent but their answers were lost: they may have been applied, so they are not sent again');
+    expect(sandbox.counters.received).toBe(1);
+    const retried = await runCli([...args, '--resume', '--retry-unknown'], { env });
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(sandbox.counters.received).toBe(2);
+  });
+
+  it('refuses an input that changed, a command that differs, and a run that does not exist', async () => {
+    const sandbox = await startSandbox({ token: FULL_TOKEN });
+    closers.push(() => sandbox.close());
+    const env = { STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
+    const file = join(dir, 'cats.txt');
+    writeFileSync(file, '1\n2\n');
+    const first = await runCli(['customers', 'add-note', '--each', file, '--message', 'x', '--rate', '0'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const id = /Run (\S+);/.exec(first.stderr)![1]!;
+    writeFileSync(file, '1\n2\n1\n');
+    const changed = await runCli(['customers', 'add-note', '--each', file, '--message', 'x', '--resume', id], { env });
+    expect(changed.code).toBe(2);
+    expect(changed.stderr.split('\n')[0]).toBe(`store-admin: --resume ${id}: the input is not the one that run read (${file} has changed)`);
+    writeFileSync(file, '1\n2\n');
+    const flags = await runCli(['customers', 'add-note', '--each', file, '--message', 'y', '--resume', id], { env });
+    expect(flags.stderr.split('\n')[0]).toBe(`store-admin: --resume ${id}: the flags differ from that run's`);
+    const missing = await runCli(['customers', 'add-note', '--each', file, '--message', 'x', '--resume', '20200101-000000-abcd'], { env });
+    expect(missing.stderr.split('\n')[0]).toBe('store-admin: --resume: no run 20200101-000000-abcd');
+    const hostile = await runCli(['customers', 'add-note', '--each', file, '--message', 'x', '--resume', '../../etc/passwd'], { env });
+    expect(hostile.code).toBe(2);
+    expect(hostile.stderr.split('\n')[0]).toBe('store-admin: --resume: no run ../../etc/passwd');
+    expect((await runCli(['customers', 'add-note', '1', '--message', 'x', '--retry-unknown'], { env })).code).toBe(2);
+  });
+
+  it('keeps journals private and free of the token', () => {
+    const history = join(dir, 'history');
+    expect(statSync(history).mode & 0o777).toBe(0o700);
+    const files = [join(history, 'history.jsonl'), ...readdirSync(join(history, 'runs')).map((name) => join(history, 'runs', name))];
+    for (const file of files) {
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(readFileSync(file, 'utf8')).not.toContain(FULL_TOKEN);
+    }
+  });
+});

@@ -1,0 +1,81 @@
+// store-admin history: every change this machine made, single commands and bulk runs, with their
+// outcome; history show RUN; and the retention bound.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { prune, RETENTION_ENTRIES } from '../../src/journal/history.js';
+import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { runCli, useConfigDir } from '../cli/run.js';
+
+describe('store-admin history', () => {
+  const ctx = useSandbox();
+  const dir = useConfigDir();
+  const cli = (args: string[], stdin?: string) =>
+    runCli(args, { env: { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir }, stdin });
+
+  it('lists each change with its store, target and outcome; reads are not changes', async () => {
+    expect((await cli(['customers', 'add-note', '1', '--message', 'kept'])).code).toBe(0);
+    expect((await cli(['customers', 'add-note', '99999', '--message', 'refused'])).code).toBe(1);
+    expect((await cli(['categories', 'get', '1'])).code).toBe(0);
+    const run = await cli(['customers', 'add-note', '--each', '-', '--message', 'bulk', '--rate', '0'], '1\n2\n99999\n');
+    expect(run.code).toBe(1);
+    const id = /Run (\S+);/.exec(run.stderr)![1];
+
+    const list = await cli(['history', '--json']);
+    expect(list.code, list.stderr).toBe(0);
+    const host = new URL(ctx.sandbox.url).host;
+    expect(list.json()).toEqual([
+      expect.objectContaining({ command: 'customers add-note', store: host, outcome: 'run', run: id, lines: 3, applied: 2, failed: 1, unknown: 0, not_sent: 0 }),
+      expect.objectContaining({ command: 'customers add-note', operation: 'customers.addNote', store: host, target: '99999', outcome: 'failed', status: 404 }),
+      expect.objectContaining({ command: 'customers add-note', store: host, target: '1', outcome: 'applied', status: 200 }),
+    ]);
+
+    const show = await cli(['history', 'show', id!, '--json']);
+    expect(show.json().lines).toEqual([
+      expect.objectContaining({ line: 1, input: '1', outcome: 'applied' }),
+      expect.objectContaining({ line: 2, input: '2', outcome: 'applied' }),
+      expect.objectContaining({ line: 3, input: '99999', outcome: 'failed', status: 404 }),
+    ]);
+    expect(show.json().run).toMatchObject({ id, command: 'customers add-note', input: { source: '-', lines: 3 } });
+  });
+
+  it('filters by --since and --operation, and says when nothing matches', async () => {
+    expect((await cli(['history', '--operation', 'customers.addNote', '--json'])).json()).toHaveLength(3);
+    expect((await cli(['history', '--operation', 'subscriptions cancel', '--json'])).json()).toEqual([]);
+    expect((await cli(['history', 'list', '--since', '1h', '--json'])).json()).toHaveLength(3);
+    const bad = await cli(['history', '--since', 'yesterday']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('takes a duration such as 30m, 12h, 7d or 2w');
+    const none = await cli(['history', '--operation', 'apps update-settings', '-o', 'table']);
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain('Nothing recorded that matches (changes are kept for 90 days, 10000 at most)');
+    const unknown = await cli(['history', 'show', '20200101-000000-abcd']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.split('\n')[0]).toBe('store-admin: No run 20200101-000000-abcd in the history');
+  });
+});
+
+describe('retention', () => {
+  const dir = useConfigDir();
+
+  it('keeps 90 days and 10,000 entries at most, and the journals of the runs it keeps', async () => {
+    const history = join(dir, 'history');
+    mkdirSync(join(history, 'runs'), { recursive: true });
+    const now = Date.parse('2026-11-23T00:00:00Z');
+    const at = (daysAgo: number) => new Date(now - daysAgo * 86_400_000).toISOString();
+    const entries = [
+      { at: at(120), command: 'old', operation: 'x', store: 's', outcome: 'run', run: '20260701-000000-aaaa' },
+      ...Array.from({ length: RETENTION_ENTRIES + 5 }, (_, i) => ({ at: at(10 - i / 10_000), command: `c${i}`, operation: 'x', store: 's', outcome: 'applied' })),
+      { at: at(1), command: 'recent', operation: 'x', store: 's', outcome: 'run', run: '20261122-000000-bbbb' },
+    ];
+    writeFileSync(join(history, 'history.jsonl'), entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    writeFileSync(join(history, 'runs', '20260701-000000-aaaa.jsonl'), '');
+    writeFileSync(join(history, 'runs', '20261122-000000-bbbb.jsonl'), '');
+    await prune(dir, now);
+    const kept = readFileSync(join(history, 'history.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(kept).toHaveLength(RETENTION_ENTRIES);
+    expect(kept.at(-1).command).toBe('recent');
+    expect(kept.some((e: { command: string }) => e.command === 'old' || e.command === 'c0')).toBe(false);
+    expect(readdirSync(join(history, 'runs'))).toEqual(['20261122-000000-bbbb.jsonl']);
+  });
+});
