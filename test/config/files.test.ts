@@ -1,7 +1,6 @@
 // A config dir that fights back: loose permissions, a symbolic link, wrong-typed fields, a full
 // disk, and lock files that are stale, in the way or contended. Each ends in one clear line.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withLockFile } from '../../src/lock.js';
@@ -10,9 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { BIN, runCli, useConfigDir } from '../cli/run.js';
 
 /** Runs the CLI after a shell setting (umask) that only a shell can make. */
-function runUnder(setting: string, args: string[], env: Record<string, string>, stdin = '', user?: string) {
+function runUnder(setting: string, args: string[], env: Record<string, string>, stdin = '', withoutOverride = false) {
   const command = ['sh', '-c', `${setting}; exec "$0" "$@"`, process.execPath, BIN, ...args];
-  const [file, ...rest] = user ? ['runuser', '-u', user, '--', ...command] : command;
+  const [file, ...rest] = withoutOverride ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', ...command] : command;
   const r = spawnSync(file!, rest, {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     input: stdin,
@@ -69,27 +68,22 @@ describe('a hostile config dir', () => {
     expect(readFileSync(elsewhere, 'utf8')).toBe(original);
   });
 
-  it('says permission denied, naming the file, when the config belongs to someone else', async () => {
-    // As root every file is readable: the command then runs as an unprivileged user instead.
+  it('says permission denied, naming the file, when the config cannot be read', async () => {
+    const dir = freshDir();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'config.json');
+    writeFileSync(file, '{"profiles":{}}', { mode: 0o600 });
+    chmodSync(file, 0o000);
+    // Root reads everything: it runs without the capabilities that let it ignore permissions.
     const asRoot = process.getuid?.() === 0;
-    const outer = mkdtempSync(join(tmpdir(), 'store-admin-perm-'));
-    chmodSync(outer, 0o755);
-    const dir = join(outer, 'cfg');
-    mkdirSync(dir, { mode: 0o700 });
-    writeFileSync(join(dir, 'config.json'), '{"profiles":{}}', { mode: 0o600 });
-    if (!asRoot) chmodSync(join(dir, 'config.json'), 0o000);
-    try {
-      const run = (args: string[], stdin = '') => runUnder('true', args, { STORE_ADMIN_CONFIG_DIR: dir }, stdin, asRoot ? 'nobody' : undefined);
-      for (const [args, stdin] of [[['profiles', 'list'], ''], [['auth', 'login', '--base-url', ctx.sandbox.url, '--with-token', '--skip-verify'], `${TOKEN}\n`]] as const) {
-        const r = run([...args], stdin);
-        expect(r.code).toBe(2);
-        expect(r.stderr.split('\n')[0]).toBe(`store-admin: Cannot read ${join(dir, 'config.json')}: permission denied`);
-        expect(r.stderr).not.toMatch(/\n\s+at /);
-      }
-      expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe('{"profiles":{}}');
-    } finally {
-      rmSync(outer, { recursive: true, force: true });
+    for (const [args, stdin] of [[['profiles', 'list'], ''], [['auth', 'login', '--base-url', ctx.sandbox.url, '--with-token', '--skip-verify'], `${TOKEN}\n`]] as const) {
+      const r = runUnder('true', [...args], { STORE_ADMIN_CONFIG_DIR: dir }, stdin, asRoot);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(`store-admin: Cannot read ${file}: permission denied`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
     }
+    chmodSync(file, 0o600);
+    expect(readFileSync(file, 'utf8')).toBe('{"profiles":{}}');
   });
 
   it('names a wrong-typed field instead of failing later', async () => {
