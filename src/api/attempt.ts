@@ -55,7 +55,7 @@ export async function attempt(
 }
 
 /** Far deeper than any answer of the API; shallow enough for every recursive walker of the tool. */
-export const MAX_ANSWER_DEPTH = 256;
+const MAX_ANSWER_DEPTH = 256;
 
 /** JSON, or for an error answer (and for raw requests) the text itself. */
 function parseBody(text: string, contentType: string, status: number, anyBody: boolean, url: string): unknown {

@@ -7,8 +7,6 @@ import requestOn from 'undici/lib/api/api-request.js';
 import type { Dispatcher } from 'undici';
 import { ExchangeError, type Answer, type Exchange, type HttpPool, type OpenAnswer } from './http.js';
 
-export type { Dispatcher };
-
 export function undiciExchange(dispatcher: Dispatcher): HttpPool {
   async function start(exchange: Omit<Exchange, 'maxBytes'>, extra: { bodyTimeout?: number } = {}) {
     const { origin, pathname, search } = new URL(exchange.url);

@@ -2,7 +2,6 @@
 // in the manner of `gh api`. The work lives in api-request.ts, loaded when the command runs.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { IO } from '../io.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
 import { collect } from './values.js';

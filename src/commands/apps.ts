@@ -1,7 +1,6 @@
 // `store-admin apps …`
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { IO } from '../io.js';
 import { requireSomething } from './body.js';
 import { addOperationCommand } from './define.js';
 import { collect, jsonObject, typedPair } from './values.js';

@@ -1,7 +1,6 @@
 // `store-admin auth …`: log in to stores, check and print tokens, log out.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { IO } from '../io.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
 

@@ -1,7 +1,6 @@
 // `store-admin categories …`
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
 
 export function register(categories: Command, ctx: Context): void {

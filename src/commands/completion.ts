@@ -5,7 +5,6 @@
 // an id), each script falls back to the shell's own file name completion.
 import { Argument, type Command } from 'commander';
 import type { Context } from '../context.js';
-import type { IO } from '../io.js';
 import { describeCommand } from './meta.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;

@@ -1,7 +1,6 @@
 // `store-admin customers …`
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
 import { noteFields } from './message.js';
 

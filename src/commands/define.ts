@@ -4,8 +4,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { operations, type OperationId, type OperationSchemas } from '../api/operations.js';
 import type { Context } from '../context.js';
-import type { IO } from '../io.js';
-import type { GlobalOptions } from '../options.js';
 import type { ViewName } from '../output/views.js';
 import { DEFAULTS } from '../defaults.js';
 import { dataOption, requireSomething } from './body.js';

@@ -1,7 +1,6 @@
 // `store-admin fulfillment-orders …`
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
 
 export function register(fulfillmentOrders: Command, ctx: Context): void {

@@ -1,7 +1,6 @@
 // `store-admin profiles …`: which stores are known and which one is active.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { IO } from '../io.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
 

@@ -2,7 +2,6 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
-import type { IO } from '../io.js';
 import type { RunSandboxOptions } from '../sandbox/run.js';
 import { describeCommand } from './meta.js';
 

@@ -2,7 +2,6 @@
 import type { Command } from 'commander';
 import { CANCEL_REASONS, INTERVALS, SUBSCRIPTION_STATUSES } from '../api/enums.js';
 import type { Context } from '../context.js';
-import type { IO } from '../io.js';
 import { addOperationCommand } from './define.js';
 import type { Field } from './fields.js';
 

@@ -1,7 +1,6 @@
 // `store-admin webhooks listen`: declared here, run by src/webhooks/listen.ts.
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../context.js';
-import type { IO } from '../io.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
 import { collect, secretFrom } from './values.js';

@@ -1,7 +1,6 @@
 // `store-admin webhooks verify`: declared here, run by src/webhooks/verify-delivery.ts.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { IO } from '../io.js';
 import { render } from '../output/render.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';

@@ -2,7 +2,6 @@
 import type { Command } from 'commander';
 import { WEBHOOK_EVENTS } from '../api/enums.js';
 import type { Context } from '../context.js';
-import type { IO } from '../io.js';
 import { redactSecrets } from '../output/redact.js';
 import { addOperationCommand, type Options } from './define.js';
 import type { Field } from './fields.js';

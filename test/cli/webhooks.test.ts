@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RETRIES } from '../../src/sandbox/deliverer.js';
 import { EVENTS_BY_CHANGE } from '../../src/sandbox/events.js';
 import { memoryStore } from '../../src/sandbox/store.js';
