@@ -130,7 +130,7 @@ describe('--each against a rate-limited store', () => {
     closers.push(async () => rmSync(dir, { recursive: true, force: true }));
     const failed = join(dir, 'redo.txt');
     const child = spawn(process.execPath, [BIN, 'categories', 'get', '--each', '-', '--concurrency', '2', '--rate', '0', '--failed', failed], {
-      env: { PATH: process.env.PATH, STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN },
     });
     child.stdin.end('1\n2\n1\n2\n1\n2\n1\n2\n');
     let stdout = '';

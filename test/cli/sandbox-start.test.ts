@@ -20,7 +20,7 @@ afterEach(() => {
 /** Starts the sandbox in the foreground and waits for the lines it prints once it listens. */
 function start(flags: string[]): Promise<Running> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', ...flags], { env: { PATH: process.env.PATH ?? '' }, stdio: 'pipe' });
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', ...flags], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, stdio: 'pipe' });
     children.push(child);
     let stdout = '';
     let stderr = '';

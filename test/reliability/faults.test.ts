@@ -263,7 +263,7 @@ describe('Ctrl-C', () => {
   ])('aborts %s at once with exit 130', async (_name, args, message) => {
     const sandbox = await sandboxWith('hang=1', 51);
     const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH, STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN },
     });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
