@@ -1,7 +1,8 @@
-// Where a bulk run meets its journal: a new run gets one (and an entry in the history); --resume
-// finds the earlier run and leaves out what it applied. A journal that cannot be written is a
+// Where a bulk run that changes something meets its journal: a new run gets one (and an entry in
+// the history); --resume finds the earlier run and leaves out what it applied. A journal that cannot be written is a
 // warning, never a reason to stop work the user asked for.
-import { StoreAdminError } from '../api/errors.js';
+import { StoreAdminError, UsageError } from '../api/errors.js';
+import { operations } from '../api/operations.js';
 import type { Context } from '../context.js';
 import type { OperationCommand, Options } from '../commands/define.js';
 import { commandName } from '../commands/prepare-input.js';
@@ -24,6 +25,11 @@ export async function journalFor(
   opts: Options,
   { source, text, all }: { source: string; text: string; all: Item[] },
 ): Promise<Journaling> {
+  // Reads change nothing: there is nothing to record, and nothing a re-run could repeat.
+  if (operations[spec.operation].method === 'GET') {
+    if (opts.resume !== undefined) throw new UsageError('--resume: runs that only read are not journaled; run it again instead');
+    return { items: all, open: async () => undefined };
+  }
   const dir = configDir(ctx.io.env);
   const { store, profile } = await ctx.destination();
   const command = commandName(spec);

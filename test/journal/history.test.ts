@@ -17,6 +17,9 @@ describe('store-admin history', () => {
     expect((await cli(['customers', 'add-note', '1', '--message', 'kept'])).code).toBe(0);
     expect((await cli(['customers', 'add-note', '99999', '--message', 'refused'])).code).toBe(1);
     expect((await cli(['categories', 'get', '1'])).code).toBe(0);
+    expect((await cli(['categories', 'get', '--each', '-', '--rate', '0'], '1\n2\n')).code).toBe(0);
+    const readResume = await cli(['categories', 'get', '--each', '-', '--resume'], '1\n');
+    expect(readResume.stderr.split('\n')[0]).toBe('store-admin: --resume: runs that only read are not journaled; run it again instead');
     const run = await cli(['customers', 'add-note', '--each', '-', '--message', 'bulk', '--rate', '0'], '1\n2\n99999\n');
     expect(run.code).toBe(1);
     const id = /Run (\S+);/.exec(run.stderr)![1];
