@@ -1,7 +1,7 @@
 // Named profiles (store URL and token per store) in a conf-backed JSON file that only its owner
 // can read: the directory is created 0700 and the file 0600 before anything is written.
 import { chmodSync, closeSync, constants, fstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { withLockFile } from '../lock.js';
 
@@ -77,6 +77,11 @@ export class ProfileStore {
 
   private broken(error: unknown): ConfigError {
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') {
+      return new ConfigError(`Cannot use ${dirname(this.path)} as the config dir: it is not a directory`, {
+        hint: 'Point STORE_ADMIN_CONFIG_DIR at a directory, or move the file aside',
+      });
+    }
     if (code === 'EACCES' || code === 'EPERM') {
       return new ConfigError(`Cannot read ${this.path}: permission denied`, {
         hint: `It belongs to another user or is not readable by you: check its owner and mode (ls -l ${this.path}), or set STORE_ADMIN_CONFIG_DIR`,

@@ -86,6 +86,17 @@ describe('a hostile config dir', () => {
     expect(readFileSync(file, 'utf8')).toBe('{"profiles":{}}');
   });
 
+  it('says so when the config dir is a file', async () => {
+    const notDir = join(freshDir(), 'plain-file');
+    mkdirSync(join(notDir, '..'), { recursive: true });
+    writeFileSync(notDir, 'not a dir');
+    for (const r of [await cli(notDir, ['profiles', 'list']), await login(notDir)]) {
+      expect(r.code).toBe(2);
+      expect(firstLine(r.stderr)).toBe(`store-admin: Cannot use ${notDir} as the config dir: it is not a directory`);
+    }
+    expect(readFileSync(notDir, 'utf8')).toBe('not a dir');
+  });
+
   it('names a wrong-typed field instead of failing later', async () => {
     const cases: [unknown, string][] = [
       [{ activeProfile: 'main', profiles: { main: { baseUrl: 123, token: TOKEN } } }, '"baseUrl" of profile "main" is a number, expected text'],
