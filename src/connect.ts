@@ -5,6 +5,7 @@ import { createClient, type ClientOptions, type StoreClient } from './api/client
 import { storeUrlFromInput } from './api/url.js';
 import type { IO } from './io.js';
 import type { GlobalOptions } from './options.js';
+import { resolveConnection } from './config/resolve.js';
 import { redactSecrets } from './output/redact.js';
 import { printable, printableLine } from './printable.js';
 
@@ -20,6 +21,7 @@ export interface Connection {
 
 const TRACE_BODY_LIMIT = 4000;
 
+/** --sandbox or STORE_ADMIN_SANDBOX: every command runs against the embedded sandbox. */
 export function sandboxRequested(options: GlobalOptions, env: NodeJS.ProcessEnv): boolean {
   return !!options.sandbox || ['1', 'true', 'yes'].includes((env.STORE_ADMIN_SANDBOX ?? '').toLowerCase());
 }
@@ -60,7 +62,6 @@ export async function connect(
     };
   }
 
-  const { resolveConnection } = await import('./config/resolve.js');
   const resolved = await resolveConnection(options, io);
   if (!resolved.baseUrl) {
     throw new AuthError('No store URL given', {

@@ -3,7 +3,6 @@ import { ApiError, AuthError, StoreAdminError, UsageError } from '../api/errors.
 import { createClient } from '../api/client.js';
 import { operations } from '../api/operations.js';
 import { assertSafeTransport, normalizeStoreUrl, storeUrlFromInput } from '../api/url.js';
-import { sandboxRequested } from '../connect.js';
 import type { Context } from '../context.js';
 import { render } from '../output/render.js';
 import { maskToken } from '../output/mask.js';
@@ -105,7 +104,8 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
 }
 
 export async function status(ctx: Context): Promise<void> {
-  if (sandboxRequested(ctx.options, ctx.io.env)) return sandboxStatus(ctx);
+  // connect.js is loaded by every command that talks to a store: imported here on use, it stays one chunk.
+  if ((await import('../connect.js')).sandboxRequested(ctx.options, ctx.io.env)) return sandboxStatus(ctx);
   const resolved = await resolveConnection(ctx.options, ctx.io);
   const report: Record<string, unknown> = {
     profile: resolved.profile?.value ?? null,

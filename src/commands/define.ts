@@ -3,6 +3,7 @@
 // text comes from the operation table.
 import { InvalidArgumentError, type Command } from 'commander';
 import { operations, type OperationId, type OperationSchemas } from '../api/operations.js';
+import { API_PREFIX } from '../api/url.js';
 import type { Context } from '../context.js';
 import type { ViewName } from '../output/views.js';
 import { DEFAULTS } from '../defaults.js';
@@ -77,7 +78,17 @@ export function addOperationCommand(parent: Command, ctx: Context, spec: Operati
     });
   }
   spec.options?.(command);
-  describeCommand(command, { operation: spec.operation, examples: spec.examples, fields: spec.fields, prepare: () => explainFields(command, spec) });
+  describeCommand(command, {
+    operation: spec.operation,
+    learnMore: [
+      `Scope: ${op.scopes.length > 0 ? op.scopes.join(' and ') : 'none (any valid token)'}`,
+      `API version: ${op.version}`,
+      `Request: ${op.method} ${API_PREFIX}${op.path}`,
+    ],
+    examples: spec.examples,
+    fields: spec.fields,
+    prepare: () => explainFields(command, spec),
+  });
 
   command.action(async (...received: unknown[]) => {
     const self = received.at(-1) as Command;

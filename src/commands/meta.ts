@@ -6,6 +6,11 @@ import type { Field } from './fields.js';
 
 export interface CommandMeta {
   operation?: OperationId;
+  /**
+   * What --help's LEARN MORE says of the operation, read from the table when the command was
+   * made: the help layout then needs no table of its own, which keeps it off `--help`'s path.
+   */
+  learnMore?: readonly string[];
   examples: readonly string[];
   /** The body fields its options were made from. */
   fields?: readonly Field[];

@@ -2,8 +2,6 @@
 // `help flags`), EXAMPLES, LEARN MORE, wrapped to the terminal's width. Developer detail (spec
 // sections) stays in docs/commands.md.
 import type { Command, Help, Option } from 'commander';
-import { API_PREFIX } from '../api/url.js';
-import { operations } from '../api/operations.js';
 import { metaOf } from '../commands/meta.js';
 
 /** Help is wrapped to the terminal; 80 columns when it goes to a file or a pipe. */
@@ -39,15 +37,7 @@ export function formatHelp(cmd: Command, helper: Help): string {
   if (!isRoot) section(sections, 'INHERITED FLAGS', [inheritedLine(helper.visibleGlobalOptions(cmd), root.name(), width, helper)]);
   if (meta && meta.examples.length > 0) section(sections, 'EXAMPLES', meta.examples.map((e) => wrapIndented(`$ ${e}`, width, 4, helper)));
 
-  const learn: string[] = [];
-  if (meta?.operation) {
-    const op = operations[meta.operation];
-    learn.push(
-      `Scope: ${op.scopes.length > 0 ? op.scopes.join(' and ') : 'none (any valid token)'}`,
-      `API version: ${op.version}`,
-      `Request: ${op.method} ${API_PREFIX}${op.path}`,
-    );
-  }
+  const learn: string[] = [...(meta?.learnMore ?? [])];
   if (subcommands.length > 0) learn.push(`Use \`${root.name()} <command> --help\` for more about a command.`);
   learn.push(`Run \`${root.name()} help flags|environment|exit-codes|formatting\` for more.`);
   section(sections, 'LEARN MORE', learn.map((line) => wrapIndented(line, width, 2, helper)));
