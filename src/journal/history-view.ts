@@ -23,7 +23,7 @@ export async function listHistory(ctx: Context, opts: Options): Promise<void> {
       const run = readRun(dir, entry.run);
       const counts = { applied: 0, failed: 0, unknown: 0, not_sent: 0 };
       for (const line of run?.lines ?? []) counts[line.outcome]++;
-      counts.not_sent = Math.max(0, (run?.header.input.lines ?? 0) - run!.lines.length);
+      counts.not_sent = Math.max(0, (run?.header.input.lines ?? 0) - (run?.lines.length ?? 0));
       return { ...entry, lines: run?.header.input.lines, ...counts };
     });
   if (ctx.format !== 'table') return show(ctx, entries);

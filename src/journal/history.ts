@@ -2,12 +2,14 @@
 // points to its own journal), appended as it happens, in the config dir, readable by its owner
 // only. No token, secret or request body is ever written here: the command, the store, the
 // target, the outcome. Kept for 90 days and 10,000 entries, whichever ends first.
-import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withLockFile } from '../lock.js';
 
 export const RETENTION_DAYS = 90;
 export const RETENTION_ENTRIES = 10_000;
+/** A run journal written this recently belongs to a run that may still be going. */
+const RECENT_MS = 3_600_000;
 /** Past this size the log is pruned on the next write (10,000 entries are about 2 MB). */
 const PRUNE_AT_BYTES = 3 * 1024 * 1024;
 
@@ -50,10 +52,31 @@ export function historyDir(configDir: string): string {
   return dir;
 }
 
-export async function appendHistory(configDir: string, entry: HistoryEntry): Promise<void> {
-  const file = join(historyDir(configDir), 'history.jsonl');
-  appendFileSync(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-  if (statSync(file).size > PRUNE_AT_BYTES) await prune(configDir);
+/**
+ * Appends under the lock that pruning holds: pruning rewrites the file, and an entry appended by
+ * another command between its read and its rename would be lost. Prunes when the log is large or
+ * its oldest entry is past the retention, so a quiet machine drops old entries too.
+ */
+export async function appendHistory(configDir: string, entry: HistoryEntry, now = Date.now()): Promise<void> {
+  const dir = historyDir(configDir);
+  const file = join(dir, 'history.jsonl');
+  const due = await withLockFile(join(dir, 'history.lock'), async () => {
+    appendFileSync(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+    return statSync(file).size > PRUNE_AT_BYTES || Date.parse(oldestAt(file) ?? '') < now - RETENTION_DAYS * 86_400_000;
+  });
+  if (due) await prune(configDir, now);
+}
+
+/** The first entry's time, read from the head of the file only. */
+function oldestAt(file: string): string | undefined {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(1024);
+    const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8');
+    return /"at":"([^"]+)"/.exec(text)?.[1];
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function readHistory(configDir: string): HistoryEntry[] {
@@ -88,7 +111,9 @@ export async function prune(configDir: string, now = Date.now()): Promise<void> 
     renameSync(`${file}.tmp`, file);
     const runs = new Set(kept.map((entry) => entry.run).filter(Boolean));
     for (const name of readdirSync(join(dir, 'runs'))) {
-      if (!runs.has(name.replace(/\.jsonl$/, ''))) unlinkSync(join(dir, 'runs', name));
+      const path = join(dir, 'runs', name);
+      // A run starting in another command has its journal before its history entry: spare it.
+      if (!runs.has(name.replace(/\.jsonl$/, '')) && statSync(path).mtimeMs < Date.now() - RECENT_MS) unlinkSync(path);
     }
   });
 }

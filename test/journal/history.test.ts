@@ -1,9 +1,9 @@
 // store-admin history: every change this machine made, single commands and bulk runs, with their
 // outcome; history show RUN; and the retention bound.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prune, RETENTION_ENTRIES } from '../../src/journal/history.js';
+import { appendHistory, prune, RETENTION_ENTRIES } from '../../src/journal/history.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { runCli, useConfigDir } from '../cli/run.js';
 
@@ -74,11 +74,42 @@ describe('retention', () => {
     writeFileSync(join(history, 'history.jsonl'), entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
     writeFileSync(join(history, 'runs', '20260701-000000-aaaa.jsonl'), '');
     writeFileSync(join(history, 'runs', '20261122-000000-bbbb.jsonl'), '');
+    // Written long ago: a journal written in the last hour may belong to a run just starting.
+    const longAgo = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(join(history, 'runs', '20260701-000000-aaaa.jsonl'), longAgo, longAgo);
     await prune(dir, now);
     const kept = readFileSync(join(history, 'history.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     expect(kept).toHaveLength(RETENTION_ENTRIES);
     expect(kept.at(-1).command).toBe('recent');
     expect(kept.some((e: { command: string }) => e.command === 'old' || e.command === 'c0')).toBe(false);
     expect(readdirSync(join(history, 'runs'))).toEqual(['20261122-000000-bbbb.jsonl']);
+  });
+
+  it('drops entries past 90 days on a quiet machine too: the next change prunes them', async () => {
+    const quiet = join(dir, 'quiet');
+    const entry = (at: string, command: string) => ({ at, command, operation: 'x', store: 's', outcome: 'applied' as const });
+    await appendHistory(quiet, entry(new Date(Date.now() - 200 * 86_400_000).toISOString(), 'long ago'));
+    await appendHistory(quiet, entry(new Date().toISOString(), 'today'));
+    const kept = readFileSync(join(quiet, 'history', 'history.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line).command);
+    expect(kept).toEqual(['today']);
+  });
+
+  it('lists a run whose journal is gone (removed by hand, or never written) instead of failing', async () => {
+    const lost = join(dir, 'lost');
+    mkdirSync(join(lost, 'history', 'runs'), { recursive: true });
+    const entry = { at: new Date().toISOString(), command: 'customers add-note', operation: 'customers.addNote', store: 's', outcome: 'run', run: '20261123-080000-dddd' };
+    writeFileSync(join(lost, 'history', 'history.jsonl'), `${JSON.stringify(entry)}\n`);
+    const r = await runCli(['history', '--json'], { env: { STORE_ADMIN_CONFIG_DIR: lost } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toEqual([expect.objectContaining({ run: '20261123-080000-dddd', applied: 0, not_sent: 0 })]);
+  });
+
+  it('a journal started by a run in another command is not pruned before its history entry lands', async () => {
+    const busy = join(dir, 'busy');
+    mkdirSync(join(busy, 'history', 'runs'), { recursive: true });
+    // The run has created its journal; its history entry is appended next.
+    writeFileSync(join(busy, 'history', 'runs', '20261123-090000-cccc.jsonl'), '{"type":"header"}\n');
+    await prune(busy);
+    expect(readdirSync(join(busy, 'history', 'runs'))).toEqual(['20261123-090000-cccc.jsonl']);
   });
 });
