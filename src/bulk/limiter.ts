@@ -13,7 +13,7 @@ export interface Limiter {
 }
 
 /** Jitter between leaving here and arriving at the store that the window allows for. */
-const MARGIN_MS = 30;
+const MARGIN_MS = 40;
 
 export function rateLimiter(perSecond: number, now: () => number = Date.now): Limiter {
   const spacing = perSecond > 0 ? 1000 / perSecond : 0;
