@@ -15,6 +15,8 @@ import { findRun, remaining } from './resume.js';
 export interface Journaling {
   /** The lines to send: all of them, or on --resume those never applied. */
   items: Item[];
+  /** On --resume, the lines left out because their answers were lost: the run is not complete. */
+  leftUnknown: number;
   /** Opens the journal once the run goes ahead (after any confirmation). */
   open(): Promise<RunJournal | undefined>;
 }
@@ -28,7 +30,7 @@ export async function journalFor(
   // Reads change nothing: there is nothing to record, and nothing a re-run could repeat.
   if (operations[spec.operation].method === 'GET') {
     if (opts.resume !== undefined) throw new UsageError('--resume: runs that only read are not journaled; run it again instead');
-    return { items: all, open: async () => undefined };
+    return { items: all, leftUnknown: 0, open: async () => undefined };
   }
   const dir = configDir(ctx.io.env);
   const { store, profile } = await ctx.destination();
@@ -50,6 +52,7 @@ export async function journalFor(
     };
     return {
       items: all,
+      leftUnknown: 0,
       async open() {
         try {
           const journal = RunJournal.create(dir, header);
@@ -74,11 +77,12 @@ export async function journalFor(
     );
   }
   if (send.length === 0) {
-    if (unknown.length > 0) throw new StoreAdminError(`Run ${id}: nothing sent; ${unknown.length} lines have an unknown outcome`, { hint: 'Check them on the store, then --resume --retry-unknown if they were not applied' });
+    if (unknown.length > 0) throw new StoreAdminError(`Run ${id}: nothing sent; ${unknown.length === 1 ? '1 line has' : `${unknown.length} lines have`} an unknown outcome`, { hint: 'Check them on the store, then --resume --retry-unknown if they were not applied' });
     ctx.note(`Run ${id} is complete: every line was applied`);
   }
   return {
     items: send,
+    leftUnknown: unknown.length,
     async open() {
       try {
         return RunJournal.reopen(dir, record.header);

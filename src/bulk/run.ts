@@ -174,6 +174,11 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   if (stop.aborted) throw new InterruptedError(`Interrupted: ${plural(notStarted.length, 'line')} not started${failed.length ? `, ${failed.length} failed` : ''}; every line that ran is reported above`);
   const bad = failed.length + unknown.length;
   if (bad > 0) throw new StoreAdminError(`${bad} of ${items.length} failed`, opts.failed === undefined ? { hint: 'Pass --failed FILE to collect them for a re-run' } : {});
+  if (journaling.leftUnknown > 0) {
+    throw new StoreAdminError(`${plural(journaling.leftUnknown, 'line')} with an unknown outcome ${journaling.leftUnknown === 1 ? 'was' : 'were'} left out, so the run is not complete`, {
+      hint: 'Check them on the store, then --resume --retry-unknown if they were not applied',
+    });
+  }
 }
 
 /**

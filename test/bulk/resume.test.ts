@@ -64,21 +64,27 @@ describe('--resume', () => {
     closers.push(() => sandbox.close());
     const env = { PATH: process.env.PATH ?? '', STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
     const file = join(dir, 'one.txt');
-    writeFileSync(file, '10001\n');
-    const args = ['orders', 'add-note', '--each', file, '--message', 'maybe twice', '--rate', '0'];
+    writeFileSync(file, '10001\n10002\n');
+    const args = ['orders', 'add-note', '--each', file, '--message', 'maybe twice', '--rate', '0', '--concurrency', '1'];
     const child = spawn(process.execPath, [BIN, ...args], { env });
     const gone = new Promise((resolve) => child.on('close', resolve));
     await until(() => sandbox.counters.received >= 1);
     child.kill('SIGKILL');
     await gone;
 
+    // Line 2 was never sent: it goes now; line 1 may have been applied: it stays out, and says so.
     const skipped = await runCli([...args, '--resume'], { env });
     expect(skipped.code).toBe(1);
     expect(skipped.stderr).toContain('Lines 1 were sent but their answers were lost: they may have been applied, so they are not sent again');
-    expect(sandbox.counters.received).toBe(1);
+    expect(skipped.stderr).toContain('store-admin: 1 line with an unknown outcome was left out, so the run is not complete');
+    expect(sandbox.counters.received).toBe(2);
+    const nothingElse = await runCli([...args, '--resume'], { env });
+    expect(nothingElse.code).toBe(1);
+    expect(nothingElse.stderr).toContain('nothing sent; 1 line has an unknown outcome');
+    expect(sandbox.counters.received).toBe(2);
     const retried = await runCli([...args, '--resume', '--retry-unknown'], { env });
     expect(retried.code, retried.stderr).toBe(0);
-    expect(sandbox.counters.received).toBe(2);
+    expect(sandbox.counters.received).toBe(3);
   });
 
   it('refuses an input that changed, a command that differs, and a run that does not exist', async () => {
