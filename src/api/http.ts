@@ -60,22 +60,28 @@ export interface HttpPool {
 export function httpPool(): HttpPool {
   let plain: HttpAgent | undefined;
   let secure: HttpsAgent | undefined;
-  // https (and with it TLS) loads only for an https store: the sandbox and tests never pay for it.
-  const agentFor = async (url: URL) => {
-    if (url.protocol === 'http:') return { agent: (plain ??= new HttpAgent({ keepAlive: true })), request: httpRequest };
-    const https = await import('node:https');
-    return { agent: (secure ??= new https.Agent({ keepAlive: true })), request: https.request };
-  };
+  let https: typeof import('node:https') | undefined;
+  const guard = abortGuards();
 
   /**
    * Sends the request; `onResponse` reads the answer and settles the attempt. The attempt's timer
-   * runs until then.
+   * runs until then, the abort signal until the answer closes (a download's once its body is read).
    */
-  async function start<T>(exchange: Omit<Exchange, 'maxBytes'>, onResponse: (response: IncomingMessage, attempt: Attempt<T>, req: ClientRequest) => void): Promise<T> {
+  function start<T>(exchange: Omit<Exchange, 'maxBytes'>, onResponse: (response: IncomingMessage, attempt: Attempt<T>, req: ClientRequest) => void): Promise<T> {
     const url = new URL(exchange.url);
-    const { agent, request } = await agentFor(url);
+    // https (and with it TLS) loads only for an https store: the sandbox and tests never pay for it.
+    if (url.protocol === 'https:' && !https) {
+      return import('node:https').then((loaded) => {
+        https = loaded;
+        return start(exchange, onResponse);
+      });
+    }
+    const agent = https && url.protocol === 'https:' ? (secure ??= new https.Agent({ keepAlive: true })) : (plain ??= new HttpAgent({ keepAlive: true }));
+    const request = https && url.protocol === 'https:' ? https.request : httpRequest;
+    const { signal } = exchange;
+    if (signal?.aborted) return Promise.reject(new ExchangeError('aborted', 'ABORTED'));
     return new Promise<T>((resolve, reject) => {
-      const req = request(url, { method: exchange.method, headers: exchange.headers, agent, signal: exchange.signal } satisfies RequestOptions);
+      const req = request(url, { method: exchange.method, headers: exchange.headers, agent } satisfies RequestOptions);
       let status: number | undefined;
       let settled = false;
       let ended = false;
@@ -85,12 +91,14 @@ export function httpPool(): HttpPool {
         clearTimeout(connectTimer);
       };
       const fail = (error: Error) => {
+        release?.();
         if (ended) return;
         end();
         req.destroy(settled ? error : undefined);
         if (!settled) reject(error);
         settled = true;
       };
+      const release = signal && guard(signal, () => fail(new ExchangeError('aborted', 'ABORTED', status)));
       const timer = setTimeout(() => fail(new ExchangeError(`no complete answer within ${exchange.timeoutMs} ms`, 'TIMEOUT', status)), exchange.timeoutMs);
       let connectTimer: NodeJS.Timeout | undefined;
       req.once('socket', (socket) => {
@@ -99,13 +107,14 @@ export function httpPool(): HttpPool {
         connectTimer = setTimeout(() => fail(new ExchangeError(`could not connect within ${exchange.connectTimeoutMs} ms`, 'CONNECT_TIMEOUT')), exchange.connectTimeoutMs);
         socket.once('connect', () => clearTimeout(connectTimer));
       });
-      req.once('error', (error: Error) => fail(exchange.signal?.aborted ? new ExchangeError('aborted', 'ABORTED', status) : error));
+      req.once('error', fail);
       req.once('response', (response) => {
         status = response.statusCode;
         response.on('error', () => fail(new ExchangeError('the answer was cut short', 'CUT_SHORT', status)));
         // A body cut short closes before it is complete.
         response.once('close', () => {
           if (!response.complete) fail(new ExchangeError('the answer was cut short', 'CUT_SHORT', status));
+          release?.();
         });
         onResponse(
           response,
@@ -157,4 +166,27 @@ export function httpPool(): HttpPool {
 interface Attempt<T> {
   succeed(value: T): void;
   fail(error: Error): void;
+}
+
+/**
+ * Ties requests to abort signals with one listener per signal, however many requests it guards: an
+ * abort listener added and removed for every request cost a bulk run more than the rest of each
+ * request's own work. Returns the function that unties a request once it is over.
+ */
+function abortGuards() {
+  const guarded = new WeakMap<AbortSignal, Set<() => void>>();
+  return (signal: AbortSignal, abort: () => void): (() => void) => {
+    let aborts = guarded.get(signal);
+    if (!aborts) {
+      const members = new Set<() => void>();
+      aborts = members;
+      guarded.set(signal, members);
+      signal.addEventListener('abort', () => {
+        for (const each of [...members]) each();
+      }, { once: true });
+    }
+    aborts.add(abort);
+    const members = aborts;
+    return () => members.delete(abort);
+  };
 }

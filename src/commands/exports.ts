@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { EXPORT_TYPES } from '../api/enums.js';
 import type { Context } from '../context.js';
 import { addOperationCommand } from './define.js';
-import { addWaitOptions } from './export-wait.js';
+import { addWaitOptions, checkWaitOptions, settleExport } from './export-wait.js';
 import type { Field } from './fields.js';
 
 const createFields: readonly Field[] = [
@@ -20,8 +20,8 @@ export function register(exports: Command, ctx: Context): void {
     options: (command) => addWaitOptions(command),
     view: 'dataExport',
     progress: 'Creating the export…',
-    check: async (opts) => (await import('./export-wait.js')).checkWaitOptions(opts),
-    settle: async (data, opts, ctx) => (await import('./export-wait.js')).settleExport(data, opts, ctx),
+    check: checkWaitOptions,
+    settle: settleExport,
     examples: [
       'store-admin exports create --type order_list --from 2026-01-01 --to 2026-01-31',
       'store-admin exports create --type customer_list --from 2026-01-01T00:00:00Z --to 2026-02-01T00:00:00Z --download customers.csv',

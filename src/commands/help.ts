@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { metaOf } from './meta.js';
+import { formatGlobalFlags, helpWidth, wrapTopic } from '../output/help-layout.js';
 
 export const HELP_TOPICS: Record<string, string> = {
   environment: `Environment variables
@@ -75,14 +76,12 @@ export function registerHelp(program: Command, { io }: Context): void {
       const [first] = names;
       if (first === 'flags' && names.length === 1) {
         // Made from the options themselves, so it cannot drift from them.
-        const { formatGlobalFlags } = await import('../output/help-layout.js');
         const helper = program.createHelp();
         helper.prepareContext({ helpWidth: program.configureOutput().getOutHelpWidth?.() });
         io.stdout.write(formatGlobalFlags(program, helper));
         return;
       }
       if (first && names.length === 1 && HELP_TOPICS[first]) {
-        const { wrapTopic, helpWidth } = await import('../output/help-layout.js');
         io.stdout.write(wrapTopic(HELP_TOPICS[first], helpWidth(io.stdout)));
         return;
       }

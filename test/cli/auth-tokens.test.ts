@@ -130,9 +130,9 @@ describe('pasted tokens and URLs', () => {
 
   it('loads the keychain module only where tokens are read or written', () => {
     const dist = new URL('../../dist/', import.meta.url).pathname;
-    const files = [...readdirSync(dist).map((f) => `${dist}${f}`), ...readdirSync(`${dist}chunks`).map((f) => `${dist}chunks/${f}`)];
-    const loaders = files.filter((f) => f.endsWith('.js') && readFileSync(f, 'utf8').includes('@napi-rs/keyring'));
+    const files = ['', 'cli/', 'lib/'].flatMap((dir) => readdirSync(`${dist}${dir}`).map((f) => `${dist}${dir}${f}`));
+    const loaders = files.filter((f) => /\.c?js$/.test(f) && readFileSync(f, 'utf8').includes('@napi-rs/keyring'));
     expect(loaders).toHaveLength(1);
-    expect(loaders[0]).toMatch(/\/chunks\/keychain-[\w-]+\.js$/);
+    expect(loaders[0]).toMatch(/\/cli\/keychain-[\w-]+\.cjs$/);
   });
 });
