@@ -16,12 +16,23 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   }
 } else {
   // A reader that stops early (`| head`, `| grep -q`) closes the pipe: that ends the run, quietly.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error) => {
-      // A run listening for interrupts (a bulk run) ends itself on EPIPE, recording what it did.
-      if (error.code === 'EPIPE' && stream.listenerCount('error') > 1) return;
-      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw error;
+  // Each stream is given this when first used: making one costs a command ~1.5 ms it may not need.
+  for (const name of ['stdout', 'stderr']) {
+    const made = Object.getOwnPropertyDescriptor(process, name);
+    Object.defineProperty(process, name, {
+      configurable: true,
+      enumerable: made.enumerable,
+      get() {
+        const stream = made.get.call(process);
+        Object.defineProperty(process, name, made);
+        stream.on('error', (error) => {
+          // A run listening for interrupts (a bulk run) ends itself on EPIPE, recording what it did.
+          if (error.code === 'EPIPE' && stream.listenerCount('error') > 1) return;
+          if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+          throw error;
+        });
+        return stream;
+      },
     });
   }
   // Node 22.1+ caches compiled code between runs; older versions simply skip it.

@@ -46,7 +46,7 @@ export interface ClientOptions extends RetryOptions {
   /** Called when a response does not match its schema; the raw data is returned anyway. */
   onWarning?: (message: string) => void;
   /** Awaited before every attempt, retries included: where a shared rate limit waits. */
-  beforeAttempt?: () => Promise<void>;
+  beforeAttempt?: () => Promise<void> | void;
   /**
    * Check each answer against its documented shape (default true). Off, answers pass through as
    * received, still normalised where the operation reshapes them (4.7 always yields an array).
@@ -129,7 +129,7 @@ export function createClient(options: ClientOptions): StoreClient {
 
   async function send({ prepared, headers }: Built, callOptions: CallOptions, anyBody: boolean): Promise<Response> {
     const sendHeaders = { ...headers, authorization: bearer() };
-    const through = await pool();
+    const through = (options.dispatcher ? brought : ownPool) ?? (await pool());
     const response = await withRetries(prepared, () => attempt(through, prepared, sendHeaders, limits, callOptions.signal, anyBody), options, callOptions);
     callOptions.onStatus?.(response.status);
     return response;

@@ -35,6 +35,12 @@ export interface Operation {
   schemas: () => Promise<OperationSchemas>;
 }
 
+/** Loads once: a bulk run asks for an operation's schemas thousands of times. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => (loading ??= load());
+}
+
 const orders = () => import('./schemas/orders.js');
 const subscriptions = () => import('./schemas/subscriptions.js');
 
@@ -48,7 +54,7 @@ export const operations = {
     params: { number: 'string', lineId: 'id' },
     summary: 'Remove a line from an order; answers the order after removal',
     success: 200,
-    schemas: async () => (await orders()).removeLine,
+    schemas: once(async () => (await orders()).removeLine),
   },
   'orders.addNote': {
     section: '4.2',
@@ -59,7 +65,7 @@ export const operations = {
     params: { number: 'string' },
     summary: 'Add a note to an order',
     success: 200,
-    schemas: async () => (await orders()).addNote,
+    schemas: once(async () => (await orders()).addNote),
   },
   'subscriptions.cancel': {
     section: '4.3',
@@ -70,7 +76,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Cancel a subscription',
     success: 200,
-    schemas: async () => (await subscriptions()).cancel,
+    schemas: once(async () => (await subscriptions()).cancel),
   },
   'subscriptions.renew': {
     section: '4.4',
@@ -81,7 +87,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Renew a subscription now, creating a renewal order',
     success: 200,
-    schemas: async () => (await subscriptions()).renew,
+    schemas: once(async () => (await subscriptions()).renew),
   },
   'subscriptions.update': {
     section: '4.5',
@@ -92,7 +98,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Change some fields of a subscription',
     success: 200,
-    schemas: async () => (await subscriptions()).update,
+    schemas: once(async () => (await subscriptions()).update),
   },
   'orders.getFulfillmentEvent': {
     section: '4.6',
@@ -103,7 +109,7 @@ export const operations = {
     params: { number: 'string', fulfillmentId: 'id', eventId: 'string' },
     summary: 'Show one event of a fulfillment',
     success: 200,
-    schemas: async () => (await orders()).getFulfillmentEvent,
+    schemas: once(async () => (await orders()).getFulfillmentEvent),
   },
   'orders.listFulfillmentOrders': {
     section: '4.7',
@@ -114,7 +120,7 @@ export const operations = {
     params: { number: 'string' },
     summary: 'List the fulfillment orders of an order',
     success: 200,
-    schemas: async () => (await orders()).listFulfillmentOrders,
+    schemas: once(async () => (await orders()).listFulfillmentOrders),
   },
   'customers.addNote': {
     section: '4.8',
@@ -125,7 +131,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Add a note to a customer',
     success: 200,
-    schemas: async () => (await orders()).addCustomerNote,
+    schemas: once(async () => (await orders()).addCustomerNote),
   },
   'fulfillmentOrders.rejectCancellation': {
     section: '4.9',
@@ -136,7 +142,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Reject the pending cancellation request of a fulfillment order',
     success: 200,
-    schemas: async () => (await orders()).rejectCancellation,
+    schemas: once(async () => (await orders()).rejectCancellation),
   },
   'exports.create': {
     section: '4.10',
@@ -147,7 +153,7 @@ export const operations = {
     params: {},
     summary: 'Create a data export for a date range',
     success: 201,
-    schemas: async () => (await import('./schemas/exports.js')).create,
+    schemas: once(async () => (await import('./schemas/exports.js')).create),
   },
   'exports.get': {
     // Not in our spec: the platform's published reference and export guide (poll until available).
@@ -159,7 +165,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Show an export and its status (pending or available)',
     success: 200,
-    schemas: async () => (await import('./schemas/exports.js')).get,
+    schemas: once(async () => (await import('./schemas/exports.js')).get),
   },
   'exports.download': {
     // Not in our spec: the platform's published reference; the answer is a temporary signed link.
@@ -171,7 +177,7 @@ export const operations = {
     params: { id: 'id' },
     summary: "Get a temporary signed link to an available export's file",
     success: 200,
-    schemas: async () => (await import('./schemas/exports.js')).download,
+    schemas: once(async () => (await import('./schemas/exports.js')).download),
   },
   'disputes.create': {
     section: '4.11',
@@ -182,7 +188,7 @@ export const operations = {
     params: {},
     summary: 'Record a dispute (alert or chargeback)',
     success: 201,
-    schemas: async () => (await import('./schemas/disputes.js')).create,
+    schemas: once(async () => (await import('./schemas/disputes.js')).create),
   },
   'exports.listTypes': {
     section: '4.12',
@@ -193,7 +199,7 @@ export const operations = {
     params: {},
     summary: 'List the types of export',
     success: 200,
-    schemas: async () => (await import('./schemas/exports.js')).listTypes,
+    schemas: once(async () => (await import('./schemas/exports.js')).listTypes),
   },
   'categories.get': {
     section: '4.13',
@@ -204,7 +210,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Show a product category',
     success: 200,
-    schemas: async () => (await import('./schemas/catalogue.js')).get,
+    schemas: once(async () => (await import('./schemas/catalogue.js')).get),
   },
   'apps.updateSettings': {
     section: '4.14',
@@ -215,7 +221,7 @@ export const operations = {
     params: { clientId: 'string' },
     summary: "Merge keys into an app's settings",
     success: 200,
-    schemas: async () => (await import('./schemas/apps.js')).updateSettings,
+    schemas: once(async () => (await import('./schemas/apps.js')).updateSettings),
   },
   'webhooks.create': {
     section: '4.15',
@@ -226,7 +232,7 @@ export const operations = {
     params: {},
     summary: 'Register a webhook',
     success: 201,
-    schemas: async () => (await import('./schemas/webhooks.js')).create,
+    schemas: once(async () => (await import('./schemas/webhooks.js')).create),
   },
   'webhooks.get': {
     section: '4.16',
@@ -237,7 +243,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Show a webhook',
     success: 200,
-    schemas: async () => (await import('./schemas/webhooks.js')).get,
+    schemas: once(async () => (await import('./schemas/webhooks.js')).get),
   },
 } satisfies Record<string, Operation>;
 

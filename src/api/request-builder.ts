@@ -48,13 +48,9 @@ export function requestBuilder(settings: { baseUrl: string; userAgent: string; a
 
   const build = (method: string, url: string, headers: Record<string, string>, body: unknown, operation?: OperationId): Built => {
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const prepared: PreparedRequest = {
-      ...(operation ? { operation } : {}),
-      method,
-      url,
-      headers: redactHeaders({ ...headers, authorization: 'Bearer' }),
-      ...(body !== undefined ? { body } : {}),
-    };
+    const shown = { ...headers, authorization: `Bearer ${REDACTED}` };
+    const prepared: PreparedRequest = operation ? { operation, method, url, headers: shown } : { method, url, headers: shown };
+    if (body !== undefined) prepared.body = body;
     return { prepared, headers };
   };
 

@@ -10,7 +10,7 @@ import { DEFAULTS } from '../defaults.js';
 
 export interface RetryLoop extends RetryOptions {
   /** Awaited before every attempt, retries included: where a shared rate limit waits. */
-  beforeAttempt?: () => Promise<void>;
+  beforeAttempt?: () => Promise<void> | void;
   onRequest?: (request: PreparedRequest) => void;
   onResponse?: (response: Response) => void;
 }
@@ -49,7 +49,8 @@ export async function withRetries(
     const more = attempt < retries;
     let response;
     try {
-      await loop.beforeAttempt?.();
+      const turn = loop.beforeAttempt?.();
+      if (turn) await turn;
       if (attempt === 0) {
         if (signals.startSignal?.aborted) throw new NotStartedError('Stopped before it was sent');
         signals.onSend?.();

@@ -72,14 +72,48 @@ export function validateInput(
   schemas: OperationSchemas,
   input: { params?: unknown; body?: unknown },
 ): { params: unknown; body: unknown } {
-  const params = paramsSchema(op.params).safeParse(input.params ?? {});
-  const body = schemas.body?.safeParse(input.body ?? {});
+  const params = check(paramsSchema(op.params), input.params ?? {});
+  const body = schemas.body && check(schemas.body, input.body ?? {});
+  if (params.success && (!body || body.success)) return { params: params.data, body: body?.data };
   const issues = [
     ...(params.success ? [] : toFieldIssues('params', params.error.issues, input.params ?? {})),
     ...(body && !body.success ? toFieldIssues('body', body.error.issues, input.body ?? {}) : []),
   ];
   if (issues.length > 0) throw new ValidationError(issues);
   return { params: params.data, body: body?.data };
+}
+
+type Checked = ReturnType<z.ZodMiniType['safeParse']>;
+
+/** Inputs deep-frozen by `sealInput`: nothing can have changed in them since they were checked. */
+const sealed = new WeakSet<object>();
+/** What each sealed part of an input checked out as, by schema. */
+const checked = new WeakMap<z.ZodMiniType, WeakMap<object, Checked>>();
+
+/**
+ * Freezes a checked input, parts and all, so that checking it again costs nothing: the client
+ * does not repeat what the command has checked, and a bulk run checks its one body once, not
+ * once per line.
+ */
+export function sealInput<T extends { params?: unknown; body?: unknown }>(input: T): T {
+  for (const part of [input.params, input.body]) if (isObject(part)) sealed.add(deepFreeze(part));
+  return input;
+}
+
+function check(schema: z.ZodMiniType, value: unknown): Checked {
+  if (!isObject(value) || !sealed.has(value)) return schema.safeParse(value);
+  let results = checked.get(schema);
+  if (!results) checked.set(schema, (results = new WeakMap()));
+  let result = results.get(value);
+  if (!result) results.set(value, (result = schema.safeParse(value)));
+  return result;
+}
+
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const child of Object.values(value)) if (isObject(child) && !Object.isFrozen(child)) deepFreeze(child);
+  return Object.freeze(value);
 }
 
 const paramSchemas: Record<ParamKind, z.ZodMiniType> = { id, string: pathText };

@@ -6,8 +6,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface Limiter {
-  /** Waits for this request's turn. */
-  acquire(): Promise<void>;
+  /** Waits for this request's turn (nothing to wait for without a limit). */
+  acquire(): Promise<void> | undefined;
   /** Holds every caller back for `ms` (a 429's Retry-After). */
   pause(ms: number): void;
 }
@@ -23,21 +23,25 @@ export function rateLimiter(perSecond: number, now: () => number = Date.now): Li
   let next = 0;
   let pausedUntil = 0;
   return {
-    async acquire() {
-      if (spacing === 0) return;
-      const slot = Math.max(now(), next, pausedUntil);
-      next = slot + spacing;
-      for (;;) {
-        const at = Math.max(slot, pausedUntil, starts.length === window ? starts[0]! + 1000 + MARGIN_MS : 0);
-        const wait = at - now();
-        if (wait <= 0) break;
-        await sleep(wait);
-      }
-      starts.push(now());
-      if (starts.length > window) starts.shift();
-    },
+    // Without a limit, only a 429's pause holds a request back.
+    acquire: () => (spacing === 0 && now() >= pausedUntil ? undefined : turn()),
     pause(ms) {
       pausedUntil = Math.max(pausedUntil, now() + ms);
     },
   };
+
+  async function turn() {
+    const slot = Math.max(now(), next, pausedUntil);
+    next = slot + spacing;
+    for (;;) {
+      const windowFull = spacing > 0 && starts.length === window;
+      const at = Math.max(slot, pausedUntil, windowFull ? starts[0]! + 1000 + MARGIN_MS : 0);
+      const wait = at - now();
+      if (wait <= 0) break;
+      await sleep(wait);
+    }
+    if (spacing === 0) return;
+    starts.push(now());
+    if (starts.length > window) starts.shift();
+  }
 }

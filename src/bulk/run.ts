@@ -124,7 +124,9 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   };
 
   // On a terminal, a short line per result above the progress bar; elsewhere, a JSON line each.
-  const output = ctx.format === 'table' ? shortLines(io) : recordLines(io);
+  // What is reported is on the journal first.
+  const beforeWrite = () => journal?.flush();
+  const output = ctx.format === 'table' ? shortLines(io) : recordLines(io, { beforeWrite });
   const search = options.query === undefined ? undefined : (await import('jmespath')).default.search;
   const writeLine = (item: Item, result: Record<string, unknown>) => {
     let line: Record<string, unknown> = { input: item.values, ...result };
@@ -141,7 +143,10 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   function shortLines(out: typeof io) {
     const line = statusLine(out.stderr);
     return {
-      write: (record: Record<string, unknown>) => line.above(() => out.stdout.write(`${shortLine(record.input as string[], record as never)}\n`)),
+      write: (record: Record<string, unknown>) => {
+        beforeWrite();
+        line.above(() => out.stdout.write(`${shortLine(record.input as string[], record as never)}\n`));
+      },
       end() {},
     };
   }

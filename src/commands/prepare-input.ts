@@ -2,7 +2,7 @@
 // that name the flag or argument at fault, the confirmation and the hints after an auth failure.
 import { ApiError, UsageError, ValidationError } from '../api/errors.js';
 import { operations } from '../api/operations.js';
-import { validateInput } from '../api/validate.js';
+import { sealInput, validateInput } from '../api/validate.js';
 import type { Context } from '../context.js';
 import type { OperationCommand, Options } from './define.js';
 import { attributeOf, flagOf, nearest } from './fields.js';
@@ -35,7 +35,7 @@ export async function validated(spec: OperationCommand, input: Input, opts?: Opt
   const op = operations[spec.operation];
   try {
     validateInput(op, await op.schemas(), input);
-    return input;
+    return sealInput(input);
   } catch (error) {
     if (error instanceof ValidationError) throw explain(error, spec, input, opts);
     throw error;

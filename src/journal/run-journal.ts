@@ -1,6 +1,7 @@
 // A bulk run's journal: a header (what ran, where, over which input), then a line when each
-// request is about to leave and another with its outcome, each written straight to the file, so
-// that a run killed at any moment has recorded everything it learned. --resume reads it back.
+// request is about to leave and another with its outcome. A request's line reaches the file
+// before the request leaves, and an outcome before it is reported (`flush`, which the run's
+// output calls), so a run killed at any moment has recorded all it told. --resume reads it back.
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +38,8 @@ export function newRunId(now = new Date()): string {
 }
 
 export class RunJournal {
+  private pending = '';
+
   private constructor(
     private readonly fd: number,
     readonly header: RunHeader,
@@ -56,12 +59,26 @@ export class RunJournal {
     return journal;
   }
 
+  /** Records that a line's request is about to leave; on the file when this returns. */
   sent(line: number): void {
     this.write({ type: 'sent', line });
   }
 
+  /**
+   * Records a line's outcome; it reaches the file with the next record that must (a request
+   * about to leave), or when the run's output calls `flush` before reporting it: one write per
+   * request, not two.
+   */
   outcome(line: number, outcome: Outcome, detail: { input?: string[]; status?: number; reason?: string } = {}): void {
-    this.write({ type: 'outcome', line, outcome, ...detail });
+    this.pending += `${JSON.stringify({ type: 'outcome', line, outcome, ...detail } satisfies JournalRecord)}\n`;
+  }
+
+  /** Writes the outcomes not yet on the file. */
+  flush(): void {
+    if (!this.pending) return;
+    const text = this.pending;
+    this.pending = '';
+    writeSync(this.fd, text);
   }
 
   end(): void {
@@ -69,9 +86,10 @@ export class RunJournal {
     closeSync(this.fd);
   }
 
-  // One write per record, straight to the file: nothing waits in a buffer when the process dies.
+  /** Writes the record, with any outcomes before it, straight to the file. */
   private write(record: JournalRecord): void {
-    writeSync(this.fd, `${JSON.stringify(record)}\n`);
+    this.pending += `${JSON.stringify(record)}\n`;
+    this.flush();
   }
 }
 

@@ -55,8 +55,9 @@ export interface RecordLines {
 /**
  * NDJSON on stdout, gathered and written in batches (one write per line costs more than a
  * request), each batch above the status line so a progress bar on the same terminal stays whole.
+ * `beforeWrite` runs before each batch is written (a bulk run's journal records what it reports).
  */
-export function recordLines(io: IO): RecordLines {
+export function recordLines(io: IO, { beforeWrite }: { beforeWrite?: () => void } = {}): RecordLines {
   const line = statusLine(io.stderr);
   let pending = '';
   let scheduled = false;
@@ -64,7 +65,9 @@ export function recordLines(io: IO): RecordLines {
     scheduled = false;
     const text = pending;
     pending = '';
-    if (text) line.above(() => io.stdout.write(text));
+    if (!text) return;
+    beforeWrite?.();
+    line.above(() => io.stdout.write(text));
   };
   return {
     write(record) {

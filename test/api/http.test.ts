@@ -15,6 +15,10 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 }
 
+const until = async (test: () => boolean) => {
+  while (!test()) await new Promise((r) => setTimeout(r, 5));
+};
+
 const exchange = (url: string, extra = {}) => ({ method: 'GET', url, headers: {}, timeoutMs: 2000, connectTimeoutMs: 1000, maxBytes: 1024, ...extra });
 
 describe('httpPool', () => {
@@ -26,12 +30,14 @@ describe('httpPool', () => {
     const url = await serve((req, res) => {
       sockets.add(req.socket);
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ path: req.url, method: req.method }));
+      // A body goes with its length in bytes, never chunked (some proxies refuse that).
+      const body = req.method === 'GET' ? {} : { length: req.headers['content-length'], chunked: req.headers['transfer-encoding'] ?? null };
+      res.end(JSON.stringify({ path: req.url, method: req.method, ...body }));
     });
     const first = await pool.send(exchange(url));
-    const second = await pool.send(exchange(`${url}again`, { method: 'PATCH', body: '{}' }));
+    const second = await pool.send(exchange(`${url}again`, { method: 'PATCH', body: '{"note":"café"}' }));
     expect(first).toMatchObject({ status: 200, text: '{"path":"/","method":"GET"}' });
-    expect(JSON.parse(second.text)).toEqual({ path: '/again', method: 'PATCH' });
+    expect(JSON.parse(second.text)).toEqual({ path: '/again', method: 'PATCH', length: '16', chunked: null });
     expect(first.headers['content-type']).toBe('application/json');
     expect(sockets.size).toBe(1);
   });
@@ -81,6 +87,19 @@ describe('httpPool', () => {
     const sent = pool.send(exchange(url, { signal: controller.signal }));
     setTimeout(() => controller.abort(), 50);
     await expect(sent).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('one abort stops every request it guards, and a request guarded by a signal already aborted is never sent', async () => {
+    let received = 0;
+    const url = await serve(() => received++);
+    const controller = new AbortController();
+    const sent = Array.from({ length: 5 }, () => pool.send(exchange(url, { signal: controller.signal })));
+    await until(() => received === 5);
+    controller.abort();
+    for (const request of sent) await expect(request).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(pool.send(exchange(url, { signal: controller.signal }))).rejects.toMatchObject({ code: 'ABORTED' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(received).toBe(5);
   });
 
   it('refused connections keep their system code', async () => {

@@ -5,6 +5,7 @@ import { parseFaults } from '../../src/sandbox/faults.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { FULL_TOKEN } from '../helpers.js';
 import { runCli } from '../cli/run.js';
+import { rateLimiter } from '../../src/bulk/limiter.js';
 
 describe('--each at the store\'s own rate limit', () => {
   const closers: (() => Promise<void>)[] = [];
@@ -28,5 +29,19 @@ describe('--each at the store\'s own rate limit', () => {
     }
     expect(sandbox.counters.faults['rate-limit'] ?? 0).toBe(0);
     expect(sandbox.counters.received).toBe(32);
+  });
+});
+
+describe('rateLimiter', () => {
+  it('without a limit lets every request go at once, except while a 429 pauses everyone', async () => {
+    const limiter = rateLimiter(0);
+    expect(limiter.acquire()).toBeUndefined();
+    limiter.pause(60);
+    const started = Date.now();
+    const turns = [limiter.acquire(), limiter.acquire()];
+    expect(turns.every((turn) => turn instanceof Promise)).toBe(true);
+    await Promise.all(turns);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(55);
+    expect(limiter.acquire()).toBeUndefined();
   });
 });

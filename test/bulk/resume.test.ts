@@ -59,6 +59,37 @@ describe('--resume', () => {
     expect(applied()).toBe(12);
   });
 
+  it('has journaled every outcome it reported, whenever it is killed', async () => {
+    const sandbox = await startSandbox({ token: FULL_TOKEN });
+    closers.push(() => sandbox.close());
+    const env = { PATH: process.env.PATH ?? '', STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
+    const file = join(dir, 'renewals.txt');
+    writeFileSync(file, Array.from({ length: 400 }, (_, i) => `${(i % 4) + 1}\n`).join(''));
+    const child = spawn(process.execPath, [BIN, 'subscriptions', 'update', '--each', file, '--interval-count', '3', '--rate', '100', '--concurrency', '4'], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const gone = new Promise((resolve) => child.on('close', resolve));
+    await until(() => stdout.split('\n').length > 20);
+    child.kill('SIGKILL');
+    await gone;
+
+    const id = /Run (\d{8}-\d{6}-[0-9a-f]{4});/.exec(stderr)?.[1];
+    const journal = readFileSync(join(dir, 'history', 'runs', `${id}.jsonl`), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const outcomes = journal.filter((record) => record.type === 'outcome');
+    const reported = stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    expect(reported.length).toBeGreaterThanOrEqual(20);
+    expect(reported.length).toBeLessThan(400);
+    // Each line printed is on the journal, and no outcome is on it without its request's line before it.
+    expect(outcomes.length).toBeGreaterThanOrEqual(reported.length);
+    for (const outcome of outcomes) {
+      const sent = journal.findIndex((record) => record.type === 'sent' && record.line === outcome.line);
+      expect(sent).toBeGreaterThanOrEqual(0);
+      expect(sent).toBeLessThan(journal.indexOf(outcome));
+    }
+  });
+
   it('leaves a line whose answer was lost alone, unless --retry-unknown', async () => {
     const sandbox = await startSandbox({ token: FULL_TOKEN, faults: parseFaults('latency=800', 1) });
     closers.push(() => sandbox.close());

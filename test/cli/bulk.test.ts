@@ -33,7 +33,9 @@ describe('--each', () => {
   it('fills the last arguments from each line, and --query applies to each result', async () => {
     const r = await cli(['orders', 'fulfillment-event', '10001', '201', '--each', '-', '--query', 'status'], '301\n302\n');
     expect(r.code).toBe(0);
-    expect(lines(r.stdout).map((l) => [l.input, l.data])).toEqual([
+    // Lines run side by side: they are reported as they finish, in any order.
+    const byInput = lines(r.stdout).sort((a, b) => String(a.input).localeCompare(String(b.input)));
+    expect(byInput.map((l) => [l.input, l.data])).toEqual([
       [['10001', '201', '301'], 'label_printed'],
       [['10001', '201', '302'], expect.any(String)],
     ]);
