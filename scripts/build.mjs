@@ -51,7 +51,8 @@ const output = {
   comments: { legal: false },
 };
 
-const cli = await rolldown({ ...input, input: { cli: 'src/cli.ts' }, plugins: [deferChildProcess] });
+// The entry may hold modules that chunks share: what every command loads at start is then one file.
+const cli = await rolldown({ ...input, input: { cli: 'src/cli.ts' }, preserveEntrySignatures: 'allow-extension', plugins: [deferChildProcess] });
 await cli.write({
   ...output,
   dir: 'dist',
@@ -60,7 +61,7 @@ await cli.write({
   chunkFileNames: 'cli/[name]-[hash].cjs',
   // What every command loads at start (Commander, the root command, the error printer) is one
   // file rather than a dozen small ones.
-  codeSplitting: { groups: [{ name: 'start', tags: ['$initial'] }] },
+  codeSplitting: { groups: [{ name: 'cli', tags: ['$initial'] }] },
 });
 await cli.close();
 

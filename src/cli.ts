@@ -26,6 +26,9 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
       outputError: (text, write) => write(`store-admin: ${text.replace(/^error: /, '')}`),
       getOutHelpWidth: () => helpWidth(io.stdout),
       getErrHelpWidth: () => helpWidth(io.stderr),
+      // The help is never coloured: Commander need not ask process.stdout (and so make it).
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
     })
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')

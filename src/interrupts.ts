@@ -16,8 +16,9 @@ export interface Interrupts {
 const LAST_RESORT = 3;
 
 export function listenForInterrupts(io: IO): Interrupts {
-  const stop = new AbortController();
-  const force = new AbortController();
+  // Made when first asked for, as the listeners are: --help never needs them (~2 ms to make).
+  let stop: AbortController;
+  let force: AbortController;
   let armed = false;
   let count = 0;
   const onSignal = (name: NodeJS.Signals) => {
@@ -32,6 +33,8 @@ export function listenForInterrupts(io: IO): Interrupts {
   const arm = () => {
     if (armed) return;
     armed = true;
+    stop = new AbortController();
+    force = new AbortController();
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     stdout.on?.('error', onStdoutError);

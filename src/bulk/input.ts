@@ -3,10 +3,11 @@
 // a .csv file with a header row names its columns after the command's arguments and body
 // fields (`id,reason,other_message`), so a spreadsheet export can drive a run as it is.
 import { UsageError } from '../api/errors.js';
+import { operations } from '../api/operations.js';
 import type { Context } from '../context.js';
 import type { OperationCommand, Options } from '../commands/define.js';
 import { attributeOf, flagOf, type Field } from '../commands/fields.js';
-import { paramsFrom, validated, type Input } from '../commands/prepare-input.js';
+import { paramsFrom, validated, validatedWith, type Input } from '../commands/prepare-input.js';
 import { CsvError, parseCsv } from './csv.js';
 
 export interface Item {
@@ -43,6 +44,7 @@ export async function readItems(spec: OperationCommand, ctx: Context, fixed: str
 
 async function lineItems(spec: OperationCommand, ctx: Context, fixed: string[], opts: Options, text: string, errors: string[]): Promise<BulkInput> {
   const body = spec.body ? await spec.body(opts, ctx) : undefined;
+  const schemas = await operations[spec.operation].schemas();
   const arity = (spec.args ?? []).length;
   const items: Item[] = [];
   for (const [index, raw] of text.split(/\r?\n/).entries()) {
@@ -57,7 +59,7 @@ async function lineItems(spec: OperationCommand, ctx: Context, fixed: string[], 
       continue;
     }
     try {
-      items.push({ line, text: trimmed, values: args, input: await validated(spec, { params: paramsFrom(spec, args), body }) });
+      items.push({ line, text: trimmed, values: args, input: validatedWith(schemas, spec, { params: paramsFrom(spec, args), body }) });
     } catch (error) {
       errors.push(`line ${line}: ${(error as Error).message}`);
     }

@@ -1,7 +1,7 @@
 // What a single run and a bulk run share: arguments and flags made into validated input, errors
 // that name the flag or argument at fault, the confirmation and the hints after an auth failure.
 import { ApiError, UsageError, ValidationError } from '../api/errors.js';
-import { operations } from '../api/operations.js';
+import { operations, type OperationSchemas } from '../api/operations.js';
 import { sealInput, validateInput } from '../api/validate.js';
 import type { Context } from '../context.js';
 import type { OperationCommand, Options } from './define.js';
@@ -32,9 +32,13 @@ export function paramsFrom(spec: OperationCommand, positional: string[]): Record
 
 /** Checks the input against the operation's schemas, naming flags and arguments in errors. */
 export async function validated(spec: OperationCommand, input: Input, opts?: Options): Promise<Input> {
-  const op = operations[spec.operation];
+  return validatedWith(await operations[spec.operation].schemas(), spec, input, opts);
+}
+
+/** The same with the operation's schemas at hand: a bulk run checks thousands of lines without a pause between them. */
+export function validatedWith(schemas: OperationSchemas, spec: OperationCommand, input: Input, opts?: Options): Input {
   try {
-    validateInput(op, await op.schemas(), input);
+    validateInput(operations[spec.operation], schemas, input);
     return sealInput(input);
   } catch (error) {
     if (error instanceof ValidationError) throw explain(error, spec, input, opts);

@@ -1,0 +1,40 @@
+// stdout as scripts meet it: a file, a pipe or /dev/null get the same bytes (written straight to
+// the file descriptor until a command needs the stream itself), and a reader that is gone
+// before anything is written ends the run quietly.
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, runCli, useConfigDir } from './run.js';
+
+describe('stdout', () => {
+  const dir = useConfigDir();
+  const env = { PATH: process.env.PATH ?? '', HOME: dir, STORE_ADMIN_CONFIG_DIR: dir };
+
+  it('writes the same output to a file, a pipe and /dev/null', async () => {
+    const piped = await runCli(['help', 'formatting'], { env });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toContain('Output formats');
+    const file = join(dir, 'out.txt');
+    const fd = openSync(file, 'w');
+    const toFile = spawnSync(process.execPath, [BIN, 'help', 'formatting'], { env, stdio: ['ignore', fd, 'pipe'] });
+    closeSync(fd);
+    expect(toFile.status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(piped.stdout);
+    const toNull = spawnSync(process.execPath, [BIN, 'help', 'formatting'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    expect(toNull.status).toBe(0);
+    expect(String(toNull.stderr)).toBe('');
+  });
+
+  it('ends quietly, exit 0, when the reader has gone before anything is written', async () => {
+    for (const args of [['--help'], ['help', 'exit-codes'], ['--version']]) {
+      const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      // Closed long before the process has started: its first write meets a closed pipe.
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect({ args, code, stderr }).toEqual({ args, code: 0, stderr: '' });
+    }
+  });
+});
