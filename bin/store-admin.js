@@ -51,11 +51,16 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 
 /**
  * V8 settings for a bulk run, made here so that neither the library nor a test worker inherits
- * them: a young generation that does not grow keeps thousands of requests near 65 MB at the same
- * speed. Other commands keep V8's defaults, which start them faster.
+ * them. Other commands keep V8's defaults, which start them faster.
  */
 function tuneForBulk() {
-  // Known to V8 in Node 20 to 26; a later V8 might not know it and would say so on stderr.
-  if (Number(process.versions.node.split('.')[0]) > 26) return;
-  require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
+  const major = Number(process.versions.node.split('.')[0]);
+  const v8 = require('node:v8');
+  // A young generation that does not grow keeps thousands of requests near 65 MB at the same
+  // speed. Known to V8 in Node 20 to 26; a later V8 might not know it and would say so on stderr.
+  if (major <= 26) v8.setFlagsFromString('--semi-space-growth-factor=1');
+  // A bulk run is a short, hot loop, and Node 20's V8 (no Maglev) waits long before it compiles
+  // hot code: a quarter of its default budget makes 2,000 requests take ~25 % less time. Later
+  // V8s tier up sooner by themselves and no longer have the flag.
+  if (major === 20) v8.setFlagsFromString('--interrupt-budget=16384');
 }
