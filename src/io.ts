@@ -37,10 +37,9 @@ export function processIO(): IO {
 
 /**
  * The process's stdout, written straight to its file descriptor while a command only writes to it
- * and asks whether it is a terminal (or its size): making process.stdout costs a short command (--help, a --json
- * answer) about 1.5 ms. Anything else (events, a terminal's size, a pipe that is full or closed)
- * hands over to process.stdout for good; stdout to a file or pipe is written synchronously there
- * too, so what was written first stays first.
+ * and asks whether it is a terminal or how wide it is: making process.stdout costs a short command
+ * (--help, a --json answer) about 1.5 ms. Anything else (events, a full or closed pipe) hands over
+ * to process.stdout for good; it writes to a file or pipe synchronously too, so order is kept.
  */
 function directStdout(): OutputStream {
   let stream: NodeJS.WriteStream | undefined;
@@ -48,8 +47,8 @@ function directStdout(): OutputStream {
   if (!surelyNotTerminal()) return handOver();
   return new Proxy({} as OutputStream, {
     get(_target, property) {
-      // What a file or pipe is asked most: it is no terminal, and has no size.
-      if (!stream && (property === 'isTTY' || property === 'columns' || property === 'rows')) return property === 'isTTY' ? false : undefined;
+      // A file or pipe is no terminal and has no size: process.stdout would say the same.
+      if (!stream && (property === 'isTTY' || property === 'columns' || property === 'rows')) return undefined;
       if (property !== 'write' || stream) {
         const value = Reflect.get(handOver(), property) as unknown;
         return typeof value === 'function' ? value.bind(stream) : value;

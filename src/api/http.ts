@@ -69,15 +69,16 @@ export function httpPool(): HttpPool {
    */
   function start<T>(exchange: Omit<Exchange, 'maxBytes'>, onResponse: (response: IncomingMessage, attempt: Attempt<T>, req: ClientRequest) => void): Promise<T> {
     const url = new URL(exchange.url);
+    const tls = url.protocol === 'https:' ? https : undefined;
     // https (and with it TLS) loads only for an https store: the sandbox and tests never pay for it.
-    if (url.protocol === 'https:' && !https) {
+    if (url.protocol === 'https:' && !tls) {
       return import('node:https').then((loaded) => {
         https = loaded;
         return start(exchange, onResponse);
       });
     }
-    const agent = https && url.protocol === 'https:' ? (secure ??= new https.Agent({ keepAlive: true })) : (plain ??= new HttpAgent({ keepAlive: true }));
-    const request = https && url.protocol === 'https:' ? https.request : httpRequest;
+    const agent = tls ? (secure ??= new tls.Agent({ keepAlive: true })) : (plain ??= new HttpAgent({ keepAlive: true }));
+    const request = tls ? tls.request : httpRequest;
     const { signal } = exchange;
     if (signal?.aborted) return Promise.reject(new ExchangeError('aborted', 'ABORTED'));
     return new Promise<T>((resolve, reject) => {
