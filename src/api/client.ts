@@ -129,7 +129,7 @@ export function createClient(options: ClientOptions): StoreClient {
 
   async function send({ prepared, headers }: Built, callOptions: CallOptions, anyBody: boolean): Promise<Response> {
     const sendHeaders = { ...headers, authorization: bearer() };
-    const through = (options.dispatcher ? brought : ownPool) ?? (await pool());
+    const through = await pool();
     const response = await withRetries(prepared, () => attempt(through, prepared, sendHeaders, limits, callOptions.signal, anyBody), options, callOptions);
     callOptions.onStatus?.(response.status);
     return response;

@@ -48,9 +48,13 @@ export function requestBuilder(settings: { baseUrl: string; userAgent: string; a
 
   const build = (method: string, url: string, headers: Record<string, string>, body: unknown, operation?: OperationId): Built => {
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const shown = { ...headers, authorization: `Bearer ${REDACTED}` };
-    const prepared: PreparedRequest = operation ? { operation, method, url, headers: shown } : { method, url, headers: shown };
-    if (body !== undefined) prepared.body = body;
+    const prepared: PreparedRequest = {
+      ...(operation ? { operation } : {}),
+      method,
+      url,
+      headers: redactHeaders({ ...headers, authorization: 'Bearer' }),
+      ...(body !== undefined ? { body } : {}),
+    };
     return { prepared, headers };
   };
 
