@@ -2,8 +2,8 @@
 import type { Command } from 'commander';
 import { UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
-import { metaOf } from './meta.js';
 import { formatGlobalFlags, helpWidth, wrapTopic } from '../output/help-layout.js';
+import { metaOf } from './meta.js';
 
 export const HELP_TOPICS: Record<string, string> = {
   environment: `Environment variables
