@@ -3,7 +3,7 @@
 // whether the request can have reached the store.
 import { InterruptedError, NetworkError, statusLine, type NetworkFailure } from './errors.js';
 import { ExchangeError, type HttpPool } from './http.js';
-import { nestingDepth } from './json-depth.js';
+import { nestsDeeperThan } from './json-depth.js';
 import { excerpt } from '../printable.js';
 import type { PreparedRequest } from './request-builder.js';
 import type { Response } from './types.js';
@@ -17,27 +17,21 @@ export interface AttemptLimits {
 
 
 /**
- * Sends `prepared` with `headers` (the token included) once. `anyBody` accepts a success that is
- * not JSON (raw requests); for operations that is an error.
+ * Sends `prepared` once, with the headers that carry the token and the body as JSON text.
+ * `anyBody` accepts a success that is not JSON (raw requests); for operations that is an error.
  */
 export async function attempt(
   pool: HttpPool,
   prepared: PreparedRequest,
-  headers: Record<string, string>,
+  { headers, body }: { headers: Readonly<Record<string, string>>; body: string | undefined },
   limits: AttemptLimits,
   signal: AbortSignal | undefined,
   anyBody: boolean,
 ): Promise<Response> {
   let answer;
   try {
-    answer = await pool.send({
-      method: prepared.method,
-      url: prepared.url,
-      headers,
-      body: prepared.body === undefined ? undefined : JSON.stringify(prepared.body),
-      ...limits,
-      signal,
-    });
+    const { timeoutMs, connectTimeoutMs, maxBytes } = limits;
+    answer = await pool.send({ method: prepared.method, url: prepared.url, headers, body, timeoutMs, connectTimeoutMs, maxBytes, signal });
   } catch (error) {
     if (signal?.aborted) throw interrupted(prepared.method);
     throw toNetworkError(error, prepared.url, limits);
@@ -74,7 +68,7 @@ function parseBody(text: string, contentType: string, status: number, anyBody: b
     }
     return text;
   }
-  if (typeof parsed === 'object' && parsed !== null && nestingDepth(text) > MAX_ANSWER_DEPTH) {
+  if (typeof parsed === 'object' && parsed !== null && nestsDeeperThan(text, MAX_ANSWER_DEPTH)) {
     // Not transient: the same answer would come again.
     throw new NetworkError('body', `The answer (${status}) from ${new URL(url).host} is nested more than ${MAX_ANSWER_DEPTH} levels deep; not read`, { status });
   }

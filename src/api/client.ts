@@ -5,7 +5,7 @@
 import { ApiError, AuthError, describeErrorBody } from './errors.js';
 import { attempt, type AttemptLimits } from './attempt.js';
 import { httpPool, type HttpPool, type OpenAnswer } from './http.js';
-import { operations, type OperationId } from './operations.js';
+import { operations, type OperationId, type OperationSchemas } from './operations.js';
 import { requestBuilder, type Built, type PreparedRequest, type RawRequest } from './request-builder.js';
 import type { RetryOptions } from './retry.js';
 import { withRetries } from './retry-loop.js';
@@ -108,10 +108,11 @@ export function createClient(options: ClientOptions): StoreClient {
     maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
   };
   let ownPool: HttpPool | undefined;
-  let brought: HttpPool | undefined;
-  const pool = async (): Promise<HttpPool> => {
+  let brought: Promise<HttpPool> | undefined;
+  const pool = (): HttpPool | Promise<HttpPool> => {
     if (!options.dispatcher) return (ownPool ??= httpPool());
-    return (brought ??= (await import('./transport.js')).undiciExchange(options.dispatcher));
+    const { dispatcher } = options;
+    return (brought ??= import('./transport.js').then(({ undiciExchange }) => undiciExchange(dispatcher)));
   };
   const builder = requestBuilder({
     baseUrl,
@@ -119,25 +120,38 @@ export function createClient(options: ClientOptions): StoreClient {
     apiVersion: options.apiVersion,
   });
 
-  /** The Authorization header; nothing is sent without a token. */
-  function bearer(): string {
+  /** Each headers object with the token added, made once: nothing is sent without a token. */
+  const withToken = new WeakMap<object, Readonly<Record<string, string>>>();
+  function authorized(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
     if (!options.token) {
       throw new AuthError(`No API token for ${baseUrl}`, { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
     }
-    return `Bearer ${options.token}`;
+    let sent = withToken.get(headers);
+    if (!sent) withToken.set(headers, (sent = Object.freeze({ ...headers, authorization: `Bearer ${options.token}` })));
+    return sent;
   }
 
   async function send({ prepared, headers }: Built, callOptions: CallOptions, anyBody: boolean): Promise<Response> {
-    const sendHeaders = { ...headers, authorization: bearer() };
-    const through = await pool();
-    const response = await withRetries(prepared, () => attempt(through, prepared, sendHeaders, limits, callOptions.signal, anyBody), options, callOptions);
+    const sendHeaders = authorized(headers);
+    const opened = pool();
+    const through = opened instanceof Promise ? await opened : opened;
+    const body = prepared.body === undefined ? undefined : JSON.stringify(prepared.body);
+    const response = await withRetries(prepared, () => attempt(through, prepared, { headers: sendHeaders, body }, limits, callOptions.signal, anyBody), options, callOptions);
     callOptions.onStatus?.(response.status);
     return response;
   }
 
+  // Each operation's schemas, once loaded: later calls build their requests without waiting.
+  const loaded = new Map<OperationId, OperationSchemas>();
+  const schemasOf = async (id: OperationId) => {
+    let schemas = loaded.get(id);
+    if (!schemas) loaded.set(id, (schemas = await operations[id].schemas()));
+    return schemas;
+  };
+
   async function call<Id extends OperationId>(id: Id, input: OperationInput<Id>, callOptions: CallOptions = {}) {
-    const { schemas, ...built } = await builder.operation(id, input);
-    const response = await send(built, callOptions, false);
+    const schemas = loaded.get(id) ?? (await schemasOf(id));
+    const response = await send(builder.operation(id, input, schemas), callOptions, false);
     if (response.status < 200 || response.status >= 300) {
       throw new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers);
     }
@@ -154,7 +168,7 @@ export function createClient(options: ClientOptions): StoreClient {
     baseUrl,
     prepareRaw: (request: RawRequest) => builder.raw(request).prepared,
     raw: (request: RawRequest, callOptions: CallOptions = {}) => send(builder.raw(request), callOptions, true),
-    prepare: async <Id extends OperationId>(id: Id, input: OperationInput<Id>) => (await builder.operation(id, input)).prepared,
+    prepare: async <Id extends OperationId>(id: Id, input: OperationInput<Id>) => builder.operation(id, input, await schemasOf(id)).prepared,
     call,
     openLink: async (url: string, { signal }: { signal?: AbortSignal } = {}) => {
       const prepared = { method: 'GET', url, headers: { accept: '*/*', 'user-agent': builder.userAgent } };

@@ -1,8 +1,23 @@
 // How deeply JSON text nests, counted without parsing or recursion: text nested thousands deep
 // would overflow the stack of any recursive walker (printing, redacting, checking) downstream.
 
+/**
+ * Whether JSON text nests deeper than `limit`: only text with more than `limit` brackets can.
+ * Counting them with indexOf costs a small fraction of the exact walk below, which then runs only
+ * for the rare text that has that many.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let brackets = 0;
+  for (const open of ['{', '[']) {
+    for (let at = text.indexOf(open); at !== -1; at = text.indexOf(open, at + 1)) {
+      if (++brackets > limit) return nestingDepth(text) > limit;
+    }
+  }
+  return false;
+}
+
 /** The deepest nesting of arrays and objects in JSON text. */
-export function nestingDepth(text: string): number {
+function nestingDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;

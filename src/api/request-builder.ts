@@ -1,7 +1,7 @@
 // Turns an operation and its input (or a raw request by path) into the request that will leave:
 // URL, headers, JSON body. Nothing here sends anything; --dry-run shows exactly this.
 import { NetworkError } from './errors.js';
-import { operations, type OperationId } from './operations.js';
+import { operations, type OperationId, type OperationSchemas } from './operations.js';
 import type { OperationInput } from './types.js';
 import { API_PREFIX, fillPath } from './url.js';
 import { validateInput } from './validate.js';
@@ -39,23 +39,45 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
 /** A request ready to send: what may be shown (`prepared`, token redacted) and the headers to send (no token yet). */
 export interface Built {
   prepared: PreparedRequest;
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
+}
+
+/** A JSON body is announced as such. */
+function jsonHeaders(headers: Record<string, string>, withBody: boolean): Record<string, string> {
+  if (withBody) headers['content-type'] = 'application/json';
+  return headers;
 }
 
 export function requestBuilder(settings: { baseUrl: string; userAgent: string; apiVersion?: string }) {
   const { baseUrl, userAgent } = settings;
   const origin = new URL(baseUrl).origin;
 
-  const build = (method: string, url: string, headers: Record<string, string>, body: unknown, operation?: OperationId): Built => {
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const prepared: PreparedRequest = {
-      ...(operation ? { operation } : {}),
-      method,
-      url,
-      headers: redactHeaders({ ...headers, authorization: 'Bearer' }),
-      ...(body !== undefined ? { body } : {}),
-    };
+  const build = (method: string, url: string, headers: Readonly<Record<string, string>>, body: unknown, operation?: OperationId): Built => {
+    // No spreads: on Node 20 they cost a bulk run more than the rest of this file.
+    const prepared: PreparedRequest = operation ? { operation, method, url, headers: shown(headers) } : { method, url, headers: shown(headers) };
+    if (body !== undefined) prepared.body = body;
     return { prepared, headers };
+  };
+
+  // An operation's headers are the same for every call: built once, frozen, and shared by its
+  // requests (a bulk run sends thousands).
+  const opHeaders = new Map<string, Readonly<Record<string, string>>>();
+  const headersOf = (id: OperationId, withBody: boolean) => {
+    const key = `${id} ${withBody}`;
+    let headers = opHeaders.get(key);
+    if (!headers) {
+      const version = settings.apiVersion ?? operations[id].version;
+      headers = Object.freeze(jsonHeaders({ accept: 'application/json', 'user-agent': userAgent, 'x-store-api-version': version }, withBody));
+      opHeaders.set(key, headers);
+    }
+    return headers;
+  };
+  /** What may be shown of each headers object: the token marked as redacted. */
+  const shownOf = new WeakMap<object, Record<string, string>>();
+  const shown = (headers: Readonly<Record<string, string>>) => {
+    let safe = shownOf.get(headers);
+    if (!safe) shownOf.set(headers, (safe = Object.freeze(redactHeaders({ ...headers, authorization: 'Bearer' }))));
+    return safe;
   };
 
   /** An absolute URL must be on the store's own origin: the token goes with it. */
@@ -72,18 +94,16 @@ export function requestBuilder(settings: { baseUrl: string; userAgent: string; a
 
   return {
     userAgent,
-    /** Validates the input against the operation's schemas and builds its request. */
-    async operation<Id extends OperationId>(id: Id, input: OperationInput<Id>) {
+    /** Validates the input against the operation's schemas (loaded by the caller) and builds its request. */
+    operation<Id extends OperationId>(id: Id, input: OperationInput<Id>, schemas: OperationSchemas): Built {
       const op = operations[id];
-      const schemas = await op.schemas();
       const { params, body } = validateInput(op, schemas, input) as { params: Record<string, unknown>; body: unknown };
-      const headers = { accept: 'application/json', 'user-agent': userAgent, 'x-store-api-version': settings.apiVersion ?? op.version };
-      return { ...build(op.method, `${baseUrl}${API_PREFIX}${fillPath(op.path, params)}`, headers, body, id), schemas };
+      return build(op.method, `${baseUrl}${API_PREFIX}${fillPath(op.path, params)}`, headersOf(id, body !== undefined), body, id);
     },
     raw(request: RawRequest): Built {
       const url = new URL(rawUrl(request.path));
       for (const [key, value] of Object.entries(request.query ?? {})) url.searchParams.append(key, value);
-      const headers = { accept: 'application/json', 'user-agent': userAgent, ...request.headers, 'x-store-api-version': request.version };
+      const headers = jsonHeaders({ accept: 'application/json', 'user-agent': userAgent, ...request.headers, 'x-store-api-version': request.version }, request.body !== undefined);
       return build(request.method.toUpperCase(), url.toString(), headers, request.body);
     },
   };

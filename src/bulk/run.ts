@@ -80,7 +80,7 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
       });
       succeeded++;
       journal?.outcome(item.line, 'applied', { input: item.values, status });
-      return { ok: true, status, data: spec.present ? spec.present(data, opts) : data };
+      return { input: item.values, ok: true, status, data: spec.present ? spec.present(data, opts) : data };
     } catch (error) {
       if (error instanceof NotStartedError) {
         waiting.push(item);
@@ -105,6 +105,7 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
       }
       const described = error instanceof StoreAdminError ? error : new StoreAdminError(String(error));
       return {
+        input: item.values,
         ok: false,
         ...(lost ? { outcome: 'unknown' } : {}),
         status: error instanceof ApiError ? error.status : (status ?? null),
@@ -118,7 +119,7 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
       const item = items[next++]!;
       const result = await attempt(item);
       if (!result) continue;
-      writeLine(item, result);
+      writeLine(result);
       progress.tick();
     }
   };
@@ -128,8 +129,8 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   const beforeWrite = () => journal?.flush();
   const output = ctx.format === 'table' ? shortLines(io) : recordLines(io, { beforeWrite });
   const search = options.query === undefined ? undefined : (await import('jmespath')).default.search;
-  const writeLine = (item: Item, result: Record<string, unknown>) => {
-    let line: Record<string, unknown> = { input: item.values, ...result };
+  const writeLine = (result: Record<string, unknown>) => {
+    let line = result;
     if (search && result.ok) {
       // The change is done whatever the query makes of its answer: a failing query is noted, not a failure.
       try {

@@ -70,7 +70,8 @@ export class RunJournal {
    * request, not two.
    */
   outcome(line: number, outcome: Outcome, detail: { input?: string[]; status?: number; reason?: string } = {}): void {
-    this.pending += `${JSON.stringify({ type: 'outcome', line, outcome, ...detail } satisfies JournalRecord)}\n`;
+    const record: JournalRecord = { type: 'outcome', line, outcome, input: detail.input, status: detail.status, reason: detail.reason };
+    this.pending += `${JSON.stringify(record)}\n`;
   }
 
   /** Writes the outcomes not yet on the file. */

@@ -1,7 +1,7 @@
 // The sandbox store: a real HTTP server speaking the Store Administration API, with seeded data
 // and real state changes. Routing, version checks, scope checks and body validation all come
 // from the operation table, so the sandbox cannot drift from the client.
-import { nestingDepth } from '../api/json-depth.js';
+import { nestsDeeperThan } from '../api/json-depth.js';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -358,7 +358,7 @@ function parseJson(raw: string, contentType: string | undefined): unknown {
   if (contentType && !/^application\/json\b/i.test(contentType)) {
     throw new HttpError(415, { detail: `Unsupported media type "${contentType}" in request.` });
   }
-  if (nestingDepth(raw) > MAX_JSON_DEPTH) {
+  if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) {
     throw new HttpError(400, { detail: `JSON parse error - nested deeper than ${MAX_JSON_DEPTH} levels.` });
   }
   try {

@@ -42,6 +42,60 @@ describe('httpPool', () => {
     expect(sockets.size).toBe(1);
   });
 
+  it('writes the headers as given, adds the Host and body length Node would, and drops framing headers given by the caller', async () => {
+    const seen: { raw: string[]; keepAlive: boolean; body: string }[] = [];
+    const url = await serve((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        seen.push({ raw: req.rawHeaders, keepAlive: req.headers.connection === 'keep-alive', body });
+        res.end('{}');
+      });
+    });
+    const headers = { accept: 'application/json', 'X-Store-API-Version': '2024-04-01', 'Content-Length': '999', 'transfer-encoding': 'chunked' };
+    await pool.send(exchange(url, { method: 'POST', headers, body: '{"note":"naïve"}' }));
+    await pool.send(exchange(url, { headers: { host: 'shop.example.com' } }));
+    const [post, get] = seen;
+    const pairs = (raw: string[]) => raw.flatMap((value, i) => (i % 2 ? [] : [[value.toLowerCase(), raw[i + 1]]]));
+    expect(pairs(post!.raw)).toEqual([
+      ['accept', 'application/json'],
+      ['x-store-api-version', '2024-04-01'],
+      ['host', new URL(url).host],
+      ['content-length', '17'],
+      ['connection', 'keep-alive'],
+    ]);
+    expect(post!.body).toBe('{"note":"naïve"}');
+    // A Host the caller names is the one sent, once.
+    expect(pairs(get!.raw).filter(([name]) => name === 'host')).toEqual([['host', 'shop.example.com']]);
+    expect(get!.keepAlive).toBe(true);
+  });
+
+  it('refuses a header value that would split the request, before anything is sent', async () => {
+    let requests = 0;
+    const url = await serve((_req, res) => {
+      requests++;
+      res.end('{}');
+    });
+    const error = await pool.send(exchange(url, { headers: { 'x-note': 'a\r\nx-injected: 1' } })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'ERR_INVALID_CHAR' });
+    await pool.send(exchange(url));
+    expect(requests).toBe(1);
+  });
+
+  it('sends the Host of an IPv6 store in brackets, with its port', async () => {
+    const server = createServer((req, res) => res.end(JSON.stringify({ host: req.headers.host })));
+    servers.push(server);
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(0, '::1', () => resolve(true));
+    });
+    if (!listening) return; // no IPv6 loopback on this machine
+    const { port } = server.address() as AddressInfo;
+    const answer = await pool.send(exchange(`http://[::1]:${port}/`));
+    expect(JSON.parse(answer.text)).toEqual({ host: `[::1]:${port}` });
+  });
+
   it('bounds the whole attempt, even a body that trickles a byte at a time', async () => {
     const url = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
