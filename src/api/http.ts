@@ -107,18 +107,18 @@ export function httpPool(): HttpPool {
       const release = signal && guard(signal, () => fail(new ExchangeError('aborted', 'ABORTED', status)));
       const timer = setTimeout(() => fail(new ExchangeError(`no complete answer within ${exchange.timeoutMs} ms`, 'TIMEOUT', status)), exchange.timeoutMs);
       let connectTimer: NodeJS.Timeout | undefined;
-      req.once('socket', (socket) => {
+      req.on('socket', (socket) => {
         // A reused keep-alive socket is connected already.
         if (!socket.connecting) return;
         connectTimer = setTimeout(() => fail(new ExchangeError(`could not connect within ${exchange.connectTimeoutMs} ms`, 'CONNECT_TIMEOUT')), exchange.connectTimeoutMs);
         socket.once('connect', () => clearTimeout(connectTimer));
       });
-      req.once('error', fail);
-      req.once('response', (response) => {
+      req.on('error', fail);
+      req.on('response', (response) => {
         status = response.statusCode;
         response.on('error', () => fail(new ExchangeError('the answer was cut short', 'CUT_SHORT', status)));
         // A body cut short closes before it is complete.
-        response.once('close', () => {
+        response.on('close', () => {
           if (!response.complete) fail(new ExchangeError('the answer was cut short', 'CUT_SHORT', status));
           release?.();
         });
@@ -150,7 +150,7 @@ export function httpPool(): HttpPool {
           if (size > exchange.maxBytes) attempt.fail(new ExchangeError(`the answer is larger than ${exchange.maxBytes} bytes`, 'TOO_LARGE', response.statusCode));
           else chunks.push(chunk);
         });
-        response.once('end', () =>
+        response.on('end', () =>
           attempt.succeed({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks, size).toString('utf8') }),
         );
       });

@@ -60,17 +60,15 @@ export function requestBuilder(settings: { baseUrl: string; userAgent: string; a
   };
 
   // An operation's headers are the same for every call: built once, frozen, and shared by its
-  // requests (a bulk run sends thousands).
-  const opHeaders = new Map<string, Readonly<Record<string, string>>>();
+  // requests (a bulk run sends thousands). Two sets each: with a JSON body and without.
+  const opHeaders = new Map<OperationId, [Readonly<Record<string, string>>, Readonly<Record<string, string>>]>();
   const headersOf = (id: OperationId, withBody: boolean) => {
-    const key = `${id} ${withBody}`;
-    let headers = opHeaders.get(key);
-    if (!headers) {
-      const version = settings.apiVersion ?? operations[id].version;
-      headers = Object.freeze(jsonHeaders({ accept: 'application/json', 'user-agent': userAgent, 'x-store-api-version': version }, withBody));
-      opHeaders.set(key, headers);
+    let both = opHeaders.get(id);
+    if (!both) {
+      const base = { accept: 'application/json', 'user-agent': userAgent, 'x-store-api-version': settings.apiVersion ?? operations[id].version };
+      opHeaders.set(id, (both = [Object.freeze({ ...base }), Object.freeze(jsonHeaders({ ...base }, true))]));
     }
-    return headers;
+    return both[withBody ? 1 : 0];
   };
   /** What may be shown of each headers object: the token marked as redacted. */
   const shownOf = new WeakMap<object, Record<string, string>>();

@@ -11,7 +11,6 @@ import type { Context } from '../context.js';
 import type { OperationCommand, Options } from '../commands/define.js';
 import { addHint, commandName, confirm } from '../commands/prepare-input.js';
 import { textFrom } from '../commands/values.js';
-import { recordLines } from '../output/render.js';
 import { statusLine } from '../output/status-line.js';
 import { rateLimiter } from './limiter.js';
 import { readItems, type Item } from './input.js';
@@ -125,9 +124,13 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   };
 
   // On a terminal, a short line per result above the progress bar; elsewhere, a JSON line each.
-  // What is reported is on the journal first.
-  const beforeWrite = () => journal?.flush();
-  const output = ctx.format === 'table' ? shortLines(io) : recordLines(io, { beforeWrite });
+  // Each is written as its answer comes (a write costs about a microsecond), after the journal
+  // has recorded it.
+  const status = statusLine(io.stderr);
+  const lineText =
+    ctx.format === 'table'
+      ? (record: Record<string, unknown>) => `${shortLine(record.input as string[], record as never)}\n`
+      : (record: Record<string, unknown>) => `${JSON.stringify(record)}\n`;
   const search = options.query === undefined ? undefined : (await import('jmespath')).default.search;
   const writeLine = (result: Record<string, unknown>) => {
     let line = result;
@@ -139,23 +142,12 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
         line = { ...line, queryError: (error as Error).message };
       }
     }
-    output.write(line);
+    status.above(() => io.stdout.write(lineText(line)));
   };
-  function shortLines(out: typeof io) {
-    const line = statusLine(out.stderr);
-    return {
-      write: (record: Record<string, unknown>) => {
-        beforeWrite();
-        line.above(() => out.stdout.write(`${shortLine(record.input as string[], record as never)}\n`));
-      },
-      end() {},
-    };
-  }
 
   try {
     await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 4, items.length) }, worker));
   } finally {
-    output.end();
     progress.done();
   }
 

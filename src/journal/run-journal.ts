@@ -1,7 +1,7 @@
 // A bulk run's journal: a header (what ran, where, over which input), then a line when each
 // request is about to leave and another with its outcome. A request's line reaches the file
-// before the request leaves, and an outcome before it is reported (`flush`, which the run's
-// output calls), so a run killed at any moment has recorded all it told. --resume reads it back.
+// before the request leaves, and an outcome before it is reported, so a run killed at any moment
+// has recorded all it told. --resume reads it back.
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,8 +38,6 @@ export function newRunId(now = new Date()): string {
 }
 
 export class RunJournal {
-  private pending = '';
-
   private constructor(
     private readonly fd: number,
     readonly header: RunHeader,
@@ -64,22 +62,9 @@ export class RunJournal {
     this.write({ type: 'sent', line });
   }
 
-  /**
-   * Records a line's outcome; it reaches the file with the next record that must (a request
-   * about to leave), or when the run's output calls `flush` before reporting it: one write per
-   * request, not two.
-   */
+  /** Records a line's outcome; on the file when this returns, so before the run reports it. */
   outcome(line: number, outcome: Outcome, detail: { input?: string[]; status?: number; reason?: string } = {}): void {
-    const record: JournalRecord = { type: 'outcome', line, outcome, input: detail.input, status: detail.status, reason: detail.reason };
-    this.pending += `${JSON.stringify(record)}\n`;
-  }
-
-  /** Writes the outcomes not yet on the file. */
-  flush(): void {
-    if (!this.pending) return;
-    const text = this.pending;
-    this.pending = '';
-    writeSync(this.fd, text);
+    this.write({ type: 'outcome', line, outcome, input: detail.input, status: detail.status, reason: detail.reason });
   }
 
   end(): void {
@@ -87,10 +72,9 @@ export class RunJournal {
     closeSync(this.fd);
   }
 
-  /** Writes the record, with any outcomes before it, straight to the file. */
+  /** Writes the record straight to the file: a run killed at any moment has it. */
   private write(record: JournalRecord): void {
-    this.pending += `${JSON.stringify(record)}\n`;
-    this.flush();
+    writeSync(this.fd, `${JSON.stringify(record)}\n`);
   }
 }
 

@@ -53,11 +53,10 @@ export interface RecordLines {
 }
 
 /**
- * NDJSON on stdout, gathered and written in batches (one write per line costs more than a
- * request), each batch above the status line so a progress bar on the same terminal stays whole.
- * `beforeWrite` runs before each batch is written (a bulk run's journal records what it reports).
+ * NDJSON on stdout, gathered and written in batches (a list of thousands in a few writes), each
+ * batch above the status line so a progress bar on the same terminal stays whole.
  */
-export function recordLines(io: IO, { beforeWrite }: { beforeWrite?: () => void } = {}): RecordLines {
+export function recordLines(io: IO): RecordLines {
   const line = statusLine(io.stderr);
   let pending = '';
   let scheduled = false;
@@ -66,7 +65,6 @@ export function recordLines(io: IO, { beforeWrite }: { beforeWrite?: () => void 
     const text = pending;
     pending = '';
     if (!text) return;
-    beforeWrite?.();
     line.above(() => io.stdout.write(text));
   };
   return {
