@@ -63,13 +63,14 @@ export function httpPool(): HttpPool {
   let secure: HttpsAgent | undefined;
   let https: typeof import('node:https') | undefined;
   const guard = abortGuards();
+  const targetOf = requestTargets();
 
   /**
    * Sends the request; `onResponse` reads the answer and settles the attempt. The attempt's timer
    * runs until then, the abort signal until the answer closes (a download's once its body is read).
    */
   function start<T>(exchange: Omit<Exchange, 'maxBytes'>, onResponse: (response: IncomingMessage, attempt: Attempt<T>, req: ClientRequest) => void): Promise<T> {
-    const url = new URL(exchange.url);
+    const url = targetOf(exchange.url);
     const tls = url.protocol === 'https:' ? https : undefined;
     // https (and with it TLS) loads only for an https store: the sandbox and tests never pay for it.
     if (url.protocol === 'https:' && !tls) {
@@ -83,7 +84,7 @@ export function httpPool(): HttpPool {
     const { signal } = exchange;
     if (signal?.aborted) return Promise.reject(new ExchangeError('aborted', 'ABORTED'));
     return new Promise<T>((resolve, reject) => {
-      const options: RequestOptions = urlToHttpOptions(url);
+      const options: RequestOptions = { protocol: url.protocol, hostname: url.hostname, port: url.port, path: url.path };
       options.method = exchange.method;
       options.headers = headerList(exchange, url.host);
       options.agent = agent;
@@ -166,6 +167,40 @@ export function httpPool(): HttpPool {
       plain?.destroy();
       secure?.destroy();
     },
+  };
+}
+
+interface Target {
+  protocol: string;
+  /** Without an IPv6 address's brackets, as Node connects to it. */
+  hostname: string;
+  port: number | undefined;
+  /** As the Host header gives it. */
+  host: string;
+  /** Path and query, as the request line gives them. */
+  path: string;
+}
+
+const PLAIN_PATH = /^\/[\w\-.~!$&'()*+,;=:@%/]*(?:\?[\w\-.~!$&()*+,;=:@%/?]*)?$/;
+const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?:[/?]|$)/i;
+
+/**
+ * Where each URL's request goes. Parsing every URL anew cost a bulk run 20–30 µs a request on
+ * Node 20 and 22 (~5 on 24), so a URL on the origin parsed last, whose path and query hold only
+ * characters a parse leaves as they are and no dot segment, is sent as written; anything else is
+ * parsed.
+ */
+function requestTargets(): (url: string) => Target {
+  let last: (Target & { origin: string }) | undefined;
+  return (url) => {
+    if (last && url.startsWith(last.origin) && url.charCodeAt(last.origin.length) === 0x2f) {
+      const path = url.slice(last.origin.length);
+      if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)) return { protocol: last.protocol, hostname: last.hostname, port: last.port, host: last.host, path };
+    }
+    const parsed = new URL(url);
+    const { protocol, hostname, port } = urlToHttpOptions(parsed);
+    last = { origin: parsed.origin, protocol: protocol!, hostname: hostname!, port: port === undefined ? undefined : Number(port), host: parsed.host, path: `${parsed.pathname}${parsed.search}` };
+    return last;
   };
 }
 

@@ -71,6 +71,38 @@ describe('httpPool', () => {
     expect(get!.keepAlive).toBe(true);
   });
 
+  it('sends every URL to the path a URL parser gives it, whatever the one before it was', async () => {
+    const seen: string[] = [];
+    const url = await serve((req, res) => {
+      seen.push(req.url!);
+      res.end('{}');
+    });
+    const tricky = [
+      'api/admin/orders/1/',
+      'a/./b/../c/',
+      'a/%2e%2E/b?x=1',
+      'a/.%2e',
+      "it's/here?q='quoted'",
+      'caf%C3%A9/?q=a b&r=<x>',
+      'tab\there/\\back',
+      'a/b?next=/../x#fragment',
+      'x/%zz/~user/(1)*!$@:;=+,',
+    ];
+    for (const path of tricky) {
+      await pool.send(exchange(`${url}plain/`));
+      await pool.send(exchange(`${url}${path}`));
+    }
+    const expected = tricky.flatMap((path) => {
+      const parsed = new URL(`${url}${path}`);
+      return ['/plain/', `${parsed.pathname}${parsed.search}`];
+    });
+    expect(seen).toEqual(expected);
+    // Another origin after the first is parsed for itself.
+    const other = await serve((req, res) => res.end(JSON.stringify({ host: req.headers.host, path: req.url })));
+    const answer = await pool.send(exchange(`${other}z/./y`));
+    expect(JSON.parse(answer.text)).toEqual({ host: new URL(other).host, path: '/z/y' });
+  });
+
   it('refuses a header value that would split the request, before anything is sent', async () => {
     let requests = 0;
     const url = await serve((_req, res) => {
