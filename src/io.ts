@@ -54,13 +54,20 @@ function directStdout(): OutputStream {
         return typeof value === 'function' ? value.bind(stream) : value;
       }
       return (chunk: string | Uint8Array) => {
-        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        let bytes: Uint8Array | undefined;
         let written = 0;
         try {
+          // A string goes as it is; only a write cut short (a pipe) needs its bytes.
+          if (typeof chunk === 'string') {
+            written = writeSync(1, chunk);
+            if (written === Buffer.byteLength(chunk)) return true;
+          }
+          bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
           while (written < bytes.length) written += writeSync(1, bytes, written);
           return true;
         } catch {
           // A full non-blocking pipe (EAGAIN) or a closed one (EPIPE): the stream waits, or reports it.
+          bytes ??= typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
           return handOver().write(bytes.subarray(written));
         }
       };

@@ -72,9 +72,15 @@ export function validateInput(
   schemas: OperationSchemas,
   input: { params?: unknown; body?: unknown },
 ): { params: unknown; body: unknown } {
+  const known = passed.get(input);
+  if (known?.schemas === schemas) return known.result;
   const params = check(paramsSchema(op.params), input.params ?? {});
   const body = schemas.body && check(schemas.body, input.body ?? {});
-  if (params.success && (!body || body.success)) return { params: params.data, body: body?.data };
+  if (params.success && (!body || body.success)) {
+    const result = { params: params.data, body: body?.data };
+    if (sealed.has(input)) passed.set(input, { schemas, result });
+    return result;
+  }
   const issues = [
     ...(params.success ? [] : toFieldIssues('params', params.error.issues, input.params ?? {})),
     ...(body && !body.success ? toFieldIssues('body', body.error.issues, input.body ?? {}) : []),
@@ -85,18 +91,20 @@ export function validateInput(
 
 type Checked = ReturnType<z.ZodMiniType['safeParse']>;
 
-/** Inputs deep-frozen by `sealInput`: nothing can have changed in them since they were checked. */
+/** Inputs and their parts deep-frozen by `sealInput`: nothing in them can change once checked. */
 const sealed = new WeakSet<object>();
 /** What each sealed part of an input checked out as, by schema. */
 const checked = new WeakMap<z.ZodMiniType, WeakMap<object, Checked>>();
+/** Sealed inputs that passed, with the schemas they passed: a bulk line's request finds it in one look. */
+const passed = new WeakMap<object, { schemas: OperationSchemas; result: { params: unknown; body: unknown } }>();
 
 /**
- * Freezes a checked input, parts and all, so that checking it again costs nothing: the client
- * does not repeat what the command has checked, and a bulk run checks its one body once, not
- * once per line.
+ * Freezes an input, parts and all, so that checking it again costs nothing: the client does not
+ * repeat what the command has checked, and a bulk run checks its one body once, not once per line.
  */
 export function sealInput<T extends { params?: unknown; body?: unknown }>(input: T): T {
   for (const part of [input.params, input.body]) if (isObject(part)) sealed.add(deepFreeze(part));
+  sealed.add(Object.freeze(input));
   return input;
 }
 

@@ -38,8 +38,9 @@ export async function validated(spec: OperationCommand, input: Input, opts?: Opt
 /** The same with the operation's schemas at hand: a bulk run checks thousands of lines without a pause between them. */
 export function validatedWith(schemas: OperationSchemas, spec: OperationCommand, input: Input, opts?: Options): Input {
   try {
-    validateInput(operations[spec.operation], schemas, input);
-    return sealInput(input);
+    // Sealed first, so that the check is remembered for the client's own.
+    validateInput(operations[spec.operation], schemas, sealInput(input));
+    return input;
   } catch (error) {
     if (error instanceof ValidationError) throw explain(error, spec, input, opts);
     throw error;

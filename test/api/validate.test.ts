@@ -45,4 +45,18 @@ describe('validateInput', () => {
     expect(() => validateInput(op, schemas, bad)).toThrow(ValidationError);
     expect(() => validateInput(op, schemas, bad)).toThrow(/body\.interval_count/);
   });
+
+  it('finds a sealed input that passed in one look, for the same schemas only, and nothing in it can be swapped', () => {
+    const { schemas, checks } = counted();
+    const input = sealInput({ params: { id: 4 }, body: { interval_count: 3 } });
+    const first = validateInput(op, schemas, input);
+    expect(validateInput(op, schemas, input)).toBe(first);
+    expect(checks()).toBe(1);
+    expect(() => {
+      (input as { body: unknown }).body = { interval_count: 'x' };
+    }).toThrow(TypeError);
+    const other = counted();
+    expect(validateInput(op, other.schemas, input)).not.toBe(first);
+    expect(other.checks()).toBe(1);
+  });
 });

@@ -2,7 +2,7 @@
 // the file descriptor until a command needs the stream itself), and a reader that is gone
 // before anything is written ends the run quietly.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, useConfigDir } from './run.js';
@@ -24,6 +24,30 @@ describe('stdout', () => {
     const toNull = spawnSync(process.execPath, [BIN, 'help', 'formatting'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     expect(toNull.status).toBe(0);
     expect(String(toNull.stderr)).toBe('');
+  });
+
+  it('gives a slow reader the same bytes as a file, multibyte text and all, when there is more than a pipe holds', async () => {
+    const ids = join(dir, 'ids.txt');
+    writeFileSync(ids, Array.from({ length: 3000 }, (_, i) => `${i + 1}\n`).join(''));
+    const args = [BIN, 'customers', 'add-note', '--each', ids, '--message', 'café — ✓ naïve', '--dry-run'];
+    const runEnv = { ...env, STORE_ADMIN_BASE_URL: 'https://shop.example.com', STORE_ADMIN_TOKEN: 'tok_stdout_test' };
+    const file = join(dir, 'notes.ndjson');
+    const fd = openSync(file, 'w');
+    expect(spawnSync(process.execPath, args, { env: runEnv, stdio: ['ignore', fd, 'ignore'] }).status).toBe(0);
+    closeSync(fd);
+    const child = spawn(process.execPath, args, { env: runEnv, stdio: ['ignore', 'pipe', 'ignore'] });
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk)).pause();
+    // Nothing is read for a while: the pipe fills and the writer has to wait for the reader.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(child.exitCode).toBeNull();
+    child.stdout.resume();
+    expect(await closed).toBe(0);
+    const expected = readFileSync(file);
+    expect(expected.length).toBeGreaterThan(900 * 1024);
+    expect(Buffer.concat(chunks).equals(expected)).toBe(true);
+    expect(expected.toString('utf8')).toContain('café — ✓ naïve');
   });
 
   it('ends quietly, exit 0, when the reader has gone before anything is written', async () => {
