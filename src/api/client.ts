@@ -112,7 +112,14 @@ export function createClient(options: ClientOptions): StoreClient {
   const pool = (): HttpPool | Promise<HttpPool> => {
     if (!options.dispatcher) return (ownPool ??= httpPool());
     const { dispatcher } = options;
-    return (brought ??= import('./transport.js').then(({ undiciExchange }) => undiciExchange(dispatcher)));
+    brought ??= import('./transport.js').then(
+      ({ undiciExchange }) => undiciExchange(dispatcher),
+      (error: unknown) => {
+        brought = undefined; // the next call tries again
+        throw error;
+      },
+    );
+    return brought;
   };
   const builder = requestBuilder({
     baseUrl,

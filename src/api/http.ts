@@ -181,7 +181,8 @@ interface Target {
   path: string;
 }
 
-const PLAIN_PATH = /^\/[\w\-.~!$&'()*+,;=:@%/]*(?:\?[\w\-.~!$&()*+,;=:@%/?]*)?$/;
+// A query is plain only if it is not empty: a parser drops a bare "?".
+const PLAIN_PATH = /^\/[\w\-.~!$&'()*+,;=:@%/]*(?:\?[\w\-.~!$&()*+,;=:@%/?]+)?$/;
 const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?:[/?]|$)/i;
 
 /**
@@ -199,8 +200,10 @@ function requestTargets(): (url: string) => Target {
     }
     const parsed = new URL(url);
     const { protocol, hostname, port } = urlToHttpOptions(parsed);
-    last = { origin: parsed.origin, protocol: protocol!, hostname: hostname!, port: port === undefined ? undefined : Number(port), host: parsed.host, path: `${parsed.pathname}${parsed.search}` };
-    return last;
+    const target = { origin: parsed.origin, protocol: protocol!, hostname: hostname!, port: port === undefined ? undefined : Number(port), host: parsed.host, path: `${parsed.pathname}${parsed.search}` };
+    // Only an http(s) URL's origin is its own: a blob: URL names another's.
+    if (protocol === 'http:' || protocol === 'https:') last = target;
+    return target;
   };
 }
 
@@ -211,7 +214,7 @@ function requestTargets(): (url: string) => Target {
  * it chunked, which some proxies refuse. Framing headers a caller gives are dropped: the body's
  * real length is the only one sent.
  */
-function headerList({ headers, body }: Omit<Exchange, 'maxBytes'>, host: string): string[] {
+function headerList({ method, headers, body }: Omit<Exchange, 'maxBytes'>, host: string): string[] {
   const list: string[] = [];
   let hasHost = false;
   for (const name in headers) {
@@ -221,9 +224,14 @@ function headerList({ headers, body }: Omit<Exchange, 'maxBytes'>, host: string)
     list.push(name, headers[name]!);
   }
   if (!hasHost) list.push('host', host);
+  // With no body, Node's own rule: a method that may carry one says it is empty.
   if (body !== undefined) list.push('content-length', String(Buffer.byteLength(body)));
+  else if (!BODILESS.has(method)) list.push('content-length', '0');
   return list;
 }
+
+/** Methods Node sends without a length when they have no body. */
+const BODILESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
 
 interface Attempt<T> {
   succeed(value: T): void;

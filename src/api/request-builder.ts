@@ -11,7 +11,8 @@ export interface PreparedRequest {
   operation?: OperationId;
   method: string;
   url: string;
-  headers: Record<string, string>;
+  /** Frozen: one object is shared by every request of an operation. */
+  headers: Readonly<Record<string, string>>;
   body?: unknown;
 }
 
@@ -101,7 +102,9 @@ export function requestBuilder(settings: { baseUrl: string; userAgent: string; a
     raw(request: RawRequest): Built {
       const url = new URL(rawUrl(request.path));
       for (const [key, value] of Object.entries(request.query ?? {})) url.searchParams.append(key, value);
-      const headers = jsonHeaders({ accept: 'application/json', 'user-agent': userAgent, ...request.headers, 'x-store-api-version': request.version }, request.body !== undefined);
+      // Names in lower case, as HTTP compares them: a caller's "Authorization" cannot go out beside the token.
+      const given = Object.fromEntries(Object.entries(request.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+      const headers = jsonHeaders({ accept: 'application/json', 'user-agent': userAgent, ...given, 'x-store-api-version': request.version }, request.body !== undefined);
       return build(request.method.toUpperCase(), url.toString(), headers, request.body);
     },
   };

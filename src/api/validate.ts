@@ -73,12 +73,12 @@ export function validateInput(
   input: { params?: unknown; body?: unknown },
 ): { params: unknown; body: unknown } {
   const known = passed.get(input);
-  if (known?.schemas === schemas) return known.result;
+  if (known?.schemas === schemas && known.params === op.params) return known.result;
   const params = check(paramsSchema(op.params), input.params ?? {});
   const body = schemas.body && check(schemas.body, input.body ?? {});
   if (params.success && (!body || body.success)) {
     const result = { params: params.data, body: body?.data };
-    if (sealed.has(input)) passed.set(input, { schemas, result });
+    if (sealed.has(input)) passed.set(input, { schemas, params: op.params, result });
     return result;
   }
   const issues = [
@@ -95,15 +95,15 @@ type Checked = ReturnType<z.ZodMiniType['safeParse']>;
 const sealed = new WeakSet<object>();
 /** What each sealed part of an input checked out as, by schema. */
 const checked = new WeakMap<z.ZodMiniType, WeakMap<object, Checked>>();
-/** Sealed inputs that passed, with the schemas they passed: a bulk line's request finds it in one look. */
-const passed = new WeakMap<object, { schemas: OperationSchemas; result: { params: unknown; body: unknown } }>();
+/** Sealed inputs that passed, with the schemas and parameters they passed: a bulk line's request finds it in one look. */
+const passed = new WeakMap<object, { schemas: OperationSchemas; params: object; result: { params: unknown; body: unknown } }>();
 
 /**
  * Freezes an input, parts and all, so that checking it again costs nothing: the client does not
  * repeat what the command has checked, and a bulk run checks its one body once, not once per line.
  */
 export function sealInput<T extends { params?: unknown; body?: unknown }>(input: T): T {
-  for (const part of [input.params, input.body]) if (isObject(part)) sealed.add(deepFreeze(part));
+  for (const part of [input.params, input.body]) if (isObject(part) && !sealed.has(part)) sealed.add(deepFreeze(part));
   sealed.add(Object.freeze(input));
   return input;
 }
@@ -119,8 +119,13 @@ function check(schema: z.ZodMiniType, value: unknown): Checked {
 
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
-function deepFreeze<T extends object>(value: T): T {
-  for (const child of Object.values(value)) if (isObject(child) && !Object.isFrozen(child)) deepFreeze(child);
+/**
+ * Freezes all the way down, into parts frozen only at the top; a part sealed before (a bulk run's
+ * one body) is frozen through already and not walked again.
+ */
+function deepFreeze<T extends object>(value: T, seen = new Set<object>()): T {
+  seen.add(value);
+  for (const child of Object.values(value)) if (isObject(child) && !seen.has(child) && !sealed.has(child)) deepFreeze(child, seen);
   return Object.freeze(value);
 }
 

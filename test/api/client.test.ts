@@ -150,6 +150,30 @@ describe('client on the wire', () => {
     expect(JSON.parse(request?.body ?? '')).toEqual({ cancel_reason: 'other', send_cancel_notification: false });
   });
 
+  it('says a POST without a body is empty (Content-Length: 0, never chunked), and a GET says nothing', async () => {
+    const { seen, client } = await rawServer(() => json(200, { id: 1 }));
+    await client.call('subscriptions.renew', { params: { id: 1 } });
+    await client.call('categories.get', { params: { id: 1 } });
+    const [post, get] = seen;
+    expect(post?.method).toBe('POST');
+    expect(post?.headers?.['content-length']).toBe('0');
+    expect(post?.headers?.['transfer-encoding']).toBeUndefined();
+    expect(get?.headers?.['content-length']).toBeUndefined();
+    expect(get?.headers?.['transfer-encoding']).toBeUndefined();
+  });
+
+  it("sends one of each header: a raw request's own names, in any case, cannot go out beside the client's", async () => {
+    const { seen, client } = await rawServer(() => json(200, {}));
+    await client.raw({
+      method: 'GET',
+      path: '/categories/1/',
+      version: '2024-04-01',
+      headers: { Authorization: 'Basic zzz', 'X-Store-API-Version': '1999-01-01', 'X-Trace': 'abc' },
+    });
+    // Node's server keeps the first of two Authorization headers: a second would have been the caller's.
+    expect(seen[0]?.headers).toMatchObject({ authorization: 'Bearer secret-token', 'x-store-api-version': '2024-04-01', 'x-trace': 'abc' });
+  });
+
   it('accepts 204 with an empty body, without a warning', async () => {
     const warnings: string[] = [];
     const { url } = await rawServer(() => ({ status: 204 }));

@@ -87,6 +87,7 @@ describe('httpPool', () => {
       'tab\there/\\back',
       'a/b?next=/../x#fragment',
       'x/%zz/~user/(1)*!$@:;=+,',
+      'orders/?',
     ];
     for (const path of tricky) {
       await pool.send(exchange(`${url}plain/`));
@@ -101,6 +102,9 @@ describe('httpPool', () => {
     const other = await serve((req, res) => res.end(JSON.stringify({ host: req.headers.host, path: req.url })));
     const answer = await pool.send(exchange(`${other}z/./y`));
     expect(JSON.parse(answer.text)).toEqual({ host: new URL(other).host, path: '/z/y' });
+    // A blob: URL names another's origin, not its own: refused, and what follows is unaffected.
+    await expect(pool.send(exchange(`blob:${other}x`))).rejects.toThrow();
+    expect(JSON.parse((await pool.send(exchange(`${other}after`))).text)).toEqual({ host: new URL(other).host, path: '/after' });
   });
 
   it('refuses a header value that would split the request, before anything is sent', async () => {

@@ -59,4 +59,19 @@ describe('validateInput', () => {
     expect(validateInput(op, other.schemas, input)).not.toBe(first);
     expect(other.checks()).toBe(1);
   });
+
+  it('checks a sealed input again for an operation with other parameters, even with the same schemas', () => {
+    const { schemas } = counted();
+    const input = sealInput({ params: { id: 4 }, body: { interval_count: 3 } });
+    validateInput(op, schemas, input);
+    expect(() => validateInput({ params: { number: 'string' } }, schemas, input)).toThrow(ValidationError);
+  });
+
+  it('freezes a part frozen only at the top all the way down', () => {
+    const lines = [{ id: 7 }];
+    const body = Object.freeze({ interval_count: 2, lines });
+    sealInput({ params: { id: 1 }, body });
+    expect(Object.isFrozen(lines)).toBe(true);
+    expect(Object.isFrozen(lines[0])).toBe(true);
+  });
 });
