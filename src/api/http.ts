@@ -70,10 +70,10 @@ export function httpPool(): HttpPool {
    * runs until then, the abort signal until the answer closes (a download's once its body is read).
    */
   function start<T>(exchange: Omit<Exchange, 'maxBytes'>, onResponse: (response: IncomingMessage, attempt: Attempt<T>, req: ClientRequest) => void): Promise<T> {
-    const url = targetOf(exchange.url);
-    const tls = url.protocol === 'https:' ? https : undefined;
+    const target = targetOf(exchange.url);
+    const tls = target.protocol === 'https:' ? https : undefined;
     // https (and with it TLS) loads only for an https store: the sandbox and tests never pay for it.
-    if (url.protocol === 'https:' && !tls) {
+    if (target.protocol === 'https:' && !tls) {
       return import('node:https').then((loaded) => {
         https = loaded;
         return start(exchange, onResponse);
@@ -84,9 +84,9 @@ export function httpPool(): HttpPool {
     const { signal } = exchange;
     if (signal?.aborted) return Promise.reject(new ExchangeError('aborted', 'ABORTED'));
     return new Promise<T>((resolve, reject) => {
-      const options: RequestOptions = { protocol: url.protocol, hostname: url.hostname, port: url.port, path: url.path };
+      const options: RequestOptions = { protocol: target.protocol, hostname: target.hostname, port: target.port, path: target.path };
       options.method = exchange.method;
-      options.headers = headerList(exchange, url.host);
+      options.headers = headerList(exchange, target.host);
       options.agent = agent;
       const req = request(options);
       let status: number | undefined;
