@@ -29,6 +29,19 @@ function parseBackoff(value: string): number {
   return Number(value);
 }
 
+function collectRedirectUri(value: string, previous: string[]): string[] {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    // reported below
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.hash) {
+    throw new UsageError(`--oauth-redirect-uri takes an absolute http(s) URL without a #fragment (got "${value}")`);
+  }
+  return [...previous, value];
+}
+
 function parsePort(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`--port takes 0 to 65535 (got "${value}")`);
   return Number(value);
@@ -60,6 +73,13 @@ export function register(sandbox: Command, ctx: Context): void {
         parseBackoff,
       ),
     )
+    .option('--oauth-client-secret <secret>', 'the partner app sandbox-app\'s client secret (default sandbox-secret)')
+    .option(
+      '--oauth-redirect-uri <uri>',
+      'register another redirect URI for sandbox-app, besides http://127.0.0.1:8976/callback and http://localhost:8976/callback (repeatable)',
+      collectRedirectUri,
+      [],
+    )
     .action(async (options: RunSandboxOptions) => {
       const { runSandbox } = await import('../sandbox/run.js');
       await runSandbox(options, ctx.io);
@@ -71,6 +91,7 @@ export function register(sandbox: Command, ctx: Context): void {
       'store-admin sandbox --faults rate=4,error=0.3:503,reset-after=0.1 --seed 7',
       'store-admin sandbox --export-delay 60 --link-ttl 30',
       'store-admin sandbox --webhook-backoff 1000',
+      'store-admin sandbox --oauth-redirect-uri http://127.0.0.1:9000/callback',
     ],
   });
 

@@ -1,6 +1,8 @@
 // Runs the sandbox in the foreground until SIGINT or SIGTERM.
 import type { IO } from '../io.js';
 import { parseFaults } from './faults.js';
+import { DEFAULT_CLIENT_SECRET, REGISTERED_REDIRECT_URIS } from './oauth.js';
+import { PARTNER_APP } from './seed.js';
 import { startSandbox } from './server.js';
 
 export interface RunSandboxOptions {
@@ -13,6 +15,8 @@ export interface RunSandboxOptions {
   exportDelay?: number;
   linkTtl?: number;
   webhookBackoff?: number;
+  oauthClientSecret?: string;
+  oauthRedirectUri: string[];
 }
 
 export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<void> {
@@ -27,6 +31,7 @@ export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<vo
       faults,
       exportDelaySeconds: options.exportDelay,
       linkTtlSeconds: options.linkTtl,
+      oauth: { clientSecret: options.oauthClientSecret, redirectUris: options.oauthRedirectUri },
       webhooks: {
         ...(options.webhookBackoff !== undefined ? { backoffMs: options.webhookBackoff } : {}),
         onDelivery: (o) =>
@@ -49,6 +54,8 @@ export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<vo
     [
       `Sandbox store listening on ${url}`,
       `Token: ${sandbox.token}`,
+      `Partner app: client id ${PARTNER_APP.client_id}, client secret ${options.oauthClientSecret === undefined ? DEFAULT_CLIENT_SECRET : 'as given'}`,
+      `  redirect URIs: ${[...REGISTERED_REDIRECT_URIS, ...options.oauthRedirectUri].join(' ')}`,
       ...(faults ? [`Faults: ${options.faults} (seed ${faults.seed})`] : []),
       '',
       'Try it:',

@@ -36,10 +36,11 @@ type FulfillmentOrderLine = NonNullable<FulfillmentOrder['line_items']>[number];
 
 const CURRENCY = 'USD';
 const TAX_RATE = 0.2;
-const STORE_NAME = 'Northwind Outfitters';
+export const STORE_NAME = 'Northwind Outfitters';
 const STORE_URL = 'https://shop.northwind-outfitters.example';
 const CDN_URL = 'https://cdn.northwind-outfitters.example';
-const APP_CLIENT_ID = 'sandbox-app';
+/** The store's one partner app: its settings are seeded, and it may sign in (see oauth.ts). */
+export const PARTNER_APP = { client_id: 'sandbox-app', name: 'Northwind Ops Console' };
 
 const SHIPPING_METHODS: Record<string, string> = {
   standard: 'Standard Shipping (3-5 business days)',
@@ -1134,7 +1135,7 @@ function fulfillmentOrders(orders: Record<string, Order>): FulfillmentOrder[] {
 // --- notes, settings, webhooks ----------------------------------------------------------------
 
 function noteParts(id: number, message: string) {
-  return { app: { client_id: APP_CLIENT_ID, name: 'Northwind Ops Console' }, author: staff(), id, message };
+  return { app: { ...PARTNER_APP }, author: staff(), id, message };
 }
 
 function orderNote(): OrderNote {
@@ -1226,7 +1227,7 @@ export function createSeed(): SandboxState {
       CATEGORIES.map((c) => category(c.id)),
       (c) => c.id,
     ),
-    appSettings: { [APP_CLIENT_ID]: appSettings() },
+    appSettings: { [PARTNER_APP.client_id]: appSettings() },
     webhooks: { '1': webhook() },
     exports: { '1': seededExport() },
     exportsReadyAt: {},

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { operations, type OperationId } from '../api/operations.js';
+import { missingScopes } from '../api/scopes.js';
 import { toFieldIssues } from '../api/validate.js';
 import { SANDBOX_WEBHOOKS_PATH } from '../webhooks/sandbox-admin.js';
 import { createDeliverer, type DeliveryOptions } from './deliverer.js';
@@ -26,6 +27,7 @@ import { handlers } from './handlers.js';
 import { HttpError } from './http-error.js';
 import { matchRoute } from '../api/routes.js';
 import { faultInjector, type Decision, type FaultKind, type FaultSpec } from './faults.js';
+import { oauthStore, type OAuthCounters, type OAuthOptions } from './oauth.js';
 import { memoryStore, type StateStore } from './store.js';
 
 export interface SandboxOptions {
@@ -50,6 +52,8 @@ export interface SandboxOptions {
   exportDelaySeconds?: number;
   /** How long a signed download link stays valid, in seconds (default 300). */
   linkTtlSeconds?: number;
+  /** The partner app that may sign in through the Authorization Code flow (oauth.ts). */
+  oauth?: OAuthOptions;
   /** Told of each successful answer before it is sent: the tests hold answers to the strict schemas. */
   onAnswer?: (id: OperationId, body: unknown) => void;
 }
@@ -64,6 +68,8 @@ export interface SandboxCounters {
   byOperation: Partial<Record<OperationId, { received: number; applied: number }>>;
   /** Faults injected, by kind. */
   faults: Partial<Record<FaultKind, number>>;
+  /** The Authorization Code flow: codes handed out and exchanged. */
+  oauth: OAuthCounters;
 }
 
 export interface Sandbox {
@@ -86,7 +92,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   for (const [scoped, scopes] of Object.entries(options.scopedTokens ?? {})) tokens.set(scoped, scopes);
   const store = options.store ?? memoryStore();
   const injector = options.faults ? faultInjector(options.faults) : undefined;
-  const counters: SandboxCounters = { received: 0, invalid: 0, wrongVersion: 0, byOperation: {}, faults: injector?.injected ?? {} };
+  const oauth = oauthStore(options.oauth ?? {}, {
+    issue: (scopes) => {
+      const issued = `sbx_app_${randomBytes(16).toString('hex')}`;
+      tokens.set(issued, scopes);
+      return issued;
+    },
+    revoke: (issued) => void tokens.delete(issued),
+  });
+  const counters: SandboxCounters = { received: 0, invalid: 0, wrongVersion: 0, byOperation: {}, faults: injector?.injected ?? {}, oauth: oauth.counters };
   const exportDelayMs = (options.exportDelaySeconds ?? DEFAULT_EXPORT_DELAY_SECONDS) * 1000;
   const linkTtlMs = (options.linkTtlSeconds ?? DEFAULT_LINK_TTL_SECONDS) * 1000;
   const linkSecret = randomBytes(32);
@@ -128,6 +142,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const url = new URL(req.url ?? '/', origin);
     if (url.pathname.startsWith(EXPORT_FILES) && req.method === 'GET') return serveExportFile(res, url);
 
+    if (await oauth.handle(req, res, url)) return;
     if (url.pathname.startsWith(SANDBOX_WEBHOOKS_PATH)) return sandboxWebhooks(req, res, url.pathname.slice(SANDBOX_WEBHOOKS_PATH.length));
 
     const route = matchRoute(req.method ?? 'GET', url.pathname);
@@ -155,7 +170,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       throw new HttpError(400, { detail: `X-Store-API-Version must be "${op.version}" for this operation (${got}).` });
     }
     if (granted !== ALL_SCOPES) {
-      const missing = op.scopes.filter((scope) => !grants(granted, scope));
+      const missing = missingScopes(granted, op.scopes);
       if (missing.length > 0) {
         throw new HttpError(403, { detail: `This token lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.` });
       }
@@ -289,12 +304,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       });
     },
   };
-}
-
-/** A token's scopes cover `scope` directly or through the super-scope `admin:read` / `admin:write`. */
-function grants(granted: readonly string[], scope: string): boolean {
-  const access = scope.slice(scope.lastIndexOf(':') + 1);
-  return granted.includes(scope) || ((access === 'read' || access === 'write') && granted.includes(`admin:${access}`));
 }
 
 /** Storage services answer in XML and say why; 403 for a bad or expired signature, as S3 does. */

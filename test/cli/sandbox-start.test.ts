@@ -118,7 +118,29 @@ describe('sandbox start', () => {
     expect(await statuses('8')).not.toEqual(first);
   });
 
+  it('--oauth-client-secret and --oauth-redirect-uri (repeatable): the partner app signs in with them', async () => {
+    const extra = ['http://127.0.0.1:45001/callback', 'http://localhost:45002/cb'];
+    const sandbox = await start(['--port', '0', '--oauth-client-secret', 'my-secret', ...extra.flatMap((uri) => ['--oauth-redirect-uri', uri])]);
+    expect(sandbox.stdout).toContain('Partner app: client id sandbox-app, client secret as given');
+    expect(sandbox.stdout).not.toContain('my-secret');
+    expect(sandbox.stdout).toContain(`  redirect URIs: http://127.0.0.1:8976/callback http://localhost:8976/callback ${extra.join(' ')}`);
+    for (const uri of [...extra, 'http://127.0.0.1:45003/callback']) {
+      const page = await fetch(`${sandbox.url}/oauth2/authorize/?response_type=code&client_id=sandbox-app&scope=orders:read&redirect_uri=${encodeURIComponent(uri)}`);
+      await page.text();
+      expect(page.status, uri).toBe(uri.endsWith('45003/callback') ? 400 : 200);
+    }
+    const exchange = (secret: string) =>
+      fetch(`${sandbox.url}/oauth2/token/`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'sandbox-app', client_secret: secret, redirect_uri: extra[0]!, code: 'unknown' }),
+      }).then((r) => r.json());
+    expect(await exchange('sandbox-secret')).toMatchObject({ error: 'invalid_client' });
+    expect(await exchange('my-secret')).toMatchObject({ error: 'invalid_grant' });
+    await sandbox.stop();
+  });
+
   it.each([
+    [['--oauth-redirect-uri', 'not a url'], /^store-admin: --oauth-redirect-uri takes an absolute http\(s\) URL without a #fragment \(got "not a url"\)$/m],
     [['--port', '70000'], /^store-admin: --port takes 0 to 65535 \(got "70000"\)$/m],
     [['--seed', 'seven'], /^store-admin: --seed takes a whole number \(got "seven"\)$/m],
     [['--scoped-token', 'no-scopes'], /^store-admin: --scoped-token takes TOKEN=scope,scope \(got "no-scopes"\)$/m],
