@@ -1,9 +1,9 @@
 // End-to-end tests spawn the built CLI, and the package test packs the library's declarations,
 // so build both once before any test runs. Every run of the CLI that names no config dir of its
 // own (and every terminal, shell and keychain it starts) gets a HOME of the suite's, so no test
-// writes profiles or history into the real one.
+// writes profiles or history into the real one; and none leaves a file in the repository root.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -13,5 +13,15 @@ export default function setup() {
   process.env.HOME = home;
   delete process.env.XDG_CONFIG_HOME;
   delete process.env.STORE_ADMIN_CONFIG_DIR;
-  return () => rmSync(home, { recursive: true, force: true });
+  // No test may leave a file in the repository (a download's default name lands in the working dir).
+  const root = new URL('..', import.meta.url).pathname;
+  const before = new Set(readdirSync(root));
+  return () => {
+    rmSync(home, { recursive: true, force: true });
+    const left = readdirSync(root).filter((name) => !before.has(name));
+    if (left.length > 0) {
+      process.exitCode = 1;
+      throw new Error(`The tests left files in the repository root: ${left.join(', ')}`);
+    }
+  };
 }

@@ -32,6 +32,11 @@ export interface Operation {
    * published API reference because our spec does not describe it (see sourceOf).
    */
   section: string;
+  /**
+   * The change cannot be undone: it removes, ends or refuses something, or bills a customer. Its
+   * command asks first at a terminal and needs --yes without one (see `help exit-codes`).
+   */
+  irreversible?: true;
   schemas: () => Promise<OperationSchemas>;
 }
 
@@ -54,6 +59,7 @@ export const operations = {
     params: { number: 'string', lineId: 'id' },
     summary: 'Remove a line from an order; answers the order after removal',
     success: 200,
+    irreversible: true,
     schemas: once(async () => (await orders()).removeLine),
   },
   'orders.addNote': {
@@ -76,6 +82,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Cancel a subscription',
     success: 200,
+    irreversible: true,
     schemas: once(async () => (await subscriptions()).cancel),
   },
   'subscriptions.renew': {
@@ -87,6 +94,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Renew a subscription now, creating a renewal order',
     success: 200,
+    irreversible: true,
     schemas: once(async () => (await subscriptions()).renew),
   },
   'subscriptions.update': {
@@ -142,6 +150,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Reject the pending cancellation request of a fulfillment order',
     success: 200,
+    irreversible: true,
     schemas: once(async () => (await orders()).rejectCancellation),
   },
   'exports.create': {

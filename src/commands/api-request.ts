@@ -11,7 +11,7 @@ import { printable } from '../printable.js';
 import { applyQuery } from '../output/query.js';
 import { checkQuery, recordLines, render } from '../output/render.js';
 import type { Options } from './define.js';
-import { addHint } from './prepare-input.js';
+import { addHint, confirm } from './prepare-input.js';
 import { jsonValue, MAX_JSON_DEPTH, textFrom } from './values.js';
 
 const MAX_PAGES = 1000;
@@ -46,6 +46,11 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
     await printDryRun(client.prepareRaw(request), ctx);
     return;
   }
+  // The raw path is held to the same rule as the commands: a change that cannot be undone is confirmed.
+  const id = operationAt(method, request.path);
+  if (id && 'irreversible' in operations[id] && !options.yes) {
+    await confirm(ctx, `Send ${method} ${new URL(request.path, 'http://x').pathname} (${operations[id].summary}), which cannot be undone?`);
+  }
   let response = await client.raw(request);
   let body = response.body;
   const shown = (data: unknown) => (opts.showSecret ? data : redactSecrets(data));
@@ -78,7 +83,6 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
   }
   if (response.status < 200 || response.status >= 300) {
     const error = new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers);
-    const id = operationAt(method, request.path);
     addHint(error, id ? operations[id].scopes : []);
     throw error;
   }

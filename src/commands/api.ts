@@ -26,5 +26,9 @@ export function register(api: Command, ctx: Context): void {
       'store-admin api /orders/ --api-version 2024-04-01 --paginate --query "[].number"',
       'store-admin api /categories/1/ --include',
     ],
+    confirms: {
+      when: 'when the method and path are such an operation (cancel, renew, remove a line, reject a cancellation)',
+      example: 'store-admin api /subscriptions/1/cancel/ -X POST -f cancel_reason=other',
+    },
   });
 }

@@ -185,7 +185,10 @@ async function sandboxStatus(ctx: Context): Promise<void> {
 
 export async function logout(ctx: Context, opts: Options): Promise<void> {
   const store = profileStore(ctx.io);
-  const name = targetProfile(ctx, store.read());
+  const data = store.read();
+  const name = targetProfile(ctx, data);
+  // The whole profile goes, as with `profiles remove`; a token alone is given again with `auth login`.
+  if (opts.all) await confirmRemoval(ctx, name, data);
   await store.update((config) => {
     const profile = existing(config, name);
     if (opts.all) {
@@ -226,17 +229,21 @@ export async function useProfile(ctx: Context, name: string): Promise<void> {
   ctx.note(`Now using profile "${name}".`);
 }
 
+/** A removed profile cannot be brought back: asked at a terminal, refused without --yes elsewhere. */
+async function confirmRemoval(ctx: Context, name: string, data: ConfigData): Promise<void> {
+  existing(data, name);
+  if (ctx.options.yes) return;
+  const confirmed = await ctx.prompt.confirm({
+    message: `Remove profile "${name}" and its token?`,
+    refusal: `Removing profile "${name}" needs confirmation`,
+  });
+  if (!confirmed) throw new UsageError('Canceled; nothing was removed');
+}
+
 export async function removeProfile(ctx: Context, name: string): Promise<void> {
   checkProfileName(name);
   const store = profileStore(ctx.io);
-  existing(store.read(), name);
-  if (!ctx.options.yes) {
-    const confirmed = await ctx.prompt.confirm({
-      message: `Remove profile "${name}" and its token?`,
-      refusal: `Removing profile "${name}" needs confirmation`,
-    });
-    if (!confirmed) throw new UsageError('Canceled; nothing was removed');
-  }
+  await confirmRemoval(ctx, name, store.read());
   await store.update((config) => {
     existing(config, name);
     delete config.profiles[name];

@@ -35,10 +35,13 @@ export function register(auth: Command, ctx: Context): void {
   describeCommand(
     auth
       .command('logout')
-      .description("Forget a profile's token (its store URL stays unless --all)")
+      .description("Forget a profile's token (its store URL stays unless --all, which asks first; --yes skips)")
       .option('--all', 'forget the whole profile, store URL included')
       .action(localAction(ctx, async (ctx, opts) => (await actions()).logout(ctx, opts))),
-    { examples: ['store-admin auth logout', 'store-admin auth logout --profile staging --all'] },
+    {
+      examples: ['store-admin auth logout', 'store-admin auth logout --profile staging --all'],
+      confirms: { when: 'with --all', example: 'store-admin auth logout --profile staging --all' },
+    },
   );
 
   describeCommand(

@@ -33,8 +33,13 @@ export interface OperationCommand {
   requireSome?: string;
   /** Builds the body when it is not just its fields (defaults to the fields' body). */
   body?: (opts: Options, ctx: Context) => Promise<unknown>;
-  /** For destructive or costly work: what will happen, asked before sending (undefined: nothing to ask). */
+  /**
+   * For a change that cannot be undone: what will happen, asked before sending (undefined: nothing
+   * to ask). Required when the operation is `irreversible` in the table.
+   */
   confirm?: (input: { params: Record<string, unknown>; body: unknown }) => string | undefined;
+  /** When `confirm` asks only for some input: when, in words, and a command line that asks. */
+  confirmsWhen?: { when: string; example: string };
   /** A change worth a second look when a person is at a terminal; pipes and --yes go ahead. */
   review?: (input: { params: Record<string, unknown>; body: unknown }) => string | undefined;
   /** Shown on the spinner while the request is in flight. */
@@ -54,6 +59,8 @@ export function addOperationCommand(parent: Command, ctx: Context, spec: Operati
   const op = operations[spec.operation];
   const args = spec.args ?? [];
   const run: OperationCommand = spec.fields && !spec.body ? { ...spec, body: (opts, ctx) => bodyOfFields(spec, opts, ctx) } : spec;
+  // The table says which changes cannot be undone; their commands must ask (help exit-codes).
+  if ('irreversible' in op && !spec.confirm) throw new Error(`${spec.operation} cannot be undone: its command needs a confirm message`);
   const command = parent.command(spec.name).description(spec.description ?? op.summary);
   // Optional to Commander so that --each can supply them; run-operation checks they are there.
   for (const [label, , description] of args) command.argument(`[${label}]`, description);
@@ -86,6 +93,7 @@ export function addOperationCommand(parent: Command, ctx: Context, spec: Operati
       `Request: ${op.method} ${API_PREFIX}${op.path}`,
     ],
     examples: spec.examples,
+    ...(spec.confirm ? { confirms: spec.confirmsWhen ?? { example: spec.examples[0]! } } : {}),
     fields: spec.fields,
     prepare: () => explainFields(command, spec),
   });

@@ -40,9 +40,16 @@ those beat the profile chosen by STORE_ADMIN_PROFILE or the active one.
   4    authentication or permission: no store or token configured, or the store answered 401 or 403
   130  interrupted (Ctrl-C); for a change, it may or may not have been applied
 
-With JSON output (--json, or by default when stdout is not a terminal), a failure also prints a
+When JSON output is asked for by name (--json, -o json or -o ndjson), a failure also prints a
 JSON error object on stderr, after the one-line message:
   {"error": {"message": "...", "exitCode": 1, "status": 404, "type": "ApiError"}}
+Without those flags, a pipe gets the one-line message (and any hint) alone; stdout stays empty.
+
+Changes that cannot be undone: a command that removes, ends or refuses something, or bills a
+customer, asks first at a terminal; without one (a script, CI, --no-input) it refuses with exit 2
+and sends nothing unless --yes is given. Additions (notes, disputes, webhooks, exports) and changes
+another command sets back (other fields, app settings, a token given again with auth login) do
+not ask; sandbox reset and webhooks trigger touch only the sandbox. These commands ask:
 `,
   formatting: `Output formats
 
@@ -82,7 +89,7 @@ export function registerHelp(program: Command, { io }: Context): void {
         return;
       }
       if (first && names.length === 1 && HELP_TOPICS[first]) {
-        io.stdout.write(wrapTopic(HELP_TOPICS[first], helpWidth(io.stdout)));
+        io.stdout.write(wrapTopic(helpTopic(first, program), helpWidth(io.stdout)));
         return;
       }
       let command: Command = program;
@@ -95,4 +102,20 @@ export function registerHelp(program: Command, { io }: Context): void {
       // outputHelp, not helpInformation: it keeps the examples, scope and version shown after it.
       command.outputHelp();
     });
+}
+
+/** A topic's text; `exit-codes` ends with the commands that confirm, read from the tree so the list cannot drift. */
+export function helpTopic(name: string, program: Command): string {
+  return name === 'exit-codes' ? `${HELP_TOPICS[name]}${confirmingCommands(program)}` : HELP_TOPICS[name]!;
+}
+
+function confirmingCommands(program: Command): string {
+  const lines: string[] = [];
+  const walk = (command: Command, path: string[]) => {
+    const confirms = metaOf(command)?.confirms;
+    if (confirms) lines.push(`  ${[...path, command.name()].join(' ')}${confirms.when ? `  ${confirms.when}` : ''}`);
+    for (const sub of command.commands) walk(sub, [...path, command.name()]);
+  };
+  for (const command of program.commands) walk(command, []);
+  return `${lines.join('\n')}\n`;
 }

@@ -12,6 +12,12 @@ export interface CommandMeta {
    */
   learnMore?: readonly string[];
   examples: readonly string[];
+  /**
+   * The command can make a change that cannot be undone, so it asks first at a terminal and
+   * refuses without --yes elsewhere: `when` it does (always, if not given), and a command line
+   * that does, which a test runs without --yes to hold every such command to the rule.
+   */
+  confirms?: { when?: string; example: string };
   /** The body fields its options were made from. */
   fields?: readonly Field[];
   /** Completes the help (the schema's limits) before it is shown outside a run, as `help` and the docs do. */

@@ -28,6 +28,9 @@ export function register(profiles: Command, ctx: Context): void {
       .command('remove <name>')
       .description('Remove a profile and its token (asks first; --yes skips)')
       .action(localAction(ctx, async (ctx, _opts, [name]) => (await actions()).removeProfile(ctx, name!))),
-    { examples: ['store-admin profiles remove staging', 'store-admin profiles remove old-shop --yes'] },
+    {
+      examples: ['store-admin profiles remove staging', 'store-admin profiles remove old-shop --yes'],
+      confirms: { example: 'store-admin profiles remove staging' },
+    },
   );
 }

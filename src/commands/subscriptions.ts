@@ -74,6 +74,7 @@ export function register(subscriptions: Command, ctx: Context): void {
     fields: updateFields,
     data: true,
     requireSome: 'at least one field flag, or fields in --data',
+    confirmsWhen: { when: 'with --status canceled', example: 'store-admin subscriptions update 1 --status canceled' },
     // Setting the status to canceled cancels as surely as `subscriptions cancel`, which asks first.
     confirm: ({ params, body }) =>
       (body as { status?: string }).status === 'canceled' ? `Set subscription ${params.id} to canceled?` : undefined,

@@ -3,7 +3,7 @@
 import type { Argument, Command, Option } from 'commander';
 import { API_PREFIX } from '../api/url.js';
 import { operations, sourceOf } from '../api/operations.js';
-import { HELP_TOPICS } from '../commands/help.js';
+import { HELP_TOPICS, helpTopic } from '../commands/help.js';
 import { metaOf } from '../commands/meta.js';
 
 export function commandReference(program: Command): string {
@@ -33,7 +33,7 @@ export function commandReference(program: Command): string {
     '',
     `Shown by \`${program.name()} help <topic>\`.`,
     '',
-    ...Object.entries(HELP_TOPICS).flatMap(([topic, text]) => [`### ${topic}`, '', '```text', text.trimEnd(), '```', '']),
+    ...Object.keys(HELP_TOPICS).flatMap((topic) => [`### ${topic}`, '', '```text', helpTopic(topic, program).trimEnd(), '```', '']),
   ];
   return `${lines.join('\n').trimEnd()}\n`;
 }

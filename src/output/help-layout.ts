@@ -38,6 +38,9 @@ export function formatHelp(cmd: Command, helper: Help): string {
   if (meta && meta.examples.length > 0) section(sections, 'EXAMPLES', meta.examples.map((e) => wrapIndented(`$ ${e}`, width, 4, helper)));
 
   const learn: string[] = [...(meta?.learnMore ?? [])];
+  if (meta?.confirms) {
+    learn.unshift(`Cannot be undone${meta.confirms.when ? ` ${meta.confirms.when}` : ''}: asks first at a terminal; elsewhere needs --yes (exit 2 without it).`);
+  }
   if (subcommands.length > 0) learn.push(`Use \`${root.name()} <command> --help\` for more about a command.`);
   learn.push(`Run \`${root.name()} help flags|environment|exit-codes|formatting\` for more.`);
   section(sections, 'LEARN MORE', learn.map((line) => wrapIndented(line, width, 2, helper)));

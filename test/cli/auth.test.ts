@@ -87,7 +87,12 @@ describe('auth and profiles', () => {
     const command = await cli(dir, ['categories', 'get', '1']);
     expect(command.code).toBe(4);
     expect(command.stderr).toContain('store-admin auth login');
-    expect((await cli(dir, ['auth', 'logout', '--all'])).code).toBe(0);
+    // The whole profile cannot be brought back: without a terminal, --yes is needed.
+    const refused = await cli(dir, ['auth', 'logout', '--all']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Removing profile "main" needs confirmation');
+    expect(config(dir).profiles.main).toEqual({ baseUrl: ctx.sandbox.url });
+    expect((await cli(dir, ['auth', 'logout', '--all', '--yes'])).code).toBe(0);
     expect(config(dir)).toEqual({ profiles: {} });
     expect((await cli(dir, ['auth', 'logout', '--profile', 'ghost'])).code).toBe(2);
   });

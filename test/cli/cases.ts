@@ -10,7 +10,7 @@ export const commandLines: Record<OperationId, string[]> = {
   'orders.getFulfillmentEvent': ['orders', 'fulfillment-event', '10001', '201', '301'],
   'orders.listFulfillmentOrders': ['orders', 'fulfillment-orders', '10001'],
   'customers.addNote': ['customers', 'add-note', '1', '--message', 'hi'],
-  'fulfillmentOrders.rejectCancellation': ['fulfillment-orders', 'reject-cancellation', '401'],
+  'fulfillmentOrders.rejectCancellation': ['fulfillment-orders', 'reject-cancellation', '401', '--yes'],
   'exports.create': ['exports', 'create', '--type', 'order_list', '--from', '2026-01-01', '--to', '2026-01-31'],
   'exports.get': ['exports', 'get', '1'],
   'exports.download': ['exports', 'download', '1', '--output-file', '-'],

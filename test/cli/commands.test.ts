@@ -75,7 +75,7 @@ describe('commands against the sandbox', () => {
     });
 
     it('fulfillment-orders reject-cancellation', async () => {
-      const r = await cli(['fulfillment-orders', 'reject-cancellation', '401', '--message', 'Shipped']);
+      const r = await cli(['fulfillment-orders', 'reject-cancellation', '401', '--message', 'Shipped', '--yes']);
       expect(r.json()).toMatchObject({ id: 401, request_status: 'cancel_rejected' });
     });
 

@@ -1,5 +1,6 @@
 // Help for every command: gh's layout, wrapped to the terminal; arguments, flags with allowed
 // values, scope, version and examples; the global flags in one line pointing to `help flags`.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { operations } from '../../src/api/operations.js';
@@ -117,5 +118,27 @@ describe('help topics', () => {
     expect(wrapTopic(text, 30)).toBe(
       'Title\n\n  TERM   a description long\n         enough to wrap onto a\n         second line\n  {"json": "example kept as typed"}\n\nA paragraph that flows.\n',
     );
+  });
+});
+
+describe('the JSON error object', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+  it('comes only when JSON output is asked for by name, as help exit-codes and the README say', async () => {
+    const env = { STORE_ADMIN_CONFIG_DIR: '/nonexistent-store-admin-test' };
+    const piped = await runCli(['categories', 'get', 'x'], { env });
+    expect(piped.code).toBe(2);
+    expect(piped.stdout).toBe('');
+    expect(piped.stderr).not.toContain('{"error"');
+    for (const flag of [['--json'], ['-o', 'json'], ['-o', 'ndjson']]) {
+      const asked = await runCli(['categories', 'get', 'x', ...flag], { env });
+      expect(JSON.parse(asked.stderr.trim().split('\n').at(-1)!), flag.join(' ')).toMatchObject({ error: { exitCode: 2, type: 'UsageError' } });
+    }
+    const topic = (await runCli(['help', 'exit-codes'])).stdout.replace(/\s+/g, ' ');
+    for (const text of [topic, readme.replace(/\s+/g, ' ')]) {
+      expect(text).not.toMatch(/by default when stdout is not a terminal\), a failure/);
+      expect(text).toMatch(/asked for by name \(`?--json`?, `?-o json`? or `?-o ndjson`?\), a failure also prints/);
+      expect(text).toMatch(/Without those flags,? a pipe gets the one-line message/);
+    }
   });
 });

@@ -1,7 +1,7 @@
 // Prompts and confirmations, driven in a real pseudo-terminal.
 import { afterEach, describe, expect, it } from 'vitest';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
-import { useConfigDir } from './run.js';
+import { runCli, useConfigDir } from './run.js';
 import { hasTmux, Terminal } from './tmux.js';
 
 // Every flow runs in a narrow (80) and a wide (120) terminal: a prompt that wraps must still work.
@@ -216,6 +216,7 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
   it.each([
     [['fulfillment-orders', 'reject-cancellation', '401'], /Reject the cancellation request of fulfillment order 401\? Continue\?/, 'fulfillmentOrders.rejectCancellation'],
     [['subscriptions', 'update', '2', '--status', 'past_due'], /Set subscription 2 to past_due\? Continue\?/, 'subscriptions.update'],
+    [['api', '/subscriptions/1/cancel/', '-X', 'POST', '-f', 'cancel_reason=other'], /Send POST \/subscriptions\/1\/cancel\/ \(Cancel a subscription\), which cannot be undone\? Continue\?/, 'subscriptions.cancel'],
   ] as const)('%j asks first on a terminal', async (args, question, operation) => {
     const before = ctx.sandbox.counters.byOperation[operation]?.received ?? 0;
     const t = start([...args]);
@@ -223,5 +224,21 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
     t.keys('n', 'Enter');
     expect(await t.exitCode()).toBe(2);
     expect(ctx.sandbox.counters.byOperation[operation]?.received ?? 0).toBe(before);
+  });
+
+  it('auth logout --all asks before removing the whole profile, as profiles remove does', async () => {
+    const login = await runCli(['auth', 'login', '--profile', 'leaving', '--base-url', ctx.sandbox.url, '--with-token', '--insecure-storage'], {
+      env: { STORE_ADMIN_CONFIG_DIR: dir },
+      stdin: FULL_TOKEN,
+    });
+    expect(login.code, login.stderr).toBe(0);
+    const t = Terminal.start(['auth', 'logout', '--profile', 'leaving', '--all'], { STORE_ADMIN_CONFIG_DIR: dir, NO_COLOR: '1' }, { width });
+    terminals.push(t);
+    await t.waitFor(/Remove profile "leaving" and its token\?/);
+    t.keys('n', 'Enter');
+    expect(await t.exitCode()).toBe(2);
+    expect(t.screen()).toContain('Canceled; nothing was removed');
+    const list = await runCli(['profiles', 'list', '--json'], { env: { STORE_ADMIN_CONFIG_DIR: dir } });
+    expect(list.json().map((p: { name: string }) => p.name)).toContain('leaving');
   });
 });

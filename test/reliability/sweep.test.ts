@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Option } from 'commander';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandTree } from '../../src/cli.js';
 import { metaOf } from '../../src/commands/meta.js';
 import { commandPath, leafCommands } from '../../src/docs/reference.js';
@@ -95,7 +95,11 @@ const argv = fc.constantFrom(...commands).chain((command) =>
 
 describe('hostile input', () => {
   let sandbox: Sandbox;
+  // The runs share this process: a download with no --output-file (export-ID.csv) lands in the scratch dir, not the repository.
+  const cwd = process.cwd();
+  beforeAll(() => process.chdir(scratch));
   afterAll(async () => {
+    process.chdir(cwd);
     await sandbox?.close();
     rmSync(scratch, { recursive: true, force: true });
   });
