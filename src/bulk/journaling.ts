@@ -8,7 +8,8 @@ import type { OperationCommand, Options } from '../commands/define.js';
 import { commandName } from '../commands/prepare-input.js';
 import { configDir } from '../config/paths.js';
 import { appendHistory } from '../journal/history.js';
-import { newRunId, RunJournal, sha256, type RunHeader } from '../journal/run-journal.js';
+import { lockRun, type RunLock } from '../journal/run-lock.js';
+import { newRunId, readRun, RunJournal, sha256, type RunHeader } from '../journal/run-journal.js';
 import type { Item } from './input.js';
 import { findRun, remaining } from './resume.js';
 
@@ -19,6 +20,8 @@ export interface Journaling {
   leftUnknown: number;
   /** Opens the journal once the run goes ahead (after any confirmation). */
   open(): Promise<RunJournal | undefined>;
+  /** Gives the run up for another process (its lock); called however the run ends. */
+  release(): void;
 }
 
 export async function journalFor(
@@ -30,7 +33,7 @@ export async function journalFor(
   // Reads change nothing: there is nothing to record, and nothing a re-run could repeat.
   if (operations[spec.operation].method === 'GET') {
     if (opts.resume !== undefined) throw new UsageError('--resume: runs that only read are not journaled; run it again instead');
-    return { items: all, leftUnknown: 0, open: async () => undefined };
+    return { items: all, leftUnknown: 0, open: async () => undefined, release() {} };
   }
   const dir = configDir(ctx.io.env);
   const { store, profile } = await ctx.destination();
@@ -50,11 +53,14 @@ export async function journalFor(
       input: { source, sha256: inputSha, lines: all.length },
       body: requestsSha,
     };
+    let lock: RunLock | undefined;
     return {
       items: all,
       leftUnknown: 0,
       async open() {
         try {
+          // Held before the journal exists: a --resume that finds the journal finds the run taken.
+          lock = await lockRun(dir, header.id);
           const journal = RunJournal.create(dir, header);
           await appendHistory(dir, { at: header.at, command, operation: spec.operation, store, ...(profile ? { profile } : {}), outcome: 'run', run: header.id });
           ctx.note(`Run ${header.id}; if it is cut short, --resume picks it up`);
@@ -64,12 +70,17 @@ export async function journalFor(
           return undefined;
         }
       },
+      release: () => lock?.release(),
     };
   }
 
-  const record = findRun(dir, { run: opts.resume === true ? true : String(opts.resume), operation: spec.operation, command, store, inputSha, requestsSha });
+  const found = findRun(dir, { run: opts.resume === true ? true : String(opts.resume), operation: spec.operation, command, store, inputSha, requestsSha });
+  const id = found.header.id;
+  // One process at a time: another still sending this run's lines refuses this one, before anything is sent.
+  const lock = await lockRun(dir, id);
+  // Read again under the lock: a process that held it until now has its last outcomes on file.
+  const record = readRun(dir, id) ?? found;
   const { send, applied, unknown } = remaining(all, record, !!opts.retryUnknown);
-  const id = record.header.id;
   ctx.note(`Resuming run ${id}: ${applied} of ${all.length} lines already applied, ${send.length} to send`);
   if (unknown.length > 0) {
     ctx.note(
@@ -77,6 +88,7 @@ export async function journalFor(
     );
   }
   if (send.length === 0) {
+    lock.release();
     if (unknown.length > 0) throw new StoreAdminError(`Run ${id}: nothing sent; ${unknown.length === 1 ? '1 line has' : `${unknown.length} lines have`} an unknown outcome`, { hint: 'Check them on the store, then --resume --retry-unknown if they were not applied' });
     ctx.note(`Run ${id} is complete: every line was applied`);
   }
@@ -91,5 +103,6 @@ export async function journalFor(
         return undefined;
       }
     },
+    release: () => lock.release(),
   };
 }

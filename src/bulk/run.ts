@@ -7,6 +7,7 @@ import { closeSync, openSync, realpathSync, writeSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
 import { ApiError, AuthError, InterruptedError, NotStartedError, StoreAdminError, UnknownOutcomeError, UsageError } from '../api/errors.js';
 import { operations } from '../api/operations.js';
+import type { StoreClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import type { OperationCommand, Options } from '../commands/define.js';
 import { addHint, commandName, confirm } from '../commands/prepare-input.js';
@@ -14,7 +15,7 @@ import { textFrom } from '../commands/values.js';
 import { statusLine } from '../output/status-line.js';
 import { rateLimiter } from './limiter.js';
 import { readItems, type Item } from './input.js';
-import { journalFor } from './journaling.js';
+import { journalFor, type Journaling } from './journaling.js';
 import { failureReason, groupedReasons, shortLine } from './outcomes.js';
 import { duration, progressBar } from './progress.js';
 
@@ -38,6 +39,16 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
     });
   }
   const journaling = await journalFor(spec, ctx, opts, { source, text, all });
+  try {
+    await sendLines(spec, ctx, client, opts, journaling, header);
+  } finally {
+    journaling.release();
+  }
+}
+
+/** Sends the lines the journaling left to send, and reports each, then the run. */
+async function sendLines(spec: OperationCommand, ctx: Context, client: StoreClient, opts: Options, journaling: Journaling, header: string | undefined): Promise<void> {
+  const { options, io } = ctx;
   const { items } = journaling;
   if (items.length === 0) return;
   const first = spec.confirm?.(items[0]!.input);

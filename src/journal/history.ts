@@ -113,7 +113,8 @@ export async function prune(configDir: string, now = Date.now()): Promise<void> 
     for (const name of readdirSync(join(dir, 'runs'))) {
       const path = join(dir, 'runs', name);
       // A run starting in another command has its journal before its history entry: spare it.
-      if (!runs.has(name.replace(/\.jsonl$/, '')) && statSync(path).mtimeMs < Date.now() - RECENT_MS) unlinkSync(path);
+      // Its lock (`ID.lock`) goes with it.
+      if (!runs.has(name.split('.')[0]!) && statSync(path).mtimeMs < Date.now() - RECENT_MS) unlinkSync(path);
     }
   });
 }

@@ -142,6 +142,47 @@ describe('--resume', () => {
     expect((await runCli(['customers', 'add-note', '1', '--message', 'x', '--retry-unknown'], { env })).code).toBe(2);
   });
 
+  it('a run is worked on by one process at a time: a resume while it runs, or beside another resume, is refused and sends nothing', async () => {
+    const store = memoryStore();
+    const sandbox = await startSandbox({ token: FULL_TOKEN, store });
+    closers.push(() => sandbox.close());
+    const env = { PATH: process.env.PATH ?? '', STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
+    const csv = join(dir, 'overlap.csv');
+    const messages = Array.from({ length: 16 }, (_, i) => `overlapping note ${i + 1}`);
+    writeFileSync(csv, `number,message\n${messages.map((m, i) => `${10001 + (i % 3)},${m}`).join('\n')}\n`);
+    const args = ['orders', 'add-note', '--each', csv, '--rate', '4', '--concurrency', '1'];
+    const applied = () => sandbox.counters.byOperation['orders.addNote']?.applied ?? 0;
+    const notes = () => Object.values(store.state.orderNotes).flat().map((note) => note.message as string);
+
+    const child = spawn(process.execPath, [BIN, ...args], { env });
+    const gone = new Promise((resolve) => child.on('close', resolve));
+    await until(() => applied() >= 2);
+    // The first run is still sending: a resume now would send its lines a second time.
+    const overlap = await runCli([...args, '--resume'], { env });
+    expect(overlap.code).toBe(1);
+    expect(overlap.stderr).toMatch(new RegExp(`^store-admin: Run \\d{8}-\\d{6}-[0-9a-f]{4} is in use by process ${child.pid} \\(since [^)]+\\); nothing was sent\n`));
+    expect(overlap.stdout).toBe('');
+    await until(() => applied() >= 4);
+    await new Promise((r) => setTimeout(r, 60));
+    child.kill('SIGKILL');
+    await gone;
+    expect(applied()).toBeLessThan(16);
+
+    // Its lock names a process that is gone: the next resume takes it over; of two at once, one waits its turn.
+    const both = await Promise.all([runCli([...args, '--resume'], { env }), runCli([...args, '--resume'], { env })]);
+    const refused = both.filter((r) => r.code === 1 && /is in use by process \d+ .*; nothing was sent/.test(r.stderr));
+    const resumed = both.filter((r) => r.stderr.includes('Resuming run'));
+    expect(refused, both.map((r) => r.stderr).join('\n---\n')).toHaveLength(1);
+    expect(resumed).toHaveLength(1);
+    for (const message of messages) expect(notes().filter((n) => n === message).length, message).toBeLessThanOrEqual(1);
+    expect(new Set(notes()).size).toBe(notes().length);
+    // Done, it gives the run up: another resume finds it complete.
+    const after = await runCli([...args, '--resume'], { env });
+    expect(after.stderr).not.toContain('in use');
+    const id = /Run (\S+) is in use/.exec(overlap.stderr)![1]!;
+    expect(readdirSync(join(dir, 'history', 'runs'))).not.toContain(`${id}.lock`);
+  });
+
   it('keeps journals private and free of the token', () => {
     const history = join(dir, 'history');
     expect(statSync(history).mode & 0o777).toBe(0o700);
