@@ -16,6 +16,8 @@ export interface IO {
   env: NodeJS.ProcessEnv;
   /** Hides the run's secrets in text that leaves by another way than stdout and stderr (a pager). */
   scrub?(text: string): string;
+  /** Adds a secret (a token just read) to those never printed. */
+  protect?(secret: string): void;
 }
 
 /** The process's own streams, each touched only when used: setting up stdin alone costs ~8 ms. */

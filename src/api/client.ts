@@ -2,7 +2,7 @@
 // calls grouped as methods (`client.subscriptions.cancel(...)`). No per-operation code lives here:
 // requests are built by ./request-builder.ts, each attempt is made by ./attempt.ts over
 // ./http.ts (or an undici dispatcher a program brings), and ./retry.ts decides what is retried.
-import { ApiError, AuthError, describeErrorBody } from './errors.js';
+import { ApiError, AuthError, describeErrorBody, withoutSecret } from './errors.js';
 import { attempt, type AttemptLimits } from './attempt.js';
 import { httpPool, type HttpPool, type OpenAnswer } from './http.js';
 import { operations, type OperationId, type OperationSchemas } from './operations.js';
@@ -143,7 +143,12 @@ export function createClient(options: ClientOptions): StoreClient {
     const opened = pool();
     const through = opened instanceof Promise ? await opened : opened;
     const body = prepared.body === undefined ? undefined : JSON.stringify(prepared.body);
-    const response = await withRetries(prepared, () => attempt(through, prepared, { headers: sendHeaders, body }, limits, callOptions.signal, anyBody), options, callOptions);
+    let response: Response;
+    try {
+      response = await withRetries(prepared, () => attempt(through, prepared, { headers: sendHeaders, body }, limits, callOptions.signal, anyBody), options, callOptions);
+    } catch (error) {
+      throw withoutSecret(error, options.token);
+    }
     callOptions.onStatus?.(response.status);
     return response;
   }
@@ -160,7 +165,7 @@ export function createClient(options: ClientOptions): StoreClient {
     const schemas = loaded.get(id) ?? (await schemasOf(id));
     const response = await send(builder.operation(id, input, schemas), callOptions, false);
     if (response.status < 200 || response.status >= 300) {
-      throw new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers);
+      throw withoutSecret(new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers), options.token);
     }
     const body = 'normalize' in schemas && schemas.normalize ? schemas.normalize(response.body) : response.body;
     // An empty answer (204) is a success with nothing to check.

@@ -165,3 +165,24 @@ function flattenMessages(value: unknown): string[] {
   }
   return [];
 }
+
+/**
+ * The error with `secret` (the token a client sent) written as `***` wherever a store put it back:
+ * its message, hint, body and headers, and the stack a debug run prints. Errors leave the client
+ * through here, so nothing that keeps or shows them (the history, a run journal, the screen) has it.
+ */
+export function withoutSecret<E>(error: E, secret: string | undefined): E {
+  if (!secret || !(error instanceof Error)) return error;
+  const hide = (text: string) => text.split(secret).join('***');
+  const deep = (value: unknown): unknown => {
+    if (typeof value === 'string') return value.includes(secret) ? hide(value) : value;
+    if (Array.isArray(value)) return value.map(deep);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [hide(key), deep(inner)]));
+    return value;
+  };
+  error.message = hide(error.message);
+  if (error.stack) error.stack = hide(error.stack);
+  if (error instanceof StoreAdminError && error.hint) error.hint = hide(error.hint);
+  if (error instanceof ApiError) Object.assign(error, { body: deep(error.body), headers: deep(error.headers) });
+  return error;
+}

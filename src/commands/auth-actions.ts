@@ -9,7 +9,7 @@ import { maskToken } from '../output/mask.js';
 import type { Options } from './define.js';
 import { textFrom } from './values.js';
 import { checkProfileName, type ConfigData, type Profile } from '../config/profiles.js';
-import { chosenBaseUrl, chosenProfile, profileStore, resolveConnection, type Setting } from '../config/resolve.js';
+import { chosenBaseUrl, chosenProfile, noToken, profileStore, resolveConnection, type Setting } from '../config/resolve.js';
 import { cleanToken } from '../config/token.js';
 
 interface Verdict {
@@ -67,6 +67,7 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
   if (opts.withToken) token = cleanToken(await textFrom('-', '--with-token', ctx.io), '--with-token');
   else if (ctx.interactive) token = cleanToken(await ctx.prompt.secret({ flag: '--with-token', message: 'API token:' }), 'The pasted token');
   else throw new UsageError('No token given', { hint: 'Pipe it in with --with-token; tokens are never taken as arguments' });
+  ctx.io.protect?.(token);
   if (known?.token || known?.keychain) {
     ctx.note(`Profile "${name}" already has a token${known.token ? ` (${maskToken(known.token)})` : ''} for ${known.baseUrl ?? 'no store'}; it will be replaced.`);
   }
@@ -120,7 +121,7 @@ export async function status(ctx: Context): Promise<void> {
   const fromEnv = resolved.token?.source === 'environment';
   let failure: StoreAdminError | undefined;
   if (!resolved.baseUrl) failure = new AuthError('No store URL', { hint: 'Run: store-admin auth login' });
-  else if (!resolved.token) failure = new AuthError(`No token for ${report.base_url}`, { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
+  else if (!resolved.token) failure = noToken(String(report.base_url), resolved.withheld);
   else {
     try {
       const verdict = await verify(resolved.baseUrl.value, resolved.token.value, resolved.allowHttp);
@@ -205,7 +206,10 @@ export async function logout(ctx: Context, opts: Options): Promise<void> {
 
 export async function token(ctx: Context): Promise<void> {
   const resolved = await resolveConnection(ctx.options, ctx.io);
-  if (!resolved.token) throw new AuthError('No token', { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
+  if (!resolved.token) {
+    if (resolved.withheld && resolved.baseUrl) throw noToken(resolved.baseUrl.value, resolved.withheld);
+    throw new AuthError('No token', { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
+  }
   ctx.io.stdout.write(`${resolved.token.value}\n`);
 }
 
