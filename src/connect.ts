@@ -5,7 +5,7 @@ import { createClient, type ClientOptions, type StoreClient } from './api/client
 import { storeUrlFromInput } from './api/url.js';
 import type { IO } from './io.js';
 import type { GlobalOptions } from './options.js';
-import { resolveConnection } from './config/resolve.js';
+import { noToken, resolveConnection } from './config/resolve.js';
 import { redactSecrets } from './output/redact.js';
 import { printable, printableLine } from './printable.js';
 
@@ -68,6 +68,8 @@ export async function connect(
       hint: 'Run: store-admin auth login, or pass --base-url / set STORE_ADMIN_BASE_URL (or try --sandbox)',
     });
   }
+  // Nothing goes out without a token; here the error can say whose token was held back.
+  if (!resolved.token && resolved.withheld) throw noToken(resolved.baseUrl.value, resolved.withheld);
   const client = createClient({
     ...common,
     // A URL pasted from the browser is cut to the store's; the user is told what was dropped.

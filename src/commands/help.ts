@@ -8,7 +8,8 @@ import { metaOf } from './meta.js';
 export const HELP_TOPICS: Record<string, string> = {
   environment: `Environment variables
 
-  STORE_ADMIN_TOKEN        API token (beats the active profile's, not one named with --profile)
+  STORE_ADMIN_TOKEN        API token (beats the active profile's, not one named with --profile);
+                           sent only to STORE_ADMIN_BASE_URL's store when that is set
   STORE_ADMIN_BASE_URL     store URL, e.g. https://shop.example.com (same as --base-url)
   STORE_ADMIN_PROFILE      profile to use (same as --profile)
   STORE_ADMIN_CONFIG_DIR   where profiles and the embedded sandbox's state are kept (default:
@@ -30,6 +31,10 @@ export const HELP_TOPICS: Record<string, string> = {
 Flags win over the environment, which wins over the active profile: --base-url beats
 everything, a profile named with --profile beats STORE_ADMIN_BASE_URL and STORE_ADMIN_TOKEN, and
 those beat the profile chosen by STORE_ADMIN_PROFILE or the active one.
+
+A token goes only to the store it came with: a profile's to that profile's store, and
+STORE_ADMIN_TOKEN, when STORE_ADMIN_BASE_URL is set, to that store alone (another store gets no
+token: exit 4). STORE_ADMIN_TOKEN set without STORE_ADMIN_BASE_URL goes to the store in use.
 `,
   'exit-codes': `Exit codes
 

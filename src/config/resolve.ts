@@ -1,10 +1,13 @@
 // Which store and token a command uses, and where each came from:
 // flags (--profile, --base-url) over the environment over the active profile.
+// A token goes only to the store it came with: a profile's token to that profile's URL, and
+// STORE_ADMIN_TOKEN, when STORE_ADMIN_BASE_URL is set, to that URL alone. (A STORE_ADMIN_TOKEN set
+// without a URL names no store, and goes to the one the command uses.)
 import type { IO } from '../io.js';
 import type { GlobalOptions } from '../options.js';
 import { configDir } from './paths.js';
 import { ProfileStore, checkProfileName, type ConfigData, type Profile } from './profiles.js';
-import { UsageError } from '../api/errors.js';
+import { AuthError, UsageError } from '../api/errors.js';
 import { normalizeStoreUrl } from '../api/url.js';
 import { cleanToken } from './token.js';
 
@@ -22,6 +25,8 @@ export interface Resolved {
   profile?: Setting<string>;
   baseUrl?: Setting<string>;
   token?: Setting<string>;
+  /** Why no token goes with this store although one was given (it belongs to another store). */
+  withheld?: string;
   allowHttp: boolean;
 }
 
@@ -58,13 +63,20 @@ export async function resolveConnection(options: GlobalOptions, io: IO): Promise
     : undefined;
   let token = ranked(profile, envToken, fromKeychain ?? stored?.token);
   if (token?.source === 'profile') token.storage = fromKeychain ? 'keychain' : 'file';
+  let withheld: string | undefined;
   // A profile's token belongs to that profile's store: it never goes to a URL from elsewhere.
   if (token?.source === 'profile' && baseUrl && !sameStore(baseUrl.value, stored?.baseUrl)) token = undefined;
+  // So does the environment's, when the environment names its store.
+  if (token?.source === 'environment' && envBaseUrl && baseUrl && !sameStore(baseUrl.value, envBaseUrl)) {
+    withheld = `STORE_ADMIN_TOKEN belongs to ${envBaseUrl} (STORE_ADMIN_BASE_URL), not ${baseUrl.value}`;
+    token = undefined;
+  }
   return {
     store,
     profile,
     baseUrl,
     token,
+    ...(withheld ? { withheld } : {}),
     // Permission for plain http was given for the profile's own URL only.
     allowHttp: !!options.allowHttp || (baseUrl?.source === 'profile' && !!stored?.allowHttp),
   };
@@ -88,6 +100,14 @@ function ranked(profile: Setting<string> | undefined, envValue: string | undefin
   const fromProfile: Setting<string> | undefined = profileValue ? { value: profileValue, source: 'profile' } : undefined;
   const fromEnv: Setting<string> | undefined = envValue ? { value: envValue, source: 'environment' } : undefined;
   return profile?.source === 'flag' ? (fromProfile ?? fromEnv) : (fromEnv ?? fromProfile);
+}
+
+/** No token for the store: none was given, or the one given belongs to another store. */
+export function noToken(baseUrl: string, withheld?: string): AuthError {
+  if (!withheld) return new AuthError(`No token for ${baseUrl}`, { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
+  return new AuthError(`No token for ${baseUrl}: ${withheld}, and a token goes only to the store it came with`, {
+    hint: `Log in to that store (store-admin auth login), or set STORE_ADMIN_BASE_URL to it`,
+  });
 }
 
 /** An unset or blank variable is no token; anything else must be a clean one. */

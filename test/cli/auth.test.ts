@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { operationIds } from '../../src/api/operations.js';
+import { startSandbox } from '../../src/sandbox/server.js';
 import { useSandbox } from '../helpers.js';
 import { commandLines } from './cases.js';
 import { runCli, useConfigDir } from './run.js';
@@ -174,6 +175,39 @@ describe('auth and profiles', () => {
         expect(r.stderr).toContain(`No API token for ${localhostUrl()}`);
       }
       expect(ctx.sandbox.counters.received).toBe(before);
+    });
+
+    it("the environment's token goes only to the store STORE_ADMIN_BASE_URL names, never to another profile's", async () => {
+      const staging = await startSandbox({ token: TOKEN_B });
+      try {
+        const own = freshDir();
+        expect((await login(own, 'staging', TOKEN_B, [], staging.url)).code).toBe(0);
+        expect((await cli(own, ['auth', 'logout', '--profile', 'staging'])).code).toBe(0);
+        const prod = { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: TOKEN_A };
+        const before = staging.counters.received;
+        for (const args of [
+          ['categories', 'get', '1', '--profile', 'staging'],
+          ['api', '/categories/1/', '--profile', 'staging'],
+          ['categories', 'get', '1', '--base-url', staging.url],
+        ]) {
+          const r = await cli(own, args, { env: prod });
+          expect(r.code, args.join(' ')).toBe(4);
+          expect(r.stderr.split('\n')[0]).toBe(
+            `store-admin: No token for ${staging.url}: STORE_ADMIN_TOKEN belongs to ${ctx.sandbox.url} (STORE_ADMIN_BASE_URL), not ${staging.url}, and a token goes only to the store it came with`,
+          );
+        }
+        const status = await cli(own, ['auth', 'status', '--profile', 'staging', '--json'], { env: prod });
+        expect(status.code).toBe(4);
+        expect(status.json()).toMatchObject({ base_url: staging.url, token: null });
+        expect(staging.counters.received).toBe(before);
+        // Prod itself still takes it; and a token set with no store URL names no store, so it goes with the profile's.
+        expect((await cli(own, ['categories', 'get', '1'], { env: prod })).code).toBe(0);
+        const paired = await cli(own, ['categories', 'get', '1', '--profile', 'staging'], { env: { STORE_ADMIN_TOKEN: TOKEN_B } });
+        expect(paired.code, paired.stderr).toBe(0);
+        expect(staging.counters.received).toBe(before + 1);
+      } finally {
+        await staging.close();
+      }
     });
 
     it('auth login picks the store URL in the same order as every other command', async () => {
