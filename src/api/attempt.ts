@@ -1,7 +1,7 @@
 // One attempt at a request: sent through the exchange, redirects refused (the token never
 // follows one), the answer parsed, and every failure turned into a NetworkError that says
 // whether the request can have reached the store.
-import { InterruptedError, NetworkError, statusLine, type NetworkFailure } from './errors.js';
+import { InterruptedError, NetworkError, statusLine, UsageError, type NetworkFailure } from './errors.js';
 import { ExchangeError, type HttpPool } from './http.js';
 import { nestsDeeperThan } from './json-depth.js';
 import { excerpt } from '../printable.js';
@@ -34,6 +34,10 @@ export async function attempt(
     answer = await pool.send({ method: prepared.method, url: prepared.url, headers, body, timeoutMs, connectTimeoutMs, maxBytes, signal });
   } catch (error) {
     if (signal?.aborted) throw interrupted(prepared.method);
+    // Node refuses such a header before it opens a connection: nothing can have been applied.
+    if (BAD_HEADER.has(errorCode(error) ?? '')) {
+      throw new UsageError(`A request header holds a character HTTP does not allow (${(error as Error).message}); nothing was sent`);
+    }
     throw toNetworkError(error, prepared.url, limits);
   }
   const { status, headers: responseHeaders, text } = answer;
@@ -84,6 +88,9 @@ export function interrupted(method: string): InterruptedError {
         : 'Interrupted while the request was in flight; sending it again is safe',
   );
 }
+
+/** Node's refusals of a header name or value, made before anything is sent. */
+const BAD_HEADER = new Set(['ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE']);
 
 /** Codes that mean no connection was ever made, so nothing reached the store. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'CONNECT_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);

@@ -1,9 +1,9 @@
 // Turns an operation and its input (or a raw request by path) into the request that will leave:
 // URL, headers, JSON body. Nothing here sends anything; --dry-run shows exactly this.
-import { NetworkError } from './errors.js';
+import { NetworkError, UsageError } from './errors.js';
 import { operations, type OperationId, type OperationSchemas } from './operations.js';
 import type { OperationInput } from './types.js';
-import { API_PREFIX, fillPath } from './url.js';
+import { API_PREFIX, apiRoot, fillPath, insideApiRoot } from './url.js';
 import { validateInput } from './validate.js';
 
 export interface PreparedRequest {
@@ -52,6 +52,7 @@ function jsonHeaders(headers: Record<string, string>, withBody: boolean): Record
 export function requestBuilder(settings: { baseUrl: string; userAgent: string; apiVersion?: string }) {
   const { baseUrl, userAgent } = settings;
   const origin = new URL(baseUrl).origin;
+  const root = apiRoot(baseUrl);
 
   const build = (method: string, url: string, headers: Readonly<Record<string, string>>, body: unknown, operation?: OperationId): Built => {
     // No spreads: on Node 20 they cost a bulk run more than the rest of this file.
@@ -79,16 +80,23 @@ export function requestBuilder(settings: { baseUrl: string; userAgent: string; a
     return safe;
   };
 
-  /** An absolute URL must be on the store's own origin: the token goes with it. */
-  function rawUrl(path: string): string {
+  /**
+   * An absolute URL must be on the store's own origin, and a path must stay under its API root
+   * once `..`, `%2e%2e` and backslashes are resolved: the token goes with it.
+   */
+  function rawUrl(path: string): URL {
     if (/^https?:\/\//i.test(path)) {
       if (new URL(path).origin !== origin) {
         throw new NetworkError('redirect', `Refusing to follow ${path}: it is not on ${origin}, and the token would go with it`);
       }
-      return path;
+      return new URL(path);
     }
     const relative = path.startsWith(API_PREFIX) ? path.slice(API_PREFIX.length) : path;
-    return `${baseUrl}${API_PREFIX}${relative.startsWith('/') ? '' : '/'}${relative}`;
+    const url = new URL(`${baseUrl}${API_PREFIX}${relative.startsWith('/') ? '' : '/'}${relative}`);
+    if (!insideApiRoot(url, root)) {
+      throw new UsageError(`Refusing the path ${JSON.stringify(path)}: it leads to ${url.pathname}, outside ${root.pathname}, and the token would go with it`);
+    }
+    return url;
   }
 
   return {
@@ -100,7 +108,7 @@ export function requestBuilder(settings: { baseUrl: string; userAgent: string; a
       return build(op.method, `${baseUrl}${API_PREFIX}${fillPath(op.path, params)}`, headersOf(id, body !== undefined), body, id);
     },
     raw(request: RawRequest): Built {
-      const url = new URL(rawUrl(request.path));
+      const url = rawUrl(request.path);
       for (const [key, value] of Object.entries(request.query ?? {})) url.searchParams.append(key, value);
       // Names in lower case, as HTTP compares them: a caller's "Authorization" cannot go out beside the token.
       const given = Object.fromEntries(Object.entries(request.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));

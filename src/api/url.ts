@@ -48,6 +48,20 @@ function parseStoreUrl(raw: string): URL {
   return url;
 }
 
+/** The store's API root, `https://shop.example.com[/prefix]/api/admin/`: the token goes under it, and nowhere else on the host. */
+export function apiRoot(baseUrl: string): URL {
+  return new URL(`${baseUrl}${API_PREFIX}/`);
+}
+
+/**
+ * Whether a URL lies under the API root. `url` is parsed, so `..`, `%2e%2e` and backslashes are
+ * resolved already; a segment holding an encoded `/` or `\` (which a server may decode and then
+ * resolve) counts as outside.
+ */
+export function insideApiRoot(url: URL, root: URL): boolean {
+  return url.origin === root.origin && url.pathname.startsWith(root.pathname) && !/%(?:2f|5c)/i.test(url.pathname);
+}
+
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);

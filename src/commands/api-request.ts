@@ -3,16 +3,16 @@
 import { ApiError, describeErrorBody, statusLine, StoreAdminError, UsageError } from '../api/errors.js';
 import { operations, type OperationId } from '../api/operations.js';
 import { matchRoute } from '../api/routes.js';
-import { API_PREFIX } from '../api/url.js';
+import { API_PREFIX, apiRoot, insideApiRoot } from '../api/url.js';
 import type { RawResponse } from '../api/client.js';
 import type { Context } from '../context.js';
 import { redactSecrets } from '../output/redact.js';
-import { printable } from '../printable.js';
+import { printable, printableLine } from '../printable.js';
 import { applyQuery } from '../output/query.js';
 import { checkQuery, recordLines, render } from '../output/render.js';
 import type { Options } from './define.js';
 import { addHint, confirm } from './prepare-input.js';
-import { jsonValue, MAX_JSON_DEPTH, textFrom } from './values.js';
+import { droppedProtoNote, jsonValue, MAX_JSON_DEPTH, textFrom } from './values.js';
 
 const MAX_PAGES = 1000;
 const RESERVED_HEADERS = new Set(['authorization', 'x-store-api-version', 'host', 'content-length']);
@@ -97,6 +97,12 @@ function normalizePath(raw: string): string {
   let path = pathname.startsWith('/') ? pathname : `/${pathname}`;
   if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) path = path.slice(API_PREFIX.length) || '/';
   if (!path.endsWith('/')) path += '/';
+  // Checked here too (the client checks again) so that this refusal comes before any other complaint.
+  const root = new URL(`http://store${API_PREFIX}/`);
+  const resolved = new URL(`${API_PREFIX}${path}`, root);
+  if (!insideApiRoot(resolved, root)) {
+    throw new UsageError(`Refusing the path ${JSON.stringify(raw)}: it leads to ${resolved.pathname}, outside ${API_PREFIX}/, and the token would go with it`);
+  }
   return search ? `${path}?${search}` : path;
 }
 
@@ -119,7 +125,11 @@ function parseHeaders(values: string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const value of values) {
     const match = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(value);
-    if (!match || /[\r\n]/.test(value)) throw new UsageError(`-H takes "Name: value" (got "${value}")`);
+    if (!match || /[\r\n]/.test(value)) throw new UsageError(`-H takes "Name: value" (got "${printableLine(value)}")`);
+    // What HTTP allows in a value: tab, visible ASCII and Latin-1 (Node refuses the rest).
+    if (/[^\t\x20-\x7e\x80-\xff]/.test(match[2]!)) {
+      throw new UsageError(`-H ${match[1]}: the value holds a control character or one beyond Latin-1 (${printableLine(match[2]!)}); nothing was sent`);
+    }
     const name = match[1]!.toLowerCase();
     if (RESERVED_HEADERS.has(name)) {
       throw new UsageError(`-H ${match[1]}: set by the tool${name === 'x-store-api-version' ? '; use --api-version' : ''}`);
@@ -143,7 +153,10 @@ async function parseFields(opts: Options, ctx: Context): Promise<Record<string, 
       const key = at < 0 ? entry : entry.slice(0, at);
       if (at < 0 && !key.endsWith('[]')) throw new UsageError(`${flag} takes key=value (got "${entry}")`);
       const value = at < 0 ? undefined : flag === '-f' ? entry.slice(at + 1) : await typedValue(entry.slice(at + 1), ctx);
-      assign(fields, keyPath(key, flag), value);
+      const path = keyPath(key, flag);
+      // Assigned, it would set an object's prototype (Object.prototype's, for a nested one).
+      if (path.includes('__proto__')) ctx.note(droppedProtoNote(`${flag} ${key}`, [path.filter(Boolean).join('.')]));
+      else assign(fields, path, value);
     }
   }
   return fields;
@@ -173,7 +186,8 @@ function assign(target: Record<string, Json>, path: string[], value: Json | unde
       record[segment] = value === undefined ? [] : value;
       return;
     }
-    const existing = record[segment];
+    // Own keys only: `constructor` is a field like any other, not the inherited function.
+    const existing = Object.hasOwn(record, segment) ? record[segment] : undefined;
     const fits = nextIsArray ? Array.isArray(existing) : existing !== null && typeof existing === 'object' && !Array.isArray(existing);
     if (existing !== undefined && !fits) throw new UsageError(`Field "${path.slice(0, index + 1).join('.')}" is given two different shapes`);
     node = (existing ?? (record[segment] = nextIsArray ? [] : {})) as Record<string, Json> | Json[];
@@ -213,15 +227,14 @@ function nextPage(next: unknown, baseUrl: string): string {
   if (typeof next !== 'string') {
     throw new StoreAdminError(`--paginate: the store's "next" link is not a URL (got ${JSON.stringify(next)?.slice(0, 80)})`);
   }
-  const root = new URL(`${baseUrl}${API_PREFIX}/`);
+  const root = apiRoot(baseUrl);
   let url: URL;
   try {
     url = new URL(next, root);
   } catch {
     throw new StoreAdminError(`--paginate: the store's "next" link is not a URL (got ${JSON.stringify(next.slice(0, 80))})`);
   }
-  // The URL parser has already resolved dot segments, so the prefix test sees the real path.
-  if (url.origin !== root.origin || !url.pathname.startsWith(root.pathname)) {
+  if (!insideApiRoot(url, root)) {
     throw new StoreAdminError(`--paginate: not following ${url.origin}${url.pathname}: it is outside ${root.href}, and the token would go with it`);
   }
   return url.href;
@@ -234,7 +247,8 @@ function isPage(body: unknown): body is Page {
 function statusBlock(response: RawResponse): string {
   const lines = [`HTTP/1.1 ${statusLine(response.status)}`];
   for (const [name, value] of Object.entries(response.headers)) {
-    for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) lines.push(`${name}: ${one}`);
+    // A header is text for people: its C1 controls (which Node reads as Latin-1) are escaped too.
+    for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) lines.push(`${name}: ${printableLine(one)}`);
   }
   return `${lines.join('\n')}\n\n`;
 }

@@ -6,7 +6,7 @@ import type { ZodMiniType } from 'zod/mini';
 import { UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import type { Options } from './define.js';
-import { BadValue, collect, dateTime, integerOrText, jsonObject, secretFrom } from './values.js';
+import { BadValue, collect, dateTime, droppedProtoNote, integerOrText, jsonObject, protoKeys, secretFrom } from './values.js';
 
 export interface Field {
   /** The body key it fills. */
@@ -195,13 +195,20 @@ async function convert(field: Field, typed: string, ctx: Context, nullable: bool
     case 'date':
       return dateTime(text, field.edge);
     case 'object':
-      return jsonObject(typed, flagOf(field), ctx.io, nullable);
+      return withoutProtoKeys(await jsonObject(typed, flagOf(field), ctx.io, nullable), flagOf(field), ctx);
     case 'list':
       return convertList(text);
     default:
       if (!text) throw new BadValue('is blank');
       return text;
   }
+}
+
+/** The schemas would drop a `__proto__` key without a word: the user is told. */
+function withoutProtoKeys<T>(value: T, flag: string, ctx: Context): T {
+  const keys = protoKeys(value);
+  if (keys.length > 0) ctx.note(droppedProtoNote(flag, keys));
+  return value;
 }
 
 function isNullable(schema: ZodMiniType | undefined): boolean {
@@ -220,7 +227,7 @@ export async function fieldBody(
   body: ZodMiniType | undefined,
 ): Promise<Record<string, unknown>> {
   const shape = shapeOf(body) ?? {};
-  const result: Record<string, unknown> = opts.data === undefined ? {} : { ...(await jsonObject(String(opts.data), '--data', ctx.io)) };
+  const result: Record<string, unknown> = opts.data === undefined ? {} : { ...withoutProtoKeys(await jsonObject(String(opts.data), '--data', ctx.io), '--data', ctx) };
   let given = opts.data !== undefined;
   for (const field of fields) {
     const attribute = attributeOf(field);

@@ -56,6 +56,30 @@ export function checkDepth(value: unknown, flag: string): void {
   }
 }
 
+/**
+ * Where JSON holds a `__proto__` key (`metadata.__proto__`). A request body is built of plain
+ * objects, which cannot carry that key as data: it is dropped, and the user is told.
+ */
+export function protoKeys(value: unknown): string[] {
+  const found: string[] = [];
+  const pending: [unknown, string][] = [[value, '']];
+  while (pending.length > 0) {
+    const [node, path] = pending.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    for (const [key, child] of Object.entries(node)) {
+      const at = path ? `${path}.${key}` : key;
+      if (key === '__proto__') found.push(at);
+      else pending.push([child, at]);
+    }
+  }
+  return found;
+}
+
+/** The note that says which `__proto__` keys a flag's value lost. */
+export function droppedProtoNote(flag: string, keys: string[]): string {
+  return `warning: ${flag}: not sent: ${keys.map((key) => JSON.stringify(key)).join(', ')} (a "__proto__" key cannot be sent as data)`;
+}
+
 /** A JSON value given inline, as @file or as - (stdin). */
 export async function jsonValue(value: string, flag: string, io: IO): Promise<unknown> {
   const text = await readSource(value, flag, io);

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { operations, type OperationId } from '../api/operations.js';
 import { missingScopes } from '../api/scopes.js';
 import { toFieldIssues } from '../api/validate.js';
-import { SANDBOX_WEBHOOKS_PATH } from '../webhooks/sandbox-admin.js';
+import { SANDBOX_PATH, SANDBOX_WEBHOOKS_PATH } from '../webhooks/sandbox-admin.js';
 import { createDeliverer, type DeliveryOptions } from './deliverer.js';
 import { emitEvent, outbox } from './events.js';
 import { exportCsv } from './export-csv.js';
@@ -143,6 +143,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (url.pathname.startsWith(EXPORT_FILES) && req.method === 'GET') return serveExportFile(res, url);
 
     if (await oauth.handle(req, res, url)) return;
+    // How the CLI tells a sandbox from a real store without sending a token there.
+    if (url.pathname === SANDBOX_PATH && req.method === 'GET') return send(res, 200, { sandbox: true });
     if (url.pathname.startsWith(SANDBOX_WEBHOOKS_PATH)) return sandboxWebhooks(req, res, url.pathname.slice(SANDBOX_WEBHOOKS_PATH.length));
 
     const route = matchRoute(req.method ?? 'GET', url.pathname);

@@ -3,8 +3,10 @@
 import { UsageError } from '../api/errors.js';
 import type { StoreClient } from '../api/client.js';
 
-/** Where a sandbox serves its own view of webhooks, outside the API's /api/admin (src/sandbox/server.ts). */
-export const SANDBOX_WEBHOOKS_PATH = '/sandbox/webhooks/';
+/** Where a sandbox answers, without a token, that it is one (src/sandbox/server.ts). */
+export const SANDBOX_PATH = '/sandbox/';
+/** Where a sandbox serves its own view of webhooks, outside the API's /api/admin. */
+export const SANDBOX_WEBHOOKS_PATH = `${SANDBOX_PATH}webhooks/`;
 /** The sandbox's own paths need no API version, but the client sends one with every request. */
 const VERSION = '2024-04-01';
 
@@ -23,14 +25,36 @@ function sandboxUrl(client: StoreClient, rest = ''): string {
 
 /** The sandbox's webhooks; a UsageError naming `what` when the store is not a sandbox. */
 export async function sandboxWebhooks(client: StoreClient, what: string): Promise<SandboxWebhook[]> {
-  const answer = await client.raw({ method: 'GET', path: sandboxUrl(client), version: VERSION });
-  const body = answer.body as { sandbox?: unknown; webhooks?: SandboxWebhook[] } | undefined;
-  if (answer.status !== 200 || body?.sandbox !== true || !Array.isArray(body.webhooks)) {
-    throw new UsageError(`${what} works only with a sandbox store, and ${new URL(client.baseUrl).origin} is not one`, {
+  const notOne = () =>
+    new UsageError(`${what} works only with a sandbox store, and ${new URL(client.baseUrl).origin} is not one`, {
       hint: 'Add --sandbox, or point --base-url at a running `store-admin sandbox`',
     });
-  }
+  // Asked without the token: a real store's paths outside /api/admin never get it.
+  if (!(await isSandbox(client))) throw notOne();
+  const answer = await client.raw({ method: 'GET', path: sandboxUrl(client), version: VERSION });
+  const body = answer.body as { sandbox?: unknown; webhooks?: SandboxWebhook[] } | undefined;
+  if (answer.status !== 200 || body?.sandbox !== true || !Array.isArray(body.webhooks)) throw notOne();
   return body.webhooks;
+}
+
+/** A sandbox answers GET /sandbox/ with {"sandbox": true}, to anyone. */
+async function isSandbox(client: StoreClient): Promise<boolean> {
+  const answer = await client.openLink(`${new URL(client.baseUrl).origin}${SANDBOX_PATH}`);
+  try {
+    if (answer.status !== 200) return false;
+    let text = '';
+    for await (const chunk of answer.body) {
+      text += String(chunk);
+      // The marker is a few bytes: a store answering at length is no sandbox.
+      if (text.length > 1024) return false;
+    }
+    return (JSON.parse(text) as { sandbox?: unknown } | null)?.sandbox === true;
+  } catch {
+    return false;
+  } finally {
+    answer.done();
+    answer.body.destroy();
+  }
 }
 
 /** Removes a webhook from the sandbox; false when it was already gone. */
