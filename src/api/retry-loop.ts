@@ -24,6 +24,9 @@ export interface AttemptSignals {
   onSend?: () => void;
 }
 
+/** The latest time a Date can hold. */
+const MAX_DATE_MS = 8.64e15;
+
 /** Runs `send` until it succeeds or the policy above says to stop, pausing between attempts. */
 export async function withRetries(
   prepared: PreparedRequest,
@@ -69,8 +72,11 @@ export async function withRetries(
     if (more && retryableStatus(method, response.status)) {
       const asked = retryAfterMs(response.headers['retry-after']);
       if (asked !== undefined && asked > retryAfterCapMs) {
-        const at = new Date(Date.now() + asked).toISOString().replace(/\.\d{3}Z$/, 'Z');
-        throw new ApiError(response.status, response.body, `${statusLine(response.status)}: the store asks to wait ${Math.ceil(asked / 1000)} s; retry after ${at}`, response.headers);
+        // A wait past any date (Retry-After: 99999999999999999999) has no time to name.
+        const until = Date.now() + asked;
+        const at = until <= MAX_DATE_MS ? `; retry after ${new Date(until).toISOString().replace(/\.\d{3}Z$/, 'Z')}` : '';
+        const seconds = asked / 1000 < 1e15 ? `${Math.ceil(asked / 1000)} s` : 'longer than a date can say';
+        throw new ApiError(response.status, response.body, `${statusLine(response.status)}: the store asks to wait ${seconds}${at}`, response.headers);
       }
       await pause({ attempt: attempt + 1, of: retries, delayMs: asked ?? backoffMs(attempt, baseDelayMs), reason: statusLine(response.status) });
       continue;

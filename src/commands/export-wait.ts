@@ -113,7 +113,8 @@ async function waitForExport(created: ExportState, ctx: Context, timeoutMs: numb
         // Over the rate limit even after the client's own retries: hold back as long as the store
         // asks, then poll again at the same pace (the pause grows only with answers).
         if (error instanceof ApiError && error.status === 429) {
-          limiter.pause(retryAfterMs(error.headers['retry-after']) ?? FIRST_PAUSE_MS);
+          // Never past the deadline: a timer cannot hold a wait of years (Retry-After: 99999999999999999999).
+          limiter.pause(Math.min(retryAfterMs(error.headers['retry-after']) ?? FIRST_PAUSE_MS, Math.max(0, deadline - Date.now())));
           continue;
         }
         throw error;
