@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import type { OperationCommand, Options } from '../commands/define.js';
 import { commandName } from '../commands/prepare-input.js';
 import { configDir } from '../config/paths.js';
-import { appendHistory } from '../journal/history.js';
+import { appendHistory, skippedLines } from '../journal/history.js';
 import { lockRun, type RunLock } from '../journal/run-lock.js';
 import { newRunId, readRun, RunJournal, sha256, type RunHeader } from '../journal/run-journal.js';
 import type { Item } from './input.js';
@@ -80,6 +80,7 @@ export async function journalFor(
   const lock = await lockRun(dir, id);
   // Read again under the lock: a process that held it until now has its last outcomes on file.
   const record = readRun(dir, id) ?? found;
+  if (record.skipped.length > 0) ctx.note(skippedLines(`run ${id}'s journal`, record.skipped));
   const { send, applied, unknown } = remaining(all, record, !!opts.retryUnknown);
   ctx.note(`Resuming run ${id}: ${applied} of ${all.length} lines already applied, ${send.length} to send`);
   if (unknown.length > 0) {

@@ -1,11 +1,12 @@
 // The history as people and scripts read it: entries newest first (a bulk run with the count of
 // each outcome from its journal), and one run line by line.
+import { join } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { configDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import type { Options } from '../commands/define.js';
 import { render } from '../output/render.js';
-import { readHistory, RETENTION_DAYS, RETENTION_ENTRIES } from './history.js';
+import { readHistory, RETENTION_DAYS, RETENTION_ENTRIES, skippedLines } from './history.js';
 import { readRun } from './run-journal.js';
 
 const show = (ctx: Context, data: unknown) => render(data, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color });
@@ -14,18 +15,21 @@ export async function listHistory(ctx: Context, opts: Options): Promise<void> {
   const dir = configDir(ctx.io.env);
   const after = opts.since === undefined ? 0 : Date.now() - Number(opts.since);
   const wanted = opts.operation === undefined ? undefined : String(opts.operation).trim().replace(/\s+/g, ' ');
-  const entries = readHistory(dir)
+  const bad: number[] = [];
+  const entries = readHistory(dir, (line) => bad.push(line))
     .filter((entry) => Date.parse(entry.at) >= after)
     .filter((entry) => wanted === undefined || entry.operation === wanted || entry.command === wanted)
     .reverse()
     .map((entry) => {
       if (!entry.run) return entry;
       const run = readRun(dir, entry.run);
+      if (run?.skipped.length) ctx.note(skippedLines(`run ${entry.run}'s journal`, run.skipped));
       const counts = { applied: 0, failed: 0, unknown: 0, not_sent: 0 };
       for (const line of run?.lines ?? []) counts[line.outcome]++;
       counts.not_sent = Math.max(0, (run?.header.input.lines ?? 0) - (run?.lines.length ?? 0));
       return { ...entry, lines: run?.header.input.lines, ...counts };
     });
+  if (bad.length > 0) ctx.note(skippedLines(join(dir, 'history', 'history.jsonl'), bad));
   if (ctx.format !== 'table') return show(ctx, entries);
   if (entries.length === 0) {
     ctx.note(`Nothing recorded${opts.since !== undefined || wanted ? ' that matches' : ''} (changes are kept for ${RETENTION_DAYS} days, ${RETENTION_ENTRIES} at most)`);
@@ -52,6 +56,7 @@ export async function showRun(ctx: Context, id: string): Promise<void> {
     run = undefined;
   }
   if (!run) throw new UsageError(`No run ${id} in the history`, { hint: 'See: store-admin history' });
+  if (run.skipped.length > 0) ctx.note(skippedLines(`run ${id}'s journal`, run.skipped));
   const { header } = run;
   const lines = run.lines.map((line) => ({ ...line, input: line.input?.join(' ') }));
   if (ctx.format !== 'table') return show(ctx, { run: header, lines });

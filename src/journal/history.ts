@@ -12,6 +12,10 @@ export const RETENTION_ENTRIES = 10_000;
 const RECENT_MS = 3_600_000;
 /** Past this size the log is pruned on the next write (10,000 entries are about 2 MB). */
 const PRUNE_AT_BYTES = 3 * 1024 * 1024;
+/** No entry is shorter: below RETENTION_ENTRIES times this, the log cannot hold too many, and its lines are not counted. */
+const SHORTEST_ENTRY_BYTES = 64;
+/** Past 10,000 entries, a pruning keeps this many: the next thousand changes do not each rewrite the log. */
+export const PRUNED_TO = 9_000;
 
 export type Outcome = 'applied' | 'failed' | 'unknown';
 
@@ -62,9 +66,21 @@ export async function appendHistory(configDir: string, entry: HistoryEntry, now 
   const file = join(dir, 'history.jsonl');
   const due = await withLockFile(join(dir, 'history.lock'), async () => {
     appendFileSync(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-    return statSync(file).size > PRUNE_AT_BYTES || Date.parse(oldestAt(file) ?? '') < now - RETENTION_DAYS * 86_400_000;
+    const size = statSync(file).size;
+    return (
+      size > PRUNE_AT_BYTES ||
+      (size > RETENTION_ENTRIES * SHORTEST_ENTRY_BYTES && lineCount(file) > RETENTION_ENTRIES) ||
+      Date.parse(oldestAt(file) ?? '') < now - RETENTION_DAYS * 86_400_000
+    );
   });
   if (due) await prune(configDir, now);
+}
+
+function lineCount(file: string): number {
+  const bytes = readFileSync(file);
+  let count = 0;
+  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) count++;
+  return count;
 }
 
 /** The first entry's time, read from the head of the file only. */
@@ -79,7 +95,11 @@ function oldestAt(file: string): string | undefined {
   }
 }
 
-export function readHistory(configDir: string): HistoryEntry[] {
+/**
+ * The entries, oldest first. A line that is not an entry (cut short by a crash, edited by hand)
+ * is skipped, never fatal: `onBadLine` is told its number, so that it can be reported.
+ */
+export function readHistory(configDir: string, onBadLine?: (line: number) => void): HistoryEntry[] {
   let text: string;
   try {
     text = readFileSync(join(configDir, 'history', 'history.jsonl'), 'utf8');
@@ -87,25 +107,50 @@ export function readHistory(configDir: string): HistoryEntry[] {
     return [];
   }
   const entries: HistoryEntry[] = [];
-  for (const line of text.split('\n')) {
+  for (const [index, line] of text.split('\n').entries()) {
     if (!line) continue;
+    let entry: unknown;
     try {
-      entries.push(JSON.parse(line) as HistoryEntry);
+      entry = JSON.parse(line);
     } catch {
-      // A line cut short by a crash: the others still count.
+      entry = undefined;
     }
+    if (isEntry(entry)) entries.push(entry);
+    else onBadLine?.(index + 1);
   }
   return entries;
 }
 
-/** Drops entries older than 90 days or beyond the newest 10,000, and the journals of runs no longer listed. */
+const OUTCOMES = new Set(['applied', 'failed', 'unknown', 'run']);
+
+function isEntry(value: unknown): value is HistoryEntry {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const entry = value as Record<string, unknown>;
+  const text = (key: string) => typeof entry[key] === 'string';
+  const optional = (key: string, type: string) => entry[key] === undefined || typeof entry[key] === type;
+  return (
+    text('at') && !Number.isNaN(Date.parse(entry.at as string)) && text('command') && text('operation') && text('store') &&
+    OUTCOMES.has(entry.outcome as string) && optional('profile', 'string') && optional('target', 'string') &&
+    optional('status', 'number') && optional('reason', 'string') && optional('run', 'string')
+  );
+}
+
+/** "skipped 2 unreadable lines of FILE (3, 7)", for a note. */
+export function skippedLines(file: string, lines: number[]): string {
+  const shown = lines.length > 10 ? `${lines.slice(0, 10).join(', ')}, …` : lines.join(', ');
+  return `warning: skipped ${lines.length === 1 ? '1 unreadable line' : `${lines.length} unreadable lines`} of ${file} (${lines.length === 1 ? 'line ' : ''}${shown})`;
+}
+
+/**
+ * Drops entries older than 90 days and, once there are more than 10,000, all but the newest 9,000;
+ * and the journals of runs no longer listed. (Unreadable lines go too.)
+ */
 export async function prune(configDir: string, now = Date.now()): Promise<void> {
   const dir = historyDir(configDir);
   await withLockFile(join(dir, 'history.lock'), async () => {
     const oldest = now - RETENTION_DAYS * 86_400_000;
-    const kept = readHistory(configDir)
-      .filter((entry) => Date.parse(entry.at) >= oldest)
-      .slice(-RETENTION_ENTRIES);
+    let kept = readHistory(configDir).filter((entry) => Date.parse(entry.at) >= oldest);
+    if (kept.length > RETENTION_ENTRIES) kept = kept.slice(-PRUNED_TO);
     const file = join(dir, 'history.jsonl');
     writeFileSync(`${file}.tmp`, kept.map((entry) => `${JSON.stringify(entry)}\n`).join(''), { mode: 0o600 });
     renameSync(`${file}.tmp`, file);

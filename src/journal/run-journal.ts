@@ -92,6 +92,8 @@ export interface RunRecord {
   /** Each line's latest record, in the order of the input. */
   lines: LineRecord[];
   ended: boolean;
+  /** The journal's lines that are not records (cut short by a crash, edited by hand): skipped, to be reported. */
+  skipped: number[];
 }
 
 export function readRun(configDir: string, id: string): RunRecord | undefined {
@@ -104,11 +106,17 @@ export function readRun(configDir: string, id: string): RunRecord | undefined {
   let header: RunHeader | undefined;
   const latest = new Map<number, LineRecord>();
   let ended = false;
-  for (const line of text.split('\n')) {
-    let record: JournalRecord;
+  const skipped: number[] = [];
+  for (const [index, line] of text.split('\n').entries()) {
+    if (!line) continue;
+    let record: unknown;
     try {
-      record = JSON.parse(line) as JournalRecord;
+      record = JSON.parse(line);
     } catch {
+      record = undefined;
+    }
+    if (!isRecord(record)) {
+      skipped.push(index + 1);
       continue;
     }
     if (record.type === 'run') header = record;
@@ -121,7 +129,39 @@ export function readRun(configDir: string, id: string): RunRecord | undefined {
   }
   if (!header) return undefined;
   const lines = [...latest.values()].sort((a, b) => a.line - b.line);
-  return { header, states: new Map(lines.map((line) => [line.line, line.outcome])), lines, ended };
+  return { header, states: new Map(lines.map((line) => [line.line, line.outcome])), lines, ended, skipped };
+}
+
+const OUTCOMES = new Set<unknown>(['applied', 'failed', 'unknown']);
+
+/** Whether a parsed line is one of the records above, with every field of its type. */
+function isRecord(value: unknown): value is JournalRecord {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  const text = (v: unknown) => typeof v === 'string';
+  const lineNumber = Number.isInteger(record.line) && (record.line as number) > 0;
+  switch (record.type) {
+    case 'run': {
+      const input = record.input as Record<string, unknown> | null;
+      return (
+        text(record.id) && /^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$/.test(record.id as string) && text(record.at) && text(record.command) &&
+        text(record.operation) && text(record.store) && (record.profile === undefined || text(record.profile)) && text(record.body) &&
+        !!input && typeof input === 'object' && text(input.source) && text(input.sha256) && Number.isInteger(input.lines)
+      );
+    }
+    case 'sent':
+      return lineNumber;
+    case 'outcome':
+      return (
+        lineNumber && OUTCOMES.has(record.outcome) && (record.input === undefined || (Array.isArray(record.input) && record.input.every(text))) &&
+        (record.status === undefined || typeof record.status === 'number') && (record.reason === undefined || text(record.reason))
+      );
+    case 'resume':
+    case 'end':
+      return text(record.at);
+    default:
+      return false;
+  }
 }
 
 /** Every run's id, newest first. */

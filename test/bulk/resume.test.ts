@@ -2,7 +2,7 @@
 // line exactly once (read back from the sandbox's own state); a change whose answer was lost is
 // named and sent again only when asked; a changed input is refused.
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFaults } from '../../src/sandbox/faults.js';
@@ -181,6 +181,25 @@ describe('--resume', () => {
     expect(after.stderr).not.toContain('in use');
     const id = /Run (\S+) is in use/.exec(overlap.stderr)![1]!;
     expect(readdirSync(join(dir, 'history', 'runs'))).not.toContain(`${id}.lock`);
+  });
+
+  it('skips and reports journal lines that are not records, and resumes from the rest', async () => {
+    const sandbox = await startSandbox({ token: FULL_TOKEN });
+    closers.push(() => sandbox.close());
+    const env = { STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
+    const file = join(dir, 'odd.txt');
+    writeFileSync(file, '1\n2\n');
+    const args = ['customers', 'add-note', '--each', file, '--message', 'odd journal', '--rate', '0'];
+    const first = await runCli(args, { env });
+    expect(first.code, first.stderr).toBe(0);
+    const id = /Run (\S+);/.exec(first.stderr)![1]!;
+    appendFileSync(join(dir, 'history', 'runs', `${id}.jsonl`), 'null\n{"type":"outcome","line":"2","outcome":"failed"}\n');
+    const before = sandbox.counters.received;
+    const resumed = await runCli([...args, '--resume'], { env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(new RegExp(`warning: skipped 2 unreadable lines of run ${id}'s journal \\(\\d+, \\d+\\)`));
+    expect(resumed.stderr).toContain('is complete: every line was applied');
+    expect(sandbox.counters.received).toBe(before);
   });
 
   it('keeps journals private and free of the token', () => {

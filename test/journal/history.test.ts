@@ -3,7 +3,7 @@
 import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendHistory, prune, RETENTION_ENTRIES } from '../../src/journal/history.js';
+import { appendHistory, prune, PRUNED_TO, RETENTION_ENTRIES } from '../../src/journal/history.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { runCli, useConfigDir } from '../cli/run.js';
 
@@ -79,10 +79,23 @@ describe('retention', () => {
     utimesSync(join(history, 'runs', '20260701-000000-aaaa.jsonl'), longAgo, longAgo);
     await prune(dir, now);
     const kept = readFileSync(join(history, 'history.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-    expect(kept).toHaveLength(RETENTION_ENTRIES);
+    // Past the limit, down to 9,000: the next thousand changes then append without rewriting the log.
+    expect(kept).toHaveLength(PRUNED_TO);
     expect(kept.at(-1).command).toBe('recent');
     expect(kept.some((e: { command: string }) => e.command === 'old' || e.command === 'c0')).toBe(false);
     expect(readdirSync(join(history, 'runs'))).toEqual(['20261122-000000-bbbb.jsonl']);
+  });
+
+  it('never holds more than 10,000 entries, however short they are', async () => {
+    const many = join(dir, 'many');
+    mkdirSync(join(many, 'history', 'runs'), { recursive: true });
+    const entry = (i: number) => ({ at: new Date().toISOString(), command: `c${i}`, operation: 'x', store: 's', outcome: 'applied' as const });
+    // Far below the size that prunes by itself (3 MB): only counting the entries finds too many.
+    writeFileSync(join(many, 'history', 'history.jsonl'), Array.from({ length: RETENTION_ENTRIES }, (_, i) => `${JSON.stringify(entry(i))}\n`).join(''));
+    await appendHistory(many, entry(RETENTION_ENTRIES));
+    const kept = readFileSync(join(many, 'history', 'history.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line).command);
+    expect(kept).toHaveLength(PRUNED_TO);
+    expect(kept.at(-1)).toBe(`c${RETENTION_ENTRIES}`);
   });
 
   it('drops entries past 90 days on a quiet machine too: the next change prunes them', async () => {
@@ -92,6 +105,32 @@ describe('retention', () => {
     await appendHistory(quiet, entry(new Date().toISOString(), 'today'));
     const kept = readFileSync(join(quiet, 'history', 'history.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line).command);
     expect(kept).toEqual(['today']);
+  });
+
+  it('skips and reports lines that are not entries (null, mistyped, cut short), in the history and in a run journal', async () => {
+    const odd = join(dir, 'odd');
+    mkdirSync(join(odd, 'history', 'runs'), { recursive: true });
+    const id = '20261123-090000-eeee';
+    const good = { at: new Date().toISOString(), command: 'customers add-note', operation: 'customers.addNote', store: 's', outcome: 'run', run: id };
+    writeFileSync(
+      join(odd, 'history', 'history.jsonl'),
+      ['null', '{"at":5,"command":"x","operation":"x","store":"s","outcome":"applied"}', '"text"', '[]', JSON.stringify(good), '{"at":"2026-11-2'].join('\n'),
+    );
+    const header = { type: 'run', id, at: good.at, command: 'customers add-note', operation: 'customers.addNote', store: 's', input: { source: '-', sha256: 'x', lines: 3 }, body: 'y' };
+    writeFileSync(
+      join(odd, 'history', 'runs', `${id}.jsonl`),
+      [JSON.stringify(header), 'null', '{"type":"outcome","line":"x","outcome":"applied"}', '{"type":"outcome","line":1,"outcome":"applied","input":["1"]}', '{"type":"sent","line":null}', '7'].join('\n'),
+    );
+    const env = { env: { STORE_ADMIN_CONFIG_DIR: odd } };
+    for (const args of [['history', '--json'], ['history', '-o', 'table'], ['history', 'show', id, '--json'], ['history', 'show', id, '-o', 'table']]) {
+      const r = await runCli(args, env);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).not.toContain('unexpected error');
+      expect(r.stderr).toContain(`warning: skipped 4 unreadable lines of run ${id}'s journal (2, 3, 5, 6)`);
+      if (args[1] !== 'show') expect(r.stderr).toContain(`warning: skipped 5 unreadable lines of ${join(odd, 'history', 'history.jsonl')} (1, 2, 3, 4, 6)`);
+    }
+    const list = await runCli(['history', '--json'], env);
+    expect(list.json()).toEqual([expect.objectContaining({ run: id, applied: 1, not_sent: 2 })]);
   });
 
   it('lists a run whose journal is gone (removed by hand, or never written) instead of failing', async () => {
