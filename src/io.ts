@@ -1,6 +1,7 @@
 // The process's streams and environment, passed down rather than reached for, so tests and
 // the embedded sandbox can run commands with their own.
 import { fstatSync, statSync, writeSync } from 'node:fs';
+import { SHORTEST_SECRET } from './api/errors.js';
 
 export interface OutputStream {
   write(chunk: string): boolean;
@@ -88,8 +89,6 @@ function surelyNotTerminal(): boolean {
   }
 }
 
-/** Shorter strings are not treated as secrets: hiding them would garble ordinary words. */
-const SHORTEST_SECRET = 8;
 
 /**
  * The same streams, but every secret the run learns (the token in use) is written as `***`: a

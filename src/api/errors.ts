@@ -166,13 +166,16 @@ function flattenMessages(value: unknown): string[] {
   return [];
 }
 
+/** Shorter strings are not treated as secrets: hiding them would garble ordinary words. */
+export const SHORTEST_SECRET = 8;
+
 /**
  * The error with `secret` (the token a client sent) written as `***` wherever a store put it back:
  * its message, hint, body and headers, and the stack a debug run prints. Errors leave the client
  * through here, so nothing that keeps or shows them (the history, a run journal, the screen) has it.
  */
 export function withoutSecret<E>(error: E, secret: string | undefined): E {
-  if (!secret || !(error instanceof Error)) return error;
+  if (!secret || secret.length < SHORTEST_SECRET || !(error instanceof Error)) return error;
   const hide = (text: string) => text.split(secret).join('***');
   const deep = (value: unknown): unknown => {
     if (typeof value === 'string') return value.includes(secret) ? hide(value) : value;

@@ -231,7 +231,8 @@ describe('every failure class is one line and a documented exit code', () => {
     const sandbox = await sandboxWith(faults || 'latency=0', 41);
     // The rate-limit case spends its one request first, so the command meets the limit.
     if (name === '429') await clientFor(sandbox, 0).client.categories.get({ params: { id: 1 } });
-    const env = { STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN };
+    // A token set with STORE_ADMIN_BASE_URL goes to that store only: one that --base-url points elsewhere comes alone.
+    const env: Record<string, string> = flags.includes('--base-url') ? { STORE_ADMIN_TOKEN: FULL_TOKEN } : { STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN };
     const r = await runInProcess(['categories', 'get', '1', ...flags], env);
     expect(r.code).toBe(code);
     expect(r.stderr).toMatch(message);
