@@ -16,7 +16,15 @@ export interface Connection {
   /** Where changes go, as the history names it: the store's host, or `embedded sandbox`. */
   store: string;
   profile?: string;
+  /** The scopes granted to the partner app's login whose token is in use (auth login --app). */
+  grant?: Grant;
   close(): Promise<void>;
+}
+
+export interface Grant {
+  profile: string;
+  clientId: string;
+  scopes: readonly string[];
 }
 
 const TRACE_BODY_LIMIT = 4000;
@@ -77,7 +85,8 @@ export async function connect(
     token: resolved.token?.value,
     allowHttp: resolved.allowHttp,
   });
-  return { client, token: resolved.token?.value, store: new URL(client.baseUrl).host, profile: resolved.profile?.value, close: () => client.close() };
+  const grant = resolved.app && resolved.profile ? { profile: resolved.profile.value, clientId: resolved.app.clientId, scopes: resolved.app.scopes } : undefined;
+  return { client, token: resolved.token?.value, store: new URL(client.baseUrl).host, profile: resolved.profile?.value, grant, close: () => client.close() };
 }
 
 /** STORE_ADMIN_MAX_RESPONSE_MB: the largest answer read, in megabytes. */

@@ -29,6 +29,8 @@ export interface Context {
   client(tuning?: Partial<ClientOptions>): Promise<StoreClient>;
   /** Where the client's changes go, as the history names it (connects if need be). */
   destination(): Promise<{ store: string; profile?: string }>;
+  /** The scopes a partner app's login granted the token in use, if it came from one (connects if need be). */
+  grant(): Promise<import('./connect.js').Grant | undefined>;
   /** The whole command tree, for completion and help (built on demand). */
   commandTree(): Promise<import('commander').Command>;
   /** A diagnostic line on stderr, unless --quiet. */
@@ -107,6 +109,7 @@ export function createContext(
       const { store, profile } = await connect();
       return { store, ...(profile ? { profile } : {}) };
     },
+    grant: async () => (overrides.client ? undefined : (await connect()).grant),
     close: async () => {
       if (connection) await (await connection.catch(() => undefined))?.close();
     },

@@ -9,4 +9,8 @@ export const DEFAULTS = {
   concurrency: 4,
   /** With --each: requests per second at most (the platform's limit). */
   rate: 4,
+  /** auth login --app: the loopback port the store sends the browser back to. */
+  redirectPort: 8976,
+  /** auth login --app: seconds to wait for the store's answer. */
+  loginWaitSeconds: 300,
 } as const;

@@ -108,7 +108,7 @@ async function sendLines(spec: OperationCommand, ctx: Context, client: StoreClie
         ...(error instanceof ApiError ? { status: error.status } : {}),
         reason: error instanceof StoreAdminError ? error.message : String(error),
       });
-      if (error instanceof ApiError) addHint(error, operations[spec.operation].scopes);
+      if (error instanceof ApiError) addHint(error, operations[spec.operation].scopes, await ctx.grant());
       if (!refusal && (error instanceof AuthError || (error instanceof ApiError && (error.status === 401 || error.status === 403)))) {
         refusal = error;
         refused.abort();

@@ -83,7 +83,7 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
   }
   if (response.status < 200 || response.status >= 300) {
     const error = new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers);
-    addHint(error, id ? operations[id].scopes : []);
+    addHint(error, id ? operations[id].scopes : [], await ctx.grant());
     throw error;
   }
 }

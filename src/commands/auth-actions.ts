@@ -8,7 +8,7 @@ import { render } from '../output/render.js';
 import { maskToken } from '../output/mask.js';
 import type { Options } from './define.js';
 import { textFrom } from './values.js';
-import { checkProfileName, type ConfigData, type Profile } from '../config/profiles.js';
+import { checkProfileName, type AppLogin, type ConfigData, type Profile } from '../config/profiles.js';
 import { chosenBaseUrl, chosenProfile, noToken, profileStore, resolveConnection, type Setting } from '../config/resolve.js';
 import { cleanToken } from '../config/token.js';
 
@@ -34,10 +34,10 @@ async function verify(baseUrl: string, token: string, allowHttp: boolean): Promi
   }
 }
 
-const show = (ctx: Context, data: unknown) => render(data, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color, view: 'settings' });
+export const show = (ctx: Context, data: unknown) => render(data, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color, view: 'settings' });
 
 /** The profile a command means (see chosenProfile), or `fallback` when none is. */
-function targetProfile(ctx: Context, data: ConfigData, fallback?: string): string {
+export function targetProfile(ctx: Context, data: ConfigData, fallback?: string): string {
   const name = chosenProfile(ctx.options, ctx.io.env, data)?.value ?? fallback;
   if (!name) throw new UsageError('No profile given and none is active', { hint: 'Pass --profile NAME; see store-admin profiles list' });
   return checkProfileName(name);
@@ -49,12 +49,8 @@ function existing(data: ConfigData, name: string) {
   return profile;
 }
 
-export async function login(ctx: Context, opts: Options): Promise<void> {
-  const store = profileStore(ctx.io);
-  const data = store.read();
-  const name = targetProfile(ctx, data, 'default');
-  const known = data.profiles[name];
-  // The same order as every other command; asked for when nothing gives one.
+/** The store a login is for: the same order as every other command; asked for when nothing gives one. */
+export async function loginStore(ctx: Context, name: string, known: Profile | undefined): Promise<{ baseUrl: string; allowHttp: boolean }> {
   const profile = { value: name, source: ctx.options.profile !== undefined ? 'flag' : 'profile' } as const;
   const rawUrl =
     chosenBaseUrl(ctx.options, ctx.io.env, profile, known)?.value ??
@@ -63,6 +59,15 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
   const baseUrl = rawUrl === known?.baseUrl ? normalizeStoreUrl(rawUrl) : storeUrlFromInput(rawUrl, ctx.note);
   const allowHttp = !!ctx.options.allowHttp;
   assertSafeTransport(baseUrl, allowHttp);
+  return { baseUrl, allowHttp };
+}
+
+export async function login(ctx: Context, opts: Options): Promise<void> {
+  const store = profileStore(ctx.io);
+  const data = store.read();
+  const name = targetProfile(ctx, data, 'default');
+  const known = data.profiles[name];
+  const { baseUrl, allowHttp } = await loginStore(ctx, name, known);
   let token: string;
   if (opts.withToken) token = cleanToken(await textFrom('-', '--with-token', ctx.io), '--with-token');
   else if (ctx.interactive) token = cleanToken(await ctx.prompt.secret({ flag: '--with-token', message: 'API token:' }), 'The pasted token');
@@ -86,18 +91,8 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
   }
   // The keychain first (a token kept in the file before moves there now); the 0600 file when
   // --insecure-storage asks for it or no keychain answers.
-  const keychain = await import('../config/keychain.js');
-  const inKeychain = !opts.insecureStorage && (await keychain.saveToKeychain(store.path, name, token));
-  if (!inKeychain && known?.keychain) await keychain.deleteFromKeychain(store.path, name);
-  const active = await store.update((config) => {
-    const profile: Profile = { ...config.profiles[name], baseUrl, ...(allowHttp ? { allowHttp } : {}) };
-    // One place for the token: the keychain or the file, never both.
-    delete profile.token;
-    delete profile.keychain;
-    config.profiles[name] = { ...profile, ...(inKeychain ? { keychain: true } : { token }) };
-    config.activeProfile ??= name;
-    return config.activeProfile === name;
-  });
+  const { saveLogin } = await import('../config/save-login.js');
+  const { inKeychain, active } = await saveLogin(store, name, { baseUrl, allowHttp, secrets: { token }, insecureStorage: !!opts.insecureStorage });
   const storage = inKeychain ? 'the OS keychain' : store.path;
   if (!inKeychain && !opts.insecureStorage) ctx.note(`warning: no OS keychain answered; the token is kept in ${store.path}, readable only by you`);
   ctx.note(`Logged in to ${baseUrl} as profile "${name}"${active ? ' (active)' : ''}; the token is kept in ${storage}.`);
@@ -116,6 +111,8 @@ export async function status(ctx: Context): Promise<void> {
     token: resolved.token ? maskToken(resolved.token.value) : null,
     token_source: resolved.token?.source ?? null,
     token_storage: resolved.token?.storage ?? null,
+    login: resolved.token ? (resolved.app ? 'app' : 'token') : null,
+    ...(await appReport(ctx, resolved.app)),
     authenticated: false,
   };
   const fromEnv = resolved.token?.source === 'environment';
@@ -148,6 +145,13 @@ export async function status(ctx: Context): Promise<void> {
   if (failure) throw failure;
 }
 
+/** A partner app's login: the app, what it was granted and when, and the commands it does not cover. */
+async function appReport(ctx: Context, app: AppLogin | undefined): Promise<Record<string, unknown>> {
+  if (!app) return {};
+  const uncovered = await (await import('./scope-coverage.js')).uncoveredCommands(ctx, app.scopes);
+  return { client_id: app.clientId, scopes: app.scopes, logged_in_at: app.loggedInAt, not_covered: uncovered };
+}
+
 const ORIGIN: Record<string, string> = {
   flag: 'from a flag',
   environment: 'from the environment',
@@ -168,6 +172,18 @@ function statusLines(report: Record<string, unknown>, token: Setting<string> | u
     `  - Store URL: ${report.base_url ?? 'none'}${from(report.base_url_source)}`,
     `  - Token: ${report.token ?? 'none'}${tokenFrom}`,
   ];
+  if (report.login === 'app') {
+    const scopes = report.scopes as string[];
+    const uncovered = report.not_covered as { command: string; missing: string[] }[];
+    lines.push(
+      `  - Login: the partner app ${String(report.client_id)}, on ${String(report.logged_in_at)}`,
+      `  - Granted scopes: ${scopes.length > 0 ? scopes.join(' ') : 'none'}`,
+      uncovered.length === 0 ? '  - Every command is covered by these scopes' : `  - Not covered (${uncovered.length} commands):`,
+      ...uncovered.map(({ command, missing }) => `      ${command} (needs ${missing.join(' and ')})`),
+    );
+  } else if (report.login === 'token') {
+    lines.push("  - Login: an API token (not a partner app's)");
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -188,6 +204,7 @@ export async function logout(ctx: Context, opts: Options): Promise<void> {
   const store = profileStore(ctx.io);
   const data = store.read();
   const name = targetProfile(ctx, data);
+  const known = existing(data, name);
   // The whole profile goes, as with `profiles remove`; a token alone is given again with `auth login`.
   if (opts.all) await confirmRemoval(ctx, name, data);
   await store.update((config) => {
@@ -196,12 +213,12 @@ export async function logout(ctx: Context, opts: Options): Promise<void> {
       delete config.profiles[name];
       if (config.activeProfile === name) delete config.activeProfile;
     } else {
-      delete profile.token;
-      delete profile.keychain;
+      // An app login's refresh token and client secret go with its token.
+      for (const field of ['token', 'refreshToken', 'clientSecret', 'keychain', 'app'] as const) delete profile[field];
     }
   });
   await (await import('../config/keychain.js')).deleteFromKeychain(store.path, name);
-  ctx.note(opts.all ? `Removed profile "${name}".` : `Forgot the token of profile "${name}"; its store URL is kept.`);
+  ctx.note(opts.all ? `Removed profile "${name}".` : `Forgot the ${known.app ? "app login's token, refresh token and client secret" : 'token'} of profile "${name}"; its store URL is kept.`);
 }
 
 export async function token(ctx: Context): Promise<void> {

@@ -21,6 +21,10 @@ export const HELP_TOPICS: Record<string, string> = {
                                     (default 5)
   STORE_ADMIN_MAX_RESPONSE_MB  largest answer read from the store, in MB (default 64);
                                export downloads stream to disk and have no limit
+  STORE_ADMIN_CLIENT_SECRET  a partner app's client secret, for auth login --app
+  STORE_ADMIN_LOGIN_WAIT   seconds auth login --app waits for the store's answer (default 300)
+  BROWSER                  command that opens the consent page for auth login --app (the URL is
+                           its one added argument; default: xdg-open, open or start)
   STORE_ADMIN_DEBUG        set (e.g. to 1) to add the stack trace to any error
   STORE_ADMIN_PAGER        pager for long output on a terminal (beats PAGER; empty: none)
   PAGER                    pager when STORE_ADMIN_PAGER is not set (default: less -FRX if installed)
@@ -42,7 +46,8 @@ token: exit 4). STORE_ADMIN_TOKEN set without STORE_ADMIN_BASE_URL goes to the s
   1    the store answered with an error, could not be reached, or its answer was unreadable
   2    usage or validation error (bad flags, arguments or input), or a declined confirmation:
        nothing was sent
-  4    authentication or permission: no store or token configured, or the store answered 401 or 403
+  4    authentication or permission: no store or token configured, the store answered 401 or 403,
+       or it refused a partner app's login (auth login --app)
   130  interrupted (Ctrl-C); for a change, it may or may not have been applied
 
 When JSON output is asked for by name (--json, -o json or -o ndjson), a failure also prints a

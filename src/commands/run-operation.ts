@@ -48,7 +48,7 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   try {
     data = await client.call(spec.operation, input as never, { signal: ctx.signal, onStatus: (s) => (status = s) });
   } catch (error) {
-    if (error instanceof ApiError) addHint(error, operations[spec.operation].scopes);
+    if (error instanceof ApiError) addHint(error, operations[spec.operation].scopes, await ctx.grant());
     stop();
     if (changes) await rememberChange(ctx, spec, positional, error);
     throw error;

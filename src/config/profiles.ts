@@ -5,12 +5,26 @@ import { dirname, join } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { withLockFile } from '../lock.js';
 
+/** What a partner app's login (auth login --app) records beside its secrets. */
+export interface AppLogin {
+  clientId: string;
+  /** The scopes the store granted: the token exchange's `scope`. */
+  scopes: string[];
+  /** When the login was made (ISO 8601). */
+  loggedInAt: string;
+}
+
 export interface Profile {
   baseUrl?: string;
   token?: string;
+  /** An app login's refresh token and client secret, when no keychain holds them. */
+  refreshToken?: string;
+  clientSecret?: string;
+  /** Set when the token came from a partner app's login rather than the dashboard. */
+  app?: AppLogin;
   /** Sending the token over plain http to this non-loopback store was allowed at login. */
   allowHttp?: boolean;
-  /** The token is in the OS keychain, not in this file. */
+  /** The token (and an app login's other secrets) are in the OS keychain, not in this file. */
   keychain?: boolean;
 }
 
@@ -49,7 +63,7 @@ export class ProfileStore {
   private async write(data: ConfigData): Promise<void> {
     // A dir made here is 0700 whatever the umask; one found here is only checked (see checkPrivate).
     if (mkdirSync(this.dir, { recursive: true, mode: 0o700 }) !== undefined) chmodSync(this.dir, 0o700);
-    if (Object.values(data.profiles).some((profile) => profile.token)) this.checkPrivate();
+    if (Object.values(data.profiles).some((profile) => profile.token || profile.refreshToken || profile.clientSecret)) this.checkPrivate();
     let staging: string | undefined;
     try {
       staging = mkdtempSync(join(this.dir, '.config-'));
@@ -137,7 +151,7 @@ export class ProfileStore {
   }
 }
 
-const PROFILE_FIELDS = { baseUrl: 'string', token: 'string', allowHttp: 'boolean', keychain: 'boolean' } as const;
+const PROFILE_FIELDS = { baseUrl: 'string', token: 'string', refreshToken: 'string', clientSecret: 'string', allowHttp: 'boolean', keychain: 'boolean' } as const;
 
 /** The file's shape, checked field by field so that a hand-edit gone wrong is named precisely. */
 function checkShape(store: unknown, broken: (problem: string) => ConfigError): ConfigData {
@@ -155,6 +169,13 @@ function checkShape(store: unknown, broken: (problem: string) => ConfigError): C
       const value = profile[field];
       if (value !== undefined && typeof value !== type) {
         throw broken(`"${field}" of profile "${name}" is ${kind(value)}, expected ${type === 'string' ? 'text' : 'true or false'}`);
+      }
+    }
+    const app = profile.app;
+    if (app !== undefined) {
+      const scopes = isObject(app) ? app.scopes : undefined;
+      if (!isObject(app) || typeof app.clientId !== 'string' || typeof app.loggedInAt !== 'string' || !Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) {
+        throw broken(`"app" of profile "${name}" is not {clientId, scopes: [text], loggedInAt}`);
       }
     }
   }

@@ -6,7 +6,7 @@
 import type { IO } from '../io.js';
 import type { GlobalOptions } from '../options.js';
 import { configDir } from './paths.js';
-import { ProfileStore, checkProfileName, type ConfigData, type Profile } from './profiles.js';
+import { ProfileStore, checkProfileName, type AppLogin, type ConfigData, type Profile } from './profiles.js';
 import { AuthError, UsageError } from '../api/errors.js';
 import { normalizeStoreUrl } from '../api/url.js';
 import { cleanToken } from './token.js';
@@ -28,6 +28,8 @@ export interface Resolved {
   /** Why no token goes with this store although one was given (it belongs to another store). */
   withheld?: string;
   allowHttp: boolean;
+  /** The partner app's login the token in use came from, if it did (auth login --app). */
+  app?: AppLogin;
 }
 
 export function profileStore(io: IO): ProfileStore {
@@ -79,6 +81,7 @@ export async function resolveConnection(options: GlobalOptions, io: IO): Promise
     ...(withheld ? { withheld } : {}),
     // Permission for plain http was given for the profile's own URL only.
     allowHttp: !!options.allowHttp || (baseUrl?.source === 'profile' && !!stored?.allowHttp),
+    ...(token?.source === 'profile' && stored?.app ? { app: stored.app } : {}),
   };
 }
 

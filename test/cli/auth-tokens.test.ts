@@ -72,6 +72,7 @@ describe('pasted tokens and URLs', () => {
         '  - Profile: default (the active profile)',
         `  - Store URL: ${ctx.sandbox.url} (from the profile)`,
         `  - Token: …4321 (stored in ${join(dir, 'config.json')})`,
+        "  - Login: an API token (not a partner app's)",
         '',
       ].join('\n'),
     );

@@ -1,0 +1,207 @@
+// `auth login --app`: signs in as a partner app through the platform's Authorization Code flow.
+// The browser goes to the store's consent page; the store sends it back to a listener on this
+// machine with a code, checked against the state sent; the code is traded for a token, and the
+// token, refresh token and client secret are kept as a dashboard token is.
+import { randomBytes } from 'node:crypto';
+import { AuthError, InterruptedError, StoreAdminError, UsageError } from '../api/errors.js';
+import { AUTHORIZE_PATH } from '../api/oauth.js';
+import { operationScopes, parseScopes } from '../api/scopes.js';
+import type { Context } from '../context.js';
+import { DEFAULTS } from '../defaults.js';
+import { maskToken } from '../output/mask.js';
+import { profileStore } from '../config/resolve.js';
+import { exchangeCode } from '../oauth/exchange.js';
+import { listenForCallback, type Callback } from '../oauth/loopback.js';
+import { openBrowser } from '../oauth/browser.js';
+import { tabPage } from '../oauth/tab-page.js';
+import { loginStore, show, targetProfile } from './auth-actions.js';
+import type { Options } from './define.js';
+import { textFrom } from './values.js';
+
+const SCOPE = /^[a-z][a-z_]*:(read|write)$/;
+
+export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
+  const clientId = checkOptions(opts);
+  const scopes = opts.scopes === undefined ? operationScopes() : checkScopes(parseScopes(String(opts.scopes)));
+  const port: number = opts.redirectPort ?? DEFAULTS.redirectPort;
+  const redirectUri = `http://127.0.0.1:${port}/callback`;
+  // Written even with --quiet: without it listed in the app's settings, the store refuses the login.
+  ctx.io.stderr.write(`Redirect URI: ${redirectUri} (it must be listed in the app's Redirect URLs)\n`);
+
+  const store = profileStore(ctx.io);
+  const data = store.read();
+  const name = targetProfile(ctx, data, 'default');
+  const { baseUrl, allowHttp } = await loginStore(ctx, name, data.profiles[name]);
+  const clientSecret = await clientSecretFrom(ctx, opts);
+  ctx.io.protect?.(clientSecret);
+
+  const listener = await listenForCallback(port);
+  try {
+    const state = randomBytes(24).toString('base64url');
+    const url = new URL(`${baseUrl}${AUTHORIZE_PATH}`);
+    for (const [key, value] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: scopes.join(' '), state })) {
+      url.searchParams.set(key, value);
+    }
+    await showConsentPage(ctx, url.href, opts.browser !== false);
+    const callback = await waitForCallback(listener.callback, ctx.signal, waitSeconds(ctx.io.env));
+    let code: string;
+    try {
+      code = checkCallback(callback.params, state, new URL(baseUrl).host);
+    } catch (error) {
+      await callback.answer(400, tabPage(false, 'The login was refused', (error as Error).message));
+      throw error;
+    }
+    const answer = await exchangeCode({
+      baseUrl,
+      clientId,
+      clientSecret,
+      redirectUri,
+      code,
+      timeoutMs: (ctx.options.timeout ?? DEFAULTS.timeoutSeconds) * 1000,
+      signal: ctx.signal,
+    }).catch(async (error: unknown) => {
+      await callback.answer(502, tabPage(false, 'The login failed', error instanceof Error ? error.message : String(error)));
+      throw error;
+    });
+    ctx.io.protect?.(answer.access_token);
+    if (answer.refresh_token) ctx.io.protect?.(answer.refresh_token);
+    // The answer's `scope` is what was granted, which may be less than was asked for.
+    const granted = answer.scope === undefined ? scopes : parseScopes(answer.scope);
+    const { saveLogin } = await import('../config/save-login.js');
+    const saved = await saveLogin(store, name, {
+      baseUrl,
+      allowHttp,
+      secrets: { token: answer.access_token, ...(answer.refresh_token ? { refreshToken: answer.refresh_token } : {}), clientSecret },
+      app: { clientId, scopes: granted, loggedInAt: new Date().toISOString() },
+      insecureStorage: !!opts.insecureStorage,
+    });
+    await callback.answer(200, tabPage(true, 'Logged in', `store-admin is signed in to ${new URL(baseUrl).host} as the app ${clientId}.`));
+
+    const storage = saved.inKeychain ? 'the OS keychain' : store.path;
+    if (!saved.inKeychain && !opts.insecureStorage) ctx.note(`warning: no OS keychain answered; the secrets are kept in ${store.path}, readable only by you`);
+    const refused = scopes.filter((scope) => !granted.includes(scope));
+    if (refused.length > 0) ctx.note(`warning: the store did not grant ${refused.join(' ')}; commands that need ${refused.length > 1 ? 'them' : 'it'} will be refused (see: store-admin auth status)`);
+    ctx.note(`Logged in to ${baseUrl} as profile "${name}"${saved.active ? ' (active)' : ''} with the app ${clientId}; its token, refresh token and client secret are kept in ${storage}.`);
+    await show(ctx, {
+      profile: name,
+      base_url: baseUrl,
+      active: saved.active,
+      login: 'app',
+      client_id: clientId,
+      scopes: granted,
+      not_granted: refused,
+      token: maskToken(answer.access_token),
+      storage: saved.inKeychain ? 'keychain' : 'file',
+    });
+  } finally {
+    await listener.close();
+  }
+}
+
+/** The client id, once the flags are known to fit together. */
+function checkOptions(opts: Options): string {
+  if (opts.withToken) throw new UsageError('--with-token and --app contradict each other', { hint: '--with-token reads a dashboard token; --app signs in through the browser' });
+  if (opts.skipVerify) throw new UsageError('--skip-verify goes with a dashboard token, not --app: the store issues the token itself');
+  const clientId = opts.clientId as string | undefined;
+  if (clientId === undefined) throw new UsageError('auth login --app needs --client-id ID', { hint: "The client id is in the app's settings" });
+  if (!/^[\x21-\x7e]{1,200}$/.test(clientId)) throw new UsageError(`--client-id takes the app's client id, printable characters without spaces (got "${clientId}")`);
+  return clientId;
+}
+
+function checkScopes(scopes: string[]): string[] {
+  if (scopes.length === 0) throw new UsageError('--scopes is empty', { hint: 'Leave it out to ask for the scopes every command needs' });
+  const wrong = scopes.find((scope) => !SCOPE.test(scope));
+  if (wrong) throw new UsageError(`--scopes: "${wrong}" is not a scope (scopes look like orders:read or orders:write)`);
+  return scopes;
+}
+
+/** Never an argument: a file (or stdin), the environment, or a masked prompt at a terminal. */
+async function clientSecretFrom(ctx: Context, opts: Options): Promise<string> {
+  let secret: string;
+  let from: string;
+  if (opts.clientSecretFile !== undefined) {
+    secret = await textFrom(String(opts.clientSecretFile), '--client-secret-file', ctx.io);
+    from = `--client-secret-file ${opts.clientSecretFile === '-' ? '(standard input)' : String(opts.clientSecretFile)}`;
+  } else if (ctx.io.env.STORE_ADMIN_CLIENT_SECRET) {
+    secret = ctx.io.env.STORE_ADMIN_CLIENT_SECRET;
+    from = 'STORE_ADMIN_CLIENT_SECRET';
+  } else if (ctx.interactive) {
+    secret = await ctx.prompt.secret({ flag: '--client-secret-file', message: "The app's client secret:" });
+    from = 'The pasted client secret';
+  } else {
+    throw new UsageError('No client secret given', {
+      hint: 'Pass --client-secret-file FILE (- for standard input) or set STORE_ADMIN_CLIENT_SECRET; secrets are never taken as arguments',
+    });
+  }
+  secret = secret.trim();
+  if (!secret) throw new UsageError(`${from}: the client secret is empty`);
+  if (/[\s\p{Cc}]/u.test(secret)) throw new UsageError(`${from}: the client secret contains white space or control characters; give the secret alone`);
+  return secret;
+}
+
+/** The URL is always printed (it holds no secret): a browser that did not come up leaves the person a way on. */
+async function showConsentPage(ctx: Context, url: string, open: boolean): Promise<void> {
+  const write = (line: string) => ctx.io.stderr.write(`${line}\n`);
+  if (!open) {
+    write('Open this URL in a browser to approve the app:');
+  } else {
+    const outcome = await openBrowser(url, ctx.io.env);
+    write(outcome.opened ? `Opened the store's consent page with ${outcome.by}; if no browser came up, open this URL:` : `Could not open a browser (${outcome.reason}); open this URL to approve the app:`);
+  }
+  write(`  ${url}`);
+  ctx.note(`Waiting for the store's answer (at most ${Math.round(waitSeconds(ctx.io.env) / 60)} minutes; Ctrl-C to stop)…`);
+}
+
+/** STORE_ADMIN_LOGIN_WAIT: seconds to wait for the store's answer. */
+function waitSeconds(env: NodeJS.ProcessEnv): number {
+  const value = env.STORE_ADMIN_LOGIN_WAIT?.trim();
+  if (!value) return DEFAULTS.loginWaitSeconds;
+  if (!/^\d{1,5}$/.test(value) || Number(value) === 0) throw new UsageError(`STORE_ADMIN_LOGIN_WAIT takes a whole number of seconds, 1 to 99999 (got "${value}")`);
+  return Number(value);
+}
+
+function waitForCallback(callback: Promise<Callback>, signal: AbortSignal, seconds: number): Promise<Callback> {
+  return new Promise((resolve, reject) => {
+    const settle = (done: () => void) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', stop);
+      done();
+    };
+    const timer = setTimeout(() => {
+      const wait = seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} second${seconds === 1 ? '' : 's'}`;
+      const error = new StoreAdminError(`No answer from the store within ${wait}; nothing was saved`, {
+        hint: "Run the login again and approve the app in the browser; check that the redirect URI is listed in the app's Redirect URLs",
+      });
+      settle(() => reject(error));
+    }, seconds * 1000);
+    const stop = () => settle(() => reject(new InterruptedError('Interrupted; the login was abandoned and nothing was saved')));
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    void callback.then((arrived) => settle(() => resolve(arrived)));
+  });
+}
+
+/** The code, from a callback that is the answer to this login from the store being logged into. */
+function checkCallback(params: URLSearchParams, state: string, storeHost: string): string {
+  // The state first: an answer without it may come from anyone, whatever it says.
+  if (params.get('state') !== state) {
+    throw new AuthError("The answer did not carry this login's state, so it did not come from this login; it was refused and nothing was saved", {
+      hint: 'Run the login again, and approve it in the browser window it opens',
+    });
+  }
+  const error = params.get('error');
+  if (error === 'access_denied') throw new AuthError("The store refused the app's access (Deny was chosen); nothing was saved");
+  if (error) {
+    const description = params.get('error_description');
+    throw new AuthError(`The store refused the login: ${error}${description ? ` (${description})` : ''}`);
+  }
+  const store = params.get('store');
+  if (store?.toLowerCase() !== storeHost.toLowerCase()) {
+    throw new AuthError(`The code came from the store ${store ? `"${store}"` : '(none named)'}, not from ${storeHost}, the store being logged into; nothing was saved`, {
+      hint: 'Log in to the store the browser was signed in to with --base-url, or sign the browser in to this one',
+    });
+  }
+  const code = params.get('code');
+  if (!code) throw new AuthError('The store answered without a code; nothing was saved');
+  return code;
+}

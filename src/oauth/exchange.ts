@@ -1,0 +1,76 @@
+// Trades an authorization code for a token (the app guide's step 3): a form-encoded POST to the
+// store's token endpoint, sent like any request of the tool (no redirect followed, one time limit),
+// the client secret in the body only. RFC 6749 §5.2 errors become one line saying what went wrong.
+import * as z from 'zod/mini';
+import { AuthError, StoreAdminError } from '../api/errors.js';
+import { attempt } from '../api/attempt.js';
+import { CLIENT_VERSION } from '../api/client.js';
+import { httpPool } from '../api/http.js';
+import { TOKEN_PATH } from '../api/oauth.js';
+import { excerpt } from '../printable.js';
+
+const tokenAnswer = z.object({
+  access_token: z.string().check(z.minLength(1)),
+  token_type: z.optional(z.string()),
+  scope: z.optional(z.string()),
+  refresh_token: z.optional(z.string()),
+  expires_in: z.optional(z.number()),
+});
+
+export type TokenAnswer = z.output<typeof tokenAnswer>;
+
+export interface CodeExchange {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  code: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export async function exchangeCode(request: CodeExchange): Promise<TokenAnswer> {
+  const pool = httpPool();
+  const url = `${request.baseUrl}${TOKEN_PATH}`;
+  const body = new URLSearchParams({
+    grant_type: 'authorization_code',
+    client_id: request.clientId,
+    client_secret: request.clientSecret,
+    redirect_uri: request.redirectUri,
+    code: request.code,
+  }).toString();
+  const headers = {
+    accept: 'application/json',
+    'content-type': 'application/x-www-form-urlencoded',
+    'user-agent': `store-admin/${CLIENT_VERSION} node/${process.versions.node}`,
+  };
+  try {
+    const limits = { timeoutMs: request.timeoutMs, connectTimeoutMs: request.timeoutMs, maxBytes: 1024 * 1024 };
+    const answer = await attempt(pool, { method: 'POST', url, headers }, { headers, body }, limits, request.signal, true);
+    if (answer.status >= 200 && answer.status < 300) {
+      const parsed = tokenAnswer.safeParse(answer.body);
+      if (parsed.success && (parsed.data.token_type ?? 'Bearer').toLowerCase() === 'bearer') return parsed.data;
+      throw new StoreAdminError(`The store's token endpoint answered ${answer.status} without a bearer token`, {
+        hint: 'Check the store URL: the answer did not come from the store',
+      });
+    }
+    throw refusal(answer.status, answer.body);
+  } finally {
+    await pool.close();
+  }
+}
+
+/** RFC 6749 §5.2: `error` says which, `error_description` may say more. */
+function refusal(status: number, body: unknown): StoreAdminError {
+  const fields = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const error = typeof fields.error === 'string' ? fields.error : undefined;
+  const more = typeof fields.error_description === 'string' ? ` (${excerpt(fields.error_description)})` : '';
+  if (error === 'invalid_client') {
+    return new AuthError(`The store rejected the app's client id or secret${more}`, { hint: "Check --client-id and the client secret in the app's settings" });
+  }
+  if (error === 'invalid_grant') {
+    return new AuthError(`The store refused the code${more}`, { hint: 'Codes are good once and for 10 minutes: run the login again' });
+  }
+  if (error) return new StoreAdminError(`The store refused the token exchange: ${excerpt(error)}${more}`);
+  return new StoreAdminError(`The store's token endpoint answered ${status}`, { hint: 'Check the store URL' });
+}

@@ -1,0 +1,67 @@
+// The loopback listener an app login waits on: http://127.0.0.1:<port>/callback, where the store
+// sends the browser back. It takes one callback, holds the browser's request open until the login
+// knows how it ended (so the tab can say), and answers anything else with a 404 that changes nothing.
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StoreAdminError } from '../api/errors.js';
+
+export const CALLBACK_PATH = '/callback';
+
+export interface Callback {
+  params: URLSearchParams;
+  /** Answers the browser's tab with a short page and lets the listener close. */
+  answer(status: number, html: string): Promise<void>;
+}
+
+export interface Listener {
+  redirectUri: string;
+  /** The first callback: a GET of /callback carrying `code` or `error`. */
+  callback: Promise<Callback>;
+  close(): Promise<void>;
+}
+
+export async function listenForCallback(port: number): Promise<Listener> {
+  let deliver!: (callback: Callback) => void;
+  const callback = new Promise<Callback>((resolve) => (deliver = resolve));
+  let taken = false;
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const isCallback = req.method === 'GET' && url.pathname === CALLBACK_PATH && (url.searchParams.has('code') || url.searchParams.has('error'));
+    if (taken || !isCallback) return send(res, 404, 'Not found.', 'text/plain; charset=utf-8');
+    taken = true;
+    deliver({ params: url.searchParams, answer: (status, html) => send(res, status, html, 'text/html; charset=utf-8') });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new StoreAdminError(`Port ${port} on 127.0.0.1 is in use: choose another with --redirect-port (and list its redirect URI in the app's Redirect URLs)`)
+          : new StoreAdminError(`Cannot listen on 127.0.0.1:${port} for the store's answer: ${error.message}`),
+      ),
+    );
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return {
+    redirectUri: `http://127.0.0.1:${(server.address() as AddressInfo).port}${CALLBACK_PATH}`,
+    callback,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Every answer was awaited: what is still open is a browser's spare connection.
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function send(res: ServerResponse, status: number, body: string, type: string): Promise<void> {
+  return new Promise((resolve) => {
+    res.writeHead(status, {
+      'content-type': type,
+      'content-length': Buffer.byteLength(body),
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      connection: 'close',
+    });
+    res.end(body, () => resolve());
+  });
+}

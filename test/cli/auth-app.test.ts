@@ -1,0 +1,274 @@
+// `auth login --app` from scripts, as CI or a headless machine runs it: the built CLI against a
+// sandbox over real HTTP, the browser played by a form-submitting stand-in (BROWSER=…) or by a
+// script that reads the URL --no-browser prints. Refusals (a forged state, another store, Deny, a
+// wrong secret), the wait's limit, a taken port, Ctrl-C in a real terminal, what status, a 403
+// and logout say, and a sweep for the secrets in everything the runs left behind.
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { freePort, runStandIn, STAND_IN, startLogin } from './app-login.js';
+import { runCli, useConfigDir, type Result } from './run.js';
+import { hasTmux, Terminal } from './tmux.js';
+
+const SECRET = 'app-secret-for-tests-7d41c9';
+
+describe('auth login --app (scripted)', () => {
+  let sandbox: Sandbox;
+  let port: number;
+  const root = useConfigDir();
+  let n = 0;
+  const freshDir = () => join(root, `cfg-${n++}`);
+  /** Every output of every run, and every token issued, for the sweep at the end. */
+  const outputs: string[] = [];
+  const tokens = new Set<string>([SECRET]);
+  const keep = <T extends { stdout: string; stderr: string }>(result: T): T => {
+    outputs.push(result.stdout, result.stderr);
+    return result;
+  };
+  const config = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+  const remember = (dir: string) => {
+    const profile = config(dir).profiles.default;
+    for (const secret of [profile.token, profile.refreshToken]) if (secret) tokens.add(secret);
+    return profile;
+  };
+  const cli = async (dir: string, args: string[]): Promise<Result> => keep(await runCli(args, { env: { STORE_ADMIN_CONFIG_DIR: dir } }));
+  const login = (dir: string, extra: string[] = [], env: Record<string, string> = {}, stdin = '') =>
+    startLogin(['--client-id', 'sandbox-app', '--base-url', sandbox.url, '--redirect-port', String(port), ...extra], { STORE_ADMIN_CONFIG_DIR: dir, ...env }, stdin);
+  const withStandIn = (dir: string, env: Record<string, string> = {}) => ({
+    BROWSER: STAND_IN,
+    STAND_IN_LOG: join(dir, '..', `stand-in-${n}.log`),
+    STORE_ADMIN_CLIENT_SECRET: SECRET,
+    ...env,
+  });
+
+  beforeAll(async () => {
+    port = await freePort();
+    sandbox = await startSandbox({ oauth: { clientSecret: SECRET, redirectUris: [`http://127.0.0.1:${port}/callback`] } });
+  });
+  afterAll(() => sandbox.close());
+
+  it('BROWSER stand-in approves every scope: the profile records the app login, and the next command works', async () => {
+    const dir = freshDir();
+    const run = login(dir, [], withStandIn(dir));
+    const end = keep(await run.exited);
+    expect(end.code, end.stderr).toBe(0);
+    expect(end.stderr.split('\n')[0]).toBe(`Redirect URI: http://127.0.0.1:${port}/callback (it must be listed in the app's Redirect URLs)`);
+    expect(end.stderr).toContain(`Opened the store's consent page with ${STAND_IN}`);
+    expect(JSON.parse(end.stdout)).toMatchObject({ profile: 'default', active: true, login: 'app', client_id: 'sandbox-app', not_granted: [], storage: 'file' });
+    const profile = remember(dir);
+    expect(profile).toMatchObject({ baseUrl: sandbox.url, clientSecret: SECRET, app: { clientId: 'sandbox-app' } });
+    expect(profile.token).toMatch(/^sbx_app_/);
+    expect(profile.refreshToken).toMatch(/^sbx_refresh_/);
+    expect(new Date(profile.app.loggedInAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+    // The URL asked for exactly the scopes the operation table names, and the store granted them.
+    const asked = new URL(await run.url).searchParams.get('scope')!.split(' ');
+    expect(profile.app.scopes).toEqual(asked);
+    expect(asked).toContain('orders:write');
+    const next = await cli(dir, ['orders', 'fulfillment-orders', '10001']);
+    expect(next.code, next.stderr).toBe(0);
+    const status = await cli(dir, ['auth', 'status', '--json']);
+    expect(status.json()).toMatchObject({ login: 'app', client_id: 'sandbox-app', scopes: asked, not_covered: [], authenticated: true });
+  });
+
+  it('--no-browser from a script: the URL is printed, the script approves, the login completes', async () => {
+    const dir = freshDir();
+    // The secret from stdin this time.
+    const run = login(dir, ['--no-browser', '--client-secret-file', '-'], {}, `${SECRET}\n`);
+    const url = await run.url;
+    expect(url.startsWith(`${sandbox.url}/oauth2/authorize/?`)).toBe(true);
+    expect(await runStandIn(url)).toBe(0);
+    const end = keep(await run.exited);
+    expect(end.code, end.stderr).toBe(0);
+    expect(end.stderr).toContain('Open this URL in a browser to approve the app:');
+    remember(dir);
+    expect((await cli(dir, ['categories', 'get', '1'])).code).toBe(0);
+  });
+
+  it('a grant without orders:read: status lists what it does not cover, and a 403 hints at the missing scope', async () => {
+    const dir = freshDir();
+    const run = login(dir, ['--scopes', 'exports:read,catalogue:read orders:read'], withStandIn(dir, { STAND_IN_KEEP: 'exports:read catalogue:read' }));
+    const end = keep(await run.exited);
+    expect(end.code, end.stderr).toBe(0);
+    expect(JSON.parse(end.stdout)).toMatchObject({ scopes: ['exports:read', 'catalogue:read'], not_granted: ['orders:read'] });
+    expect(end.stderr).toContain('warning: the store did not grant orders:read');
+    remember(dir);
+    const refused = await cli(dir, ['orders', 'fulfillment-orders', '10001']);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain('store-admin: This token lacks the scope orders:read. (HTTP 403)');
+    expect(refused.stderr).toContain(
+      'hint: This command needs a token with the scope orders:read; the app login of profile "default" was granted exports:read catalogue:read, without orders:read. ' +
+        'Log in again and approve it: store-admin auth login --app --client-id sandbox-app --profile default',
+    );
+    expect((await cli(dir, ['categories', 'get', '1'])).code).toBe(0);
+    const status = await cli(dir, ['auth', 'status', '--json']);
+    const uncovered = status.json().not_covered as { command: string; missing: string[] }[];
+    expect(uncovered).toContainEqual({ command: 'orders fulfillment-orders', missing: ['orders:read'] });
+    expect(uncovered).toContainEqual({ command: 'fulfillment-orders reject-cancellation', missing: ['fulfillment_service:write', 'fulfillment_orders:write'] });
+    expect(uncovered.map((u) => u.command)).not.toContain('categories get');
+    const table = await cli(dir, ['auth', 'status', '-o', 'table']);
+    expect(table.stdout).toContain('  - Login: the partner app sandbox-app, on ');
+    expect(table.stdout).toContain('  - Granted scopes: exports:read catalogue:read');
+    expect(table.stdout).toContain('      orders fulfillment-orders (needs orders:read)');
+  });
+
+  it('Deny: exit 4, "the store refused the app\'s access", nothing saved', async () => {
+    const dir = freshDir();
+    const end = keep(await login(dir, [], withStandIn(dir, { STAND_IN_DECISION: 'deny' })).exited);
+    expect(end.code).toBe(4);
+    expect(end.stderr).toContain("store-admin: The store refused the app's access (Deny was chosen); nothing was saved");
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
+  it('a forged callback with the wrong state is refused: exit 4, no exchange, nothing saved', async () => {
+    const dir = freshDir();
+    const exchanges = sandbox.counters.oauth.exchanges;
+    const run = login(dir, ['--no-browser'], { STORE_ADMIN_CLIENT_SECRET: SECRET });
+    await run.url;
+    const forged = await fetch(`http://127.0.0.1:${port}/callback?store=${new URL(sandbox.url).host}&code=stolen-code&state=guessed`);
+    expect(forged.status).toBe(400);
+    expect(await forged.text()).toContain('The login was refused');
+    const end = keep(await run.exited);
+    expect(end.code).toBe(4);
+    expect(end.stderr).toContain("store-admin: The answer did not carry this login's state, so it did not come from this login; it was refused and nothing was saved");
+    expect(sandbox.counters.oauth.exchanges).toBe(exchanges);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
+  it('a code from another store is refused, naming both stores', async () => {
+    const dir = freshDir();
+    const run = login(dir, ['--no-browser'], { STORE_ADMIN_CLIENT_SECRET: SECRET });
+    const state = await run.state();
+    const answer = await fetch(`http://127.0.0.1:${port}/callback?store=other-shop.example.com&code=abc&state=${state}`);
+    expect(answer.status).toBe(400);
+    const end = keep(await run.exited);
+    expect(end.code).toBe(4);
+    expect(end.stderr).toContain(`store-admin: The code came from the store "other-shop.example.com", not from ${new URL(sandbox.url).host}, the store being logged into; nothing was saved`);
+  });
+
+  it('any other request to the listener is a 404 that changes nothing', async () => {
+    const dir = freshDir();
+    const run = login(dir, ['--no-browser'], { STORE_ADMIN_CLIENT_SECRET: SECRET });
+    const url = await run.url;
+    for (const [method, path] of [['GET', '/'], ['GET', '/favicon.ico'], ['GET', '/callback'], ['GET', '/callback?state=x'], ['POST', '/callback?code=x'], ['GET', '/callbackx?code=x']]) {
+      const response = await fetch(`http://127.0.0.1:${port}${path}`, { method });
+      expect([method, path, response.status]).toEqual([method, path, 404]);
+    }
+    expect(await runStandIn(url)).toBe(0);
+    const end = keep(await run.exited);
+    expect(end.code, end.stderr).toBe(0);
+    remember(dir);
+  });
+
+  it('a wrong client secret: exit 4 from the exchange, the tab told, nothing saved', async () => {
+    const dir = freshDir();
+    const end = keep(await login(dir, [], withStandIn(dir, { STORE_ADMIN_CLIENT_SECRET: 'not-the-secret-at-all' })).exited);
+    expect(end.code).toBe(4);
+    expect(end.stderr).toContain("store-admin: The store rejected the app's client id or secret (Client authentication failed.)");
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    const log = readFileSync(join(dir, '..', `stand-in-${n}.log`), 'utf8');
+    expect(log).toContain('GET redirect: 502 The login failed');
+  });
+
+  it('no answer within the wait: exit 1 and a hint', async () => {
+    const dir = freshDir();
+    const end = keep(await login(dir, ['--no-browser'], { STORE_ADMIN_CLIENT_SECRET: SECRET, STORE_ADMIN_LOGIN_WAIT: '1' }).exited);
+    expect(end.code).toBe(1);
+    expect(end.stderr).toContain('store-admin: No answer from the store within 1 second; nothing was saved');
+    expect(end.stderr).toMatch(/^hint: Run the login again and approve the app in the browser/m);
+  });
+
+  it('the port in use: one line naming --redirect-port, exit 1', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const busy = (taken.address() as { port: number }).port;
+    const dir = freshDir();
+    const end = keep(await startLogin(['--client-id', 'sandbox-app', '--base-url', sandbox.url, '--redirect-port', String(busy)], { STORE_ADMIN_CONFIG_DIR: dir, STORE_ADMIN_CLIENT_SECRET: SECRET }).exited);
+    await new Promise((resolve) => taken.close(resolve));
+    expect(end.code).toBe(1);
+    expect(end.stderr.split('\n').filter((line) => line.startsWith('store-admin:'))).toEqual([
+      `store-admin: Port ${busy} on 127.0.0.1 is in use: choose another with --redirect-port (and list its redirect URI in the app's Redirect URLs)`,
+    ]);
+  });
+
+  it.each<[string[], Record<string, string>, RegExp, string]>([
+    [[], {}, /^store-admin: No client secret given$/m, 'no secret and no terminal'],
+    [['--client-secret-file', '/nonexistent/secret'], {}, /--client-secret-file/, 'an unreadable secret file'],
+    [['--scopes', 'orders:read bogus'], { STORE_ADMIN_CLIENT_SECRET: SECRET }, /^store-admin: --scopes: "bogus" is not a scope/m, 'a bad scope'],
+    [['--redirect-port', '0'], { STORE_ADMIN_CLIENT_SECRET: SECRET }, /^store-admin: --redirect-port takes 1 to 65535 \(got "0"\)$/m, 'port 0'],
+    [['--with-token'], { STORE_ADMIN_CLIENT_SECRET: SECRET }, /^store-admin: --with-token and --app contradict each other$/m, '--with-token'],
+  ])('refuses %j with exit 2 before listening (%s)', async (extra, env, message) => {
+    const dir = freshDir();
+    const end = keep(await login(dir, extra, env).exited);
+    expect(end.code).toBe(2);
+    expect(end.stderr).toMatch(message);
+    expect(end.stderr).not.toContain('/oauth2/authorize/');
+  });
+
+  it('the app flags need --app, and --app needs --client-id', async () => {
+    const dir = freshDir();
+    const stray = await cli(dir, ['auth', 'login', '--client-id', 'x', '--base-url', sandbox.url]);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain('store-admin: --client-id goes with --app');
+    const noId = await cli(dir, ['auth', 'login', '--app', '--base-url', sandbox.url]);
+    expect(noId.code).toBe(2);
+    expect(noId.stderr).toContain('store-admin: auth login --app needs --client-id ID');
+  });
+
+  it('logout forgets the token, refresh token and client secret; a token login replaces an app login whole', async () => {
+    const dir = freshDir();
+    expect(keep(await login(dir, [], withStandIn(dir)).exited).code).toBe(0);
+    remember(dir);
+    const out = await cli(dir, ['auth', 'logout']);
+    expect(out.stderr).toContain('Forgot the app login\'s token, refresh token and client secret of profile "default"');
+    expect(config(dir).profiles.default).toEqual({ baseUrl: sandbox.url });
+    expect(keep(await login(dir, [], withStandIn(dir)).exited).code).toBe(0);
+    const again = remember(dir);
+    const tokenLogin = keep(await runCli(['auth', 'login', '--base-url', sandbox.url, '--with-token', '--skip-verify'], { env: { STORE_ADMIN_CONFIG_DIR: dir }, stdin: 'a-dashboard-token-1234\n' }));
+    expect(tokenLogin.code).toBe(0);
+    expect(config(dir).profiles.default).toEqual({ baseUrl: sandbox.url, token: 'a-dashboard-token-1234' });
+    expect(again.token).not.toBe('a-dashboard-token-1234');
+  });
+
+  it.runIf(hasTmux)('Ctrl-C while waiting: exit 130, the listener closed', async () => {
+    const dir = freshDir();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const terminal = Terminal.start(['auth', 'login', '--app', '--client-id', 'sandbox-app', '--base-url', sandbox.url, '--redirect-port', String(port), '--no-browser'], {
+      STORE_ADMIN_CONFIG_DIR: dir,
+      STORE_ADMIN_CLIENT_SECRET: SECRET,
+      NO_COLOR: '1',
+    });
+    try {
+      await terminal.waitFor(/Waiting for the store's answer/);
+      terminal.keys('C-c');
+      expect(await terminal.exitCode()).toBe(130);
+      expect(terminal.screen()).toContain('Interrupted; the login was abandoned and nothing was saved');
+      // The port is free again: a listener can take it.
+      const probe = createServer();
+      await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(port, '127.0.0.1', resolve));
+      await new Promise((resolve) => probe.close(resolve));
+    } finally {
+      terminal.kill();
+    }
+  });
+
+  it('no secret in any output, in any file but the 0600 config, nor in any argument list', () => {
+    expect(tokens.size).toBeGreaterThan(4);
+    const haystacks: [string, string][] = outputs.map((text, i) => [`output ${i}`, text]);
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)]));
+    for (const file of files(root)) {
+      if (file.endsWith('config.json')) {
+        expect(statSync(file).mode & 0o777, file).toBe(0o600);
+        continue;
+      }
+      haystacks.push([file, readFileSync(file, 'utf8')]);
+    }
+    // The stand-in's logs record the argument list the CLI gave the browser.
+    expect(haystacks.some(([name, text]) => name.includes('stand-in') && text.includes('argv: http://127.0.0.1'))).toBe(true);
+    for (const secret of tokens) for (const [name, text] of haystacks) expect(text.includes(secret), `${name} holds a secret`).toBe(false);
+    writeFileSync(join(root, 'swept'), 'ok');
+  });
+});
