@@ -26,17 +26,21 @@ export function registerListen(webhooks: Command, ctx: Context): void {
     .command('listen')
     .description('Receive webhook deliveries on 127.0.0.1: show each one, check its signature, forward it to a local app')
     .option('--port <port>', 'port to listen on (0, the default, picks a free one)', port, 0)
-    .option('--forward-to <url>', "pass each delivery, body and headers untouched, to this URL and answer with the app's status", localUrl)
+    .option('--forward-to <url>', "pass each delivery, body and headers untouched, to this URL and answer with the app's status; with --secret-file only those that verify, each event once", localUrl)
+    .option('--forward-unverified', 'with --secret-file and --forward-to, forward deliveries whose signature does not verify too')
     .option('--secret-file <file>', "check signatures with the webhook's secret read from a file (- for standard input)")
     .option('--event <name>', 'show and forward only this event (repeatable); with --register, subscribe to it', collect)
-    .option('--register', 'on a sandbox store, create a webhook pointing here (with a generated secret unless --secret-file); removed on exit')
+    .option('--register', 'on a sandbox store, create a webhook pointing here (with a generated secret, saved in a file it names, unless --secret-file); removed on exit')
     .action(
       localAction(ctx, async (ctx, opts) => {
         const { listen } = await import('../webhooks/listen.js');
+        if (opts.forwardUnverified && (opts.forwardTo === undefined || opts.secretFile === undefined)) {
+          throw new (await import('../api/errors.js')).UsageError('--forward-unverified goes with --forward-to and --secret-file');
+        }
         const secret = opts.secretFile === undefined ? undefined : await secretFrom(String(opts.secretFile), '--secret-file', ctx.io);
         await listen(
           ctx,
-          { port: opts.port, forwardTo: opts.forwardTo, secret, events: opts.event ?? [], register: !!opts.register },
+          { port: opts.port, forwardTo: opts.forwardTo, secret, events: opts.event ?? [], register: !!opts.register, forwardUnverified: !!opts.forwardUnverified },
           ctx.signal,
         );
       }),

@@ -10,7 +10,7 @@ export function registerVerify(webhooks: Command, ctx: Context): void {
   const command = webhooks
     .command('verify')
     .description("Check a saved delivery's signature (exit 0 when it matches, 1 when not) and say which serialisation matched")
-    .argument('[file]', 'the delivery: its body, or the whole request with headers (- or nothing for standard input)')
+    .argument('[file]', 'the delivery: its body, the whole request with headers, or a line of webhooks listen --json (- or nothing for standard input)')
     .requiredOption('--secret-file <file>', "the webhook's secret key, read from a file (- for standard input)")
     .option('--signature <hex>', 'the X-Store-Signature header (read from the saved headers when not given)')
     .action(

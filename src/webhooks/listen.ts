@@ -1,13 +1,19 @@
 // `webhooks listen`: a receiver on 127.0.0.1 that shows each delivery, checks its signature, and
 // can hand it on to a local app unchanged. With --register it also creates, on a sandbox store, a
 // webhook pointing at itself, and removes that webhook (and nothing else) when it stops.
+// With a secret, only deliveries that verify reach the app, and each event only once: the listener
+// is a door to the app, and anyone on this machine can knock. Bodies past 10 MB are refused (413)
+// without being read.
 import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WEBHOOK_EVENTS } from '../api/enums.js';
 import { NetworkError } from '../api/errors.js';
 import type { StoreClient } from '../api/client.js';
+import { configDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { removeSandboxWebhook, sandboxWebhooks } from './sandbox-admin.js';
 import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, type WebhookSignatureCheck } from './signature.js';
@@ -21,7 +27,14 @@ export interface ListenOptions {
   /** Only these events are shown and forwarded (all when empty); with `register`, the ones subscribed to. */
   events: string[];
   register: boolean;
+  /** With a secret, forward deliveries whose signature does not verify too. */
+  forwardUnverified?: boolean;
 }
+
+/** The largest delivery read; the platform's are a few kilobytes. */
+export const MAX_DELIVERY_BYTES = 10 * 1024 * 1024;
+/** How many delivered event ids are remembered to refuse a replay. */
+const REMEMBERED_EVENTS = 10_000;
 
 /** Headers that describe one hop, not the message: a forwarder sets its own. */
 const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-connection']);
@@ -35,6 +48,8 @@ interface Forwarded {
 export async function listen(ctx: Context, options: ListenOptions, stop: AbortSignal): Promise<void> {
   const only = new Set(options.events);
   let secret = options.secret;
+  // Events forwarded (or being forwarded) that the app accepted: a second delivery of one is a replay.
+  const delivered = new Set<string>();
 
   const server = createServer((req, res) => {
     receive(req, res).catch((error: unknown) => {
@@ -44,7 +59,13 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
   });
 
   async function receive(req: IncomingMessage, res: ServerResponse) {
-    const body = await readAll(req);
+    const body = await readBody(req, MAX_DELIVERY_BYTES);
+    if (!body) {
+      // Answered, then the connection closed: the rest of the body is never read.
+      res.writeHead(413, { connection: 'close' }).end(() => req.destroy());
+      ctx.note(`refused a POST to ${printableLine(req.url ?? '/')}: its body is larger than ${MAX_DELIVERY_BYTES / 1024 / 1024} MB`);
+      return;
+    }
     if (req.method !== 'POST') {
       res.writeHead(405, { allow: 'POST' }).end();
       ctx.note(`ignored ${req.method} ${req.url}: deliveries are POSTs`);
@@ -63,15 +84,26 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
       res.writeHead(200).end();
       return;
     }
-    const signature = header(req.headers, WEBHOOK_SIGNATURE_HEADER);
+    const signature = header(req, WEBHOOK_SIGNATURE_HEADER);
     const check = secret === undefined ? undefined : verifyWebhookSignature(body, signature, secret);
+    const eventId = typeof envelope?.event_id === 'string' ? envelope.event_id : undefined;
     let outcome = '';
-    if (options.forwardTo) {
+    if (options.forwardTo && check && !check.valid && !options.forwardUnverified) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"detail":"The signature does not verify."}');
+      outcome = '  → not forwarded (--forward-unverified forwards it)';
+    } else if (options.forwardTo && eventId !== undefined && delivered.has(eventId)) {
+      res.writeHead(409, { 'content-type': 'application/json' }).end('{"detail":"This event was delivered already."}');
+      outcome = '  → not forwarded: this event was delivered already';
+    } else if (options.forwardTo) {
+      if (eventId !== undefined) remember(delivered, eventId);
       try {
         const answer = await forward(options.forwardTo, req, body);
         res.writeHead(answer.status, passOn(answer.headers)).end(answer.body);
         outcome = `  → ${answer.status} from ${options.forwardTo.href}`;
+        // Refused by the app: the platform sends it again, and that one goes through.
+        if (eventId !== undefined && (answer.status < 200 || answer.status >= 300)) delivered.delete(eventId);
       } catch (error) {
+        if (eventId !== undefined) delivered.delete(eventId);
         res.writeHead(502).end();
         outcome = `  → forwarding failed: ${(error as Error).message}`;
       }
@@ -81,9 +113,10 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
     // The event's type and id are the sender's text: shown without control characters.
     const line = printableLine(`${new Date().toTimeString().slice(0, 8)}  ${event}  ${objectId(envelope.data)}  ${signatureMark(check, signature)}${outcome}`);
     if (ctx.format !== 'table') {
-      // A stream of events is NDJSON whether json or ndjson was asked for: the envelope as one line: the bytes received when they are one line already.
-      const text = body.toString('utf8');
-      ctx.io.stdout.write(`${/[\r\n]/.test(text) ? JSON.stringify(envelope) : text}\n`);
+      // A stream of events is NDJSON whether json or ndjson was asked for. Each record keeps the
+      // headers and the body as received, so `webhooks verify` can check it later.
+      const record = { received_at: new Date().toISOString(), headers: receivedHeaders(req), body: body.toString('utf8'), event: envelope };
+      ctx.io.stdout.write(`${JSON.stringify(record)}\n`);
       ctx.note(line);
     } else {
       ctx.io.stdout.write(`${line}\n`);
@@ -112,7 +145,7 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
       registered = { client, id: created.id! };
       ctx.note(
         `Registered webhook ${created.id} for ${options.events.length > 0 ? events.join(', ') : 'every event'}, ` +
-          `signed with ${options.secret === undefined ? 'a generated secret (pass --secret-file to choose it)' : 'the secret from --secret-file'}.`,
+          `signed with ${options.secret === undefined ? `a generated secret, ${keepSecret(ctx, created.id!, secret)}` : 'the secret from --secret-file'}.`,
       );
     }
     ctx.note(`Listening for webhook deliveries on ${url}${options.forwardTo ? `, forwarding to ${options.forwardTo.href}` : ''} (Ctrl-C to stop)`);
@@ -129,6 +162,43 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
   ctx.note('Stopped listening.');
 }
 
+/**
+ * Writes a generated secret where only its owner can read it, and says where: the deliveries
+ * captured with --json can then be checked with `webhooks verify --secret-file`. The secret is
+ * never printed.
+ */
+function keepSecret(ctx: Context, id: number, secret: string): string {
+  const dir = join(configDir(ctx.io.env), 'listen');
+  const file = join(dir, `webhook-${id}.secret`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+    writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    return `saved in ${file} (for webhooks verify --secret-file)`;
+  } catch (error) {
+    return `which could not be saved (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; pass --secret-file to choose it)`;
+  }
+}
+
+/** Remembers an event id, forgetting the oldest past the bound. */
+function remember(ids: Set<string>, id: string): void {
+  ids.add(id);
+  if (ids.size > REMEMBERED_EVENTS) ids.delete(ids.values().next().value!);
+}
+
+/** The request's headers by lower-case name, each repeated one kept in order. */
+function receivedHeaders(req: IncomingMessage): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!.toLowerCase();
+    const value = req.rawHeaders[i + 1]!;
+    const known = headers[name];
+    headers[name] = known === undefined ? value : [...(Array.isArray(known) ? known : [known]), value];
+  }
+  return headers;
+}
+
 function signatureMark(check: WebhookSignatureCheck | undefined, signature: string | undefined): string {
   if (!check) return signature ? 'signature not checked (no --secret-file)' : 'unsigned';
   if (!signature) return 'signature ✗ (none sent)';
@@ -142,9 +212,15 @@ function objectId(data: unknown): string {
   return String(object.number ?? object.id ?? '-');
 }
 
-function header(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
+/** A header sent once; one sent twice (or more) is none, as no single value can be trusted. */
+function header(req: IncomingMessage, name: string): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]!.toLowerCase() !== name) continue;
+    if (found !== undefined) return undefined;
+    found = req.rawHeaders[i + 1]!;
+  }
+  return found;
 }
 
 function passOn(headers: IncomingHttpHeaders): Record<string, string | string[]> {
@@ -166,15 +242,37 @@ function forward(target: URL, req: IncomingMessage, body: Buffer): Promise<Forwa
   return new Promise((resolve, reject) => {
     const out = send(target, { method: req.method, headers: headers.flat() as unknown as Record<string, string> });
     out.on('response', (answer) => {
-      readAll(answer).then((bytes) => resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body: bytes }), reject);
+      readBody(answer, MAX_DELIVERY_BYTES).then((bytes) => {
+        if (bytes) resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body: bytes });
+        else {
+          answer.destroy();
+          reject(new Error(`the app answered with more than ${MAX_DELIVERY_BYTES / 1024 / 1024} MB`));
+        }
+      }, reject);
     });
     out.on('error', reject);
     out.end(body);
   });
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks);
+/**
+ * The whole body, or undefined once it is (or says it will be) larger than `limit`: reading then
+ * stops, so a sender cannot fill the memory.
+ */
+function readBody(message: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  if (Number(message.headers['content-length']) > limit) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const take = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      message.off('data', take);
+      message.pause();
+      resolve(undefined);
+    };
+    message.on('data', take);
+    message.on('end', () => resolve(Buffer.concat(chunks, size)));
+    message.on('error', reject);
+  });
 }

@@ -1,6 +1,6 @@
 // `webhooks verify`: checks a saved delivery against the webhook's secret. The input is the body
-// alone, or a saved request (headers, a blank line, the body) whose X-Store-Signature header
-// stands in for --signature.
+// alone, a saved request (headers, a blank line, the body) whose X-Store-Signature header stands
+// in for --signature, or a record that `webhooks listen --json` printed (its headers and body).
 import { readFile } from 'node:fs/promises';
 import { StoreAdminError, UsageError } from '../api/errors.js';
 import type { IO } from '../io.js';
@@ -16,8 +16,10 @@ export interface SavedDelivery {
   signature?: string;
 }
 
-/** Splits a saved request into headers and body; anything else is all body. */
+/** Splits a saved request into headers and body; a `listen --json` record into its own; anything else is all body. */
 export function parseSavedDelivery(bytes: Buffer): SavedDelivery {
+  const record = listenRecord(bytes);
+  if (record) return record;
   const text = bytes.toString('latin1');
   const firstLine = text.slice(0, text.search(/\r?\n|$/));
   const looksLikeHeaders = /^(POST|PUT) \S+ HTTP\/\d(\.\d)?$/i.test(firstLine) || /^[A-Za-z0-9-]+: /.test(firstLine);
@@ -28,6 +30,36 @@ export function parseSavedDelivery(bytes: Buffer): SavedDelivery {
     .map((line) => /^([A-Za-z0-9-]+):\s*(.*?)\s*$/.exec(line))
     .find((m) => m?.[1]!.toLowerCase() === WEBHOOK_SIGNATURE_HEADER)?.[2];
   return { body: bytes.subarray(blank.index + blank[0].length), ...(signature ? { signature } : {}) };
+}
+
+/** A record of `webhooks listen --json`: {headers, body (the text received), …}; undefined for anything else. */
+function listenRecord(bytes: Buffer): SavedDelivery | undefined {
+  const text = bytes.toString('utf8');
+  const record = asRecord(text);
+  if (record) {
+    const signature = record.headers[WEBHOOK_SIGNATURE_HEADER];
+    // Sent twice (a list), it is no single signature to check.
+    return { body: Buffer.from(record.body, 'utf8'), ...(typeof signature === 'string' ? { signature } : {}) };
+  }
+  const lines = text.split('\n').filter((line) => line.trim());
+  if (lines.length > 1 && lines.every((line) => asRecord(line))) {
+    throw new UsageError(`The input holds ${lines.length} deliveries recorded by webhooks listen: verify one at a time`, {
+      hint: 'Pick one by its line, e.g. sed -n 2p deliveries.jsonl | store-admin webhooks verify --secret-file SECRET',
+    });
+  }
+  return undefined;
+}
+
+function asRecord(text: string): { headers: Record<string, unknown>; body: string } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const record = parsed as { headers?: unknown; body?: unknown } | null;
+  const fits = !!record && typeof record === 'object' && typeof record.body === 'string' && !!record.headers && typeof record.headers === 'object';
+  return fits ? (record as { headers: Record<string, unknown>; body: string }) : undefined;
 }
 
 export async function readDelivery(source: string | undefined, io: IO): Promise<SavedDelivery> {

@@ -1,8 +1,8 @@
 // webhooks listen, trigger and verify, end to end: the built CLI in its own processes, a sandbox
 // and receivers on real sockets.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -69,9 +69,9 @@ describe('webhooks listen --register against a sandbox store', () => {
 
     const cancel = await runCli(['subscriptions', 'cancel', '1', '--reason', 'other', '--other-message', 'Moving abroad', '--yes'], { env: env() });
     expect(cancel.code).toBe(0);
-    // Piped: the envelope as one JSON line on stdout, the person's line on stderr.
+    // Piped: one JSON record on stdout (headers, body as received, the envelope), the person's line on stderr.
     const [line] = (await listener.printed('stdout', /^.*\n/))!;
-    const envelope = JSON.parse(line!);
+    const envelope = JSON.parse(line!).event;
     expect(envelope).toMatchObject({ event_type: 'subscription.updated', object: 'subscription', data: { id: 1, status: 'canceled' } });
     expect(envelope.webhook.id).toBe(Number(id));
     await listener.printed('stderr', /\d\d:\d\d:\d\d {2}subscription\.updated {2}1 {2}signature ✓ \(re-serialised body\)/);
@@ -83,6 +83,36 @@ describe('webhooks listen --register against a sandbox store', () => {
     // Its own webhook is gone; the seed's webhook 1 is still there.
     await expect(ctx.client.webhooks.get({ params: { id: Number(id) } })).rejects.toMatchObject({ status: 404 });
     await expect(ctx.client.webhooks.get({ params: { id: 1 } })).resolves.toMatchObject({ id: 1 });
+  });
+
+  it('saves the generated secret in a private file it names (never printed), and its --json records verify', async () => {
+    const listener = startCli(['webhooks', 'listen', '--register', '--event', 'order.updated', '--json'], env());
+    const [, id, file] = (await listener.printed('stderr', /Registered webhook (\d+) for order\.updated, signed with a generated secret, saved in (\S+) \(for webhooks verify --secret-file\)/))!;
+    await listener.printed('stderr', /Listening for webhook deliveries/);
+    expect(statSync(file!).mode & 0o777).toBe(0o600);
+    const secret = readFileSync(file!, 'utf8').trim();
+    expect((await ctx.client.webhooks.get({ params: { id: Number(id) } })).secret_key).toBe(secret);
+
+    expect((await runCli(['orders', 'add-note', '10001', '--message', 'Leave at the door'], { env: env() })).code).toBe(0);
+    const [line] = (await listener.printed('stdout', /^.*\n/))!;
+    const record = JSON.parse(line!);
+    expect(record).toMatchObject({ headers: { 'x-store-signature': expect.stringMatching(/^[0-9a-f]{64}$/) }, body: expect.any(String), event: { event_type: 'order.updated' } });
+    listener.interrupt();
+    expect(await listener.exited).toBe(0);
+    expect(listener.out.stdout + listener.out.stderr).not.toContain(secret);
+
+    // The record as saved, from a file or a pipe: its own headers carry the signature.
+    writeFileSync(join(dir, 'delivery.json'), line!);
+    const verified = await runCli(['webhooks', 'verify', '--secret-file', file!, join(dir, 'delivery.json')], { env: env() });
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(verified.json()).toEqual({ valid: true, matched: 'python-json' });
+    const piped = await runCli(['webhooks', 'verify', '--secret-file', file!], { env: env(), stdin: line });
+    expect(piped.code, piped.stderr).toBe(0);
+    const tampered = JSON.stringify({ ...record, body: record.body.replace('order.updated', 'order.created') });
+    expect((await runCli(['webhooks', 'verify', '--secret-file', file!], { env: env(), stdin: tampered })).code).toBe(1);
+    const two = await runCli(['webhooks', 'verify', '--secret-file', file!], { env: env(), stdin: `${line}${line}` });
+    expect(two.code).toBe(2);
+    expect(two.stderr.split('\n')[0]).toBe('store-admin: The input holds 2 deliveries recorded by webhooks listen: verify one at a time');
   });
 
   it('marks a delivery signed with another secret ✗', async () => {
@@ -131,6 +161,93 @@ describe('webhooks listen --forward-to', () => {
     expect(received!.rawHeaders).toEqual(expect.arrayContaining(['X-Store-Signature', 'ab'.repeat(32), 'X-Custom-Thing', 'Kept As Is', 'Content-Type', 'application/json; charset=utf-8']));
     expect(received!.headers['content-length']).toBe(String(Buffer.byteLength(body)));
     await listener.printed('stderr', /order\.updated {2}10001 {2}signature not checked \(no --secret-file\) {2}→ 202 from/);
+    listener.interrupt();
+    expect(await listener.exited).toBe(0);
+    await app.close();
+  });
+});
+
+describe('webhooks listen --secret-file --forward-to: a door to the app', () => {
+  const dir = useConfigDir();
+  const SECRET = 'whsec_door_for_tests';
+  const body = (id: string, number = '10001') => JSON.stringify({ event_id: id, event_type: 'order.updated', data: { number } });
+  /** A POST with its headers as a raw list (which gets no Host or length of its own), so that one may be sent twice. */
+  const post = (url: string, text: string | Buffer, headers: string[]) =>
+    new Promise<number>((resolve, reject) => {
+      const list = ['host', new URL(url).host, 'content-type', 'application/json', 'content-length', String(Buffer.byteLength(text)), ...headers];
+      const req = request(url, { method: 'POST', headers: list as unknown as Record<string, string> });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.end(text);
+    });
+
+  it('forwards only deliveries that verify, each event once; --forward-unverified opts out', async () => {
+    const app = await startReceiver(() => 200);
+    writeFileSync(join(dir, 'secret'), `${SECRET}\n`);
+    const listener = startCli(['webhooks', 'listen', '--secret-file', join(dir, 'secret'), '--forward-to', app.url], { STORE_ADMIN_CONFIG_DIR: dir });
+    const [, url] = (await listener.printed('stderr', /on (http:\/\/127\.0\.0\.1:\d+\/)/))!;
+    const genuine = body('e-1');
+    const signature = webhookHmac(genuine, SECRET);
+    const forged: [string, string, string[]][] = [
+      ['unsigned', genuine, []],
+      ['zeros', genuine, ['x-store-signature', '0'.repeat(64)]],
+      ['tampered', body('e-1', '10002'), ['x-store-signature', signature]],
+      ['signed with another secret', genuine, ['x-store-signature', webhookHmac(genuine, 'whsec_other')]],
+      ['two signature headers', genuine, ['x-store-signature', signature, 'X-Store-Signature', signature]],
+    ];
+    for (const [what, text, headers] of forged) expect(await post(url!, text, headers), what).toBe(401);
+    expect(await post(url!, genuine, ['x-store-signature', signature])).toBe(200);
+    // The same event again, a replay: refused.
+    expect(await post(url!, genuine, ['x-store-signature', signature])).toBe(409);
+    expect(app.requests.map((r) => r.json.event_id)).toEqual(['e-1']);
+    await listener.printed('stderr', /order\.updated {2}10002 {2}signature ✗ {2}→ not forwarded \(--forward-unverified forwards it\)/);
+    await listener.printed('stderr', /order\.updated {2}10001 {2}signature ✓ \(raw body\) {2}→ not forwarded: this event was delivered already/);
+    listener.interrupt();
+    expect(await listener.exited).toBe(0);
+
+    const open = startCli(['webhooks', 'listen', '--secret-file', join(dir, 'secret'), '--forward-to', app.url, '--forward-unverified'], { STORE_ADMIN_CONFIG_DIR: dir });
+    const [, second] = (await open.printed('stderr', /on (http:\/\/127\.0\.0\.1:\d+\/)/))!;
+    expect(await post(second!, body('e-2'), [])).toBe(200);
+    expect(app.requests.map((r) => r.json.event_id)).toEqual(['e-1', 'e-2']);
+    open.interrupt();
+    expect(await open.exited).toBe(0);
+    await app.close();
+  });
+
+  it('refuses a body past 10 MB with 413, without reading it, and keeps listening', async () => {
+    const app = await startReceiver(() => 200);
+    const listener = startCli(['webhooks', 'listen', '--forward-to', app.url], { STORE_ADMIN_CONFIG_DIR: dir });
+    const [, url] = (await listener.printed('stderr', /on (http:\/\/127\.0\.0\.1:\d+\/)/))!;
+    // Declared too large: refused before a byte of it is read (the sender, still writing, may see the reset before the 413).
+    expect([413, 'reset']).toContain(await post(url!, Buffer.alloc(11 * 1024 * 1024, 0x20), []).catch(() => 'reset'));
+    await listener.printed('stderr', /refused a POST to \/: its body is larger than 10 MB/);
+    // Streamed with no length, 1 MB at a time: refused once past the limit, the rest never read.
+    const streamed = await new Promise<{ status: number; sent: number }>((resolve, reject) => {
+      const req = request(url!, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+      let sent = 0;
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      const pump = () => {
+        while (sent < 200 && req.write(chunk)) sent++;
+        if (sent < 200) req.once('drain', () => (sent++, pump()));
+        else req.end();
+      };
+      req.on('response', (res) => {
+        res.resume();
+        resolve({ status: res.statusCode!, sent });
+        req.destroy();
+      });
+      req.on('error', (error) => (sent > 10 ? resolve({ status: 0, sent }) : reject(error)));
+      pump();
+    });
+    expect([413, 0]).toContain(streamed.status);
+    expect(streamed.sent).toBeLessThan(200);
+    await listener.printed('stderr', /(refused a POST to \/: its body is larger than 10 MB[^]*){2}/);
+    // Still there for the next delivery.
+    expect(await post(url!, body('e-3'), [])).toBe(200);
+    expect(app.requests).toHaveLength(1);
     listener.interrupt();
     expect(await listener.exited).toBe(0);
     await app.close();
