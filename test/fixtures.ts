@@ -23,4 +23,7 @@ export const validInputs: { [Id in OperationId]: OperationInput<Id> } = {
   'apps.updateSettings': { params: { clientId: 'sandbox-app' }, body: { theme: 'dark' } },
   'webhooks.create': { body: { target: 'https://hooks.example.com/store', events: ['order.created'] } },
   'webhooks.get': { params: { id: 1 } },
+  'webhooks.list': { query: { active: 'true' } },
+  'webhooks.update': { params: { id: 1 }, body: { events: ['order.created', 'order.updated', 'dispute.created'] } },
+  'webhooks.delete': { params: { id: 2 } },
 };

@@ -9,6 +9,8 @@ export type ParamKind = 'id' | 'string';
 
 export interface OperationSchemas {
   body?: ZodMiniType;
+  /** Query parameters, as the text they travel as; unknown ones are refused before sending. */
+  query?: ZodMiniType;
   response: ZodMiniType;
   /** Reshapes an answer the platform may send in several forms (4.7). */
   normalize?: (body: unknown) => unknown;
@@ -253,6 +255,42 @@ export const operations = {
     summary: 'Show a webhook',
     success: 200,
     schemas: once(async () => (await import('./schemas/webhooks.js')).get),
+  },
+  'webhooks.list': {
+    // Not in our spec: the platform's published reference (cursor pagination, filters name and active).
+    section: 'ref',
+    method: 'GET',
+    path: '/webhooks/',
+    version: '2024-04-01',
+    scopes: ['webhooks:read'],
+    params: {},
+    summary: "List the store's webhooks, a page at a time",
+    success: 200,
+    schemas: once(async () => (await import('./schemas/webhooks.js')).list),
+  },
+  'webhooks.update': {
+    // Not in our spec: the platform's published reference.
+    section: 'ref',
+    method: 'PATCH',
+    path: '/webhooks/{id}/',
+    version: '2024-04-01',
+    scopes: ['webhooks:write'],
+    params: { id: 'id' },
+    summary: 'Change some fields of a webhook',
+    success: 200,
+    schemas: once(async () => (await import('./schemas/webhooks.js')).update),
+  },
+  'webhooks.delete': {
+    // Not in our spec: the platform's published reference; the answer is 204 with no body.
+    section: 'ref',
+    method: 'DELETE',
+    path: '/webhooks/{id}/',
+    version: '2024-04-01',
+    scopes: ['webhooks:write'],
+    params: { id: 'id' },
+    summary: 'Delete a webhook: the store stops sending its events',
+    success: 204,
+    schemas: once(async () => (await import('./schemas/webhooks.js')).remove),
   },
 } satisfies Record<string, Operation>;
 

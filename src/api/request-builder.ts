@@ -43,6 +43,15 @@ export interface Built {
   headers: Readonly<Record<string, string>>;
 }
 
+/** `?a=1&b=2` for the values given, or nothing. */
+function queryString(query: Record<string, string | undefined> | undefined): string {
+  if (!query) return '';
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) search.append(key, value);
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
 /** A JSON body is announced as such. */
 function jsonHeaders(headers: Record<string, string>, withBody: boolean): Record<string, string> {
   if (withBody) headers['content-type'] = 'application/json';
@@ -104,8 +113,9 @@ export function requestBuilder(settings: { baseUrl: string; userAgent: string; a
     /** Validates the input against the operation's schemas (loaded by the caller) and builds its request. */
     operation<Id extends OperationId>(id: Id, input: OperationInput<Id>, schemas: OperationSchemas): Built {
       const op = operations[id];
-      const { params, body } = validateInput(op, schemas, input) as { params: Record<string, unknown>; body: unknown };
-      return build(op.method, `${baseUrl}${API_PREFIX}${fillPath(op.path, params)}`, headersOf(id, body !== undefined), body, id);
+      const { params, body, query } = validateInput(op, schemas, input) as { params: Record<string, unknown>; body: unknown; query?: Record<string, string> };
+      const url = `${baseUrl}${API_PREFIX}${fillPath(op.path, params)}${queryString(query)}`;
+      return build(op.method, url, headersOf(id, body !== undefined), body, id);
     },
     raw(request: RawRequest): Built {
       const url = rawUrl(request.path);

@@ -12,10 +12,14 @@ export type OperationParams<Id extends OperationId> = {
 export type OperationBody<Id extends OperationId> =
   Schemas<Id> extends { body: infer B extends z.ZodMiniType } ? z.input<B> : never;
 
+export type OperationQuery<Id extends OperationId> =
+  Schemas<Id> extends { query: infer Q extends z.ZodMiniType } ? z.input<Q> : never;
+
 export type OperationInput<Id extends OperationId> = (keyof ParamDecl<Id> extends never
   ? { params?: Record<string, never> }
   : { params: OperationParams<Id> }) &
-  ([OperationBody<Id>] extends [never] ? { body?: undefined } : { body: OperationBody<Id> });
+  ([OperationBody<Id>] extends [never] ? { body?: undefined } : { body: OperationBody<Id> }) &
+  ([OperationQuery<Id>] extends [never] ? { query?: undefined } : { query?: OperationQuery<Id> });
 
 export type OperationOutput<Id extends OperationId> = z.output<Schemas<Id>['response']>;
 
@@ -26,6 +30,10 @@ export interface Response {
   /** Parsed JSON, the text of any other body, or undefined when empty. */
   body: unknown;
 }
+
+/** The query after validation, as a server sees it. */
+export type OperationParsedQuery<Id extends OperationId> =
+  Schemas<Id> extends { query: infer Q extends z.ZodMiniType } ? z.output<Q> : never;
 
 /** The body after validation (defaults applied), as a server sees it. */
 export type OperationParsedBody<Id extends OperationId> =

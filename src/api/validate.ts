@@ -66,28 +66,32 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return current;
 }
 
-/** Checks path parameters and body together, throwing one ValidationError that lists every bad field. */
+/** Checks path parameters, query and body together, throwing one ValidationError that lists every bad field. */
 export function validateInput(
   op: { params: Readonly<Record<string, ParamKind>> },
   schemas: OperationSchemas,
-  input: { params?: unknown; body?: unknown },
-): { params: unknown; body: unknown } {
+  input: { params?: unknown; body?: unknown; query?: unknown },
+): { params: unknown; body: unknown; query?: unknown } {
   const known = passed.get(input);
   if (known?.schemas === schemas && known.params === op.params) return known.result;
   const params = check(paramsSchema(op.params), input.params ?? {});
   const body = schemas.body && check(schemas.body, input.body ?? {});
-  if (params.success && (!body || body.success)) {
-    const result = { params: params.data, body: body?.data };
+  // An operation without query parameters takes none.
+  const query = schemas.query ? check(schemas.query, input.query ?? {}) : input.query === undefined ? undefined : check(noQuery, input.query);
+  if (params.success && (!body || body.success) && (!query || query.success)) {
+    const result = query ? { params: params.data, body: body?.data, query: query.data } : { params: params.data, body: body?.data };
     if (sealed.has(input)) passed.set(input, { schemas, params: op.params, result });
     return result;
   }
   const issues = [
     ...(params.success ? [] : toFieldIssues('params', params.error.issues, input.params ?? {})),
+    ...(query && !query.success ? toFieldIssues('query', query.error.issues, input.query ?? {}) : []),
     ...(body && !body.success ? toFieldIssues('body', body.error.issues, input.body ?? {}) : []),
   ];
-  if (issues.length > 0) throw new ValidationError(issues);
-  return { params: params.data, body: body?.data };
+  throw new ValidationError(issues);
 }
+
+const noQuery = z.strictObject({});
 
 type Checked = ReturnType<z.ZodMiniType['safeParse']>;
 
@@ -96,14 +100,14 @@ const sealed = new WeakSet<object>();
 /** What each sealed part of an input checked out as, by schema. */
 const checked = new WeakMap<z.ZodMiniType, WeakMap<object, Checked>>();
 /** Sealed inputs that passed, with the schemas and parameters they passed: a bulk line's request finds it in one look. */
-const passed = new WeakMap<object, { schemas: OperationSchemas; params: object; result: { params: unknown; body: unknown } }>();
+const passed = new WeakMap<object, { schemas: OperationSchemas; params: object; result: { params: unknown; body: unknown; query?: unknown } }>();
 
 /**
  * Freezes an input, parts and all, so that checking it again costs nothing: the client does not
  * repeat what the command has checked, and a bulk run checks its one body once, not once per line.
  */
-export function sealInput<T extends { params?: unknown; body?: unknown }>(input: T): T {
-  for (const part of [input.params, input.body]) if (isObject(part) && !sealed.has(part)) sealed.add(deepFreeze(part));
+export function sealInput<T extends { params?: unknown; body?: unknown; query?: unknown }>(input: T): T {
+  for (const part of [input.params, input.body, input.query]) if (isObject(part) && !sealed.has(part)) sealed.add(deepFreeze(part));
   sealed.add(Object.freeze(input));
   return input;
 }

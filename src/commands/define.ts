@@ -29,6 +29,8 @@ export interface OperationCommand {
   fields?: readonly Field[];
   /** The body may also be given whole as JSON with --data (fields override it). */
   data?: boolean;
+  /** Checks of the fields' body beyond its schema, before anything is sent (webhook event names). */
+  checkBody?: (body: Record<string, unknown>, opts: Options) => void;
   /** When the body may not be empty: what to pass instead. */
   requireSome?: string;
   /** Builds the body when it is not just its fields (defaults to the fields' body). */
@@ -87,11 +89,7 @@ export function addOperationCommand(parent: Command, ctx: Context, spec: Operati
   spec.options?.(command);
   describeCommand(command, {
     operation: spec.operation,
-    learnMore: [
-      `Scope: ${op.scopes.length > 0 ? op.scopes.join(' and ') : 'none (any valid token)'}`,
-      `API version: ${op.version}`,
-      `Request: ${op.method} ${API_PREFIX}${op.path}`,
-    ],
+    learnMore: learnMoreOf(spec.operation),
     examples: spec.examples,
     ...(spec.confirm ? { confirms: spec.confirmsWhen ?? { example: spec.examples[0]! } } : {}),
     fields: spec.fields,
@@ -107,9 +105,20 @@ export function addOperationCommand(parent: Command, ctx: Context, spec: Operati
   return command;
 }
 
+/** What --help's LEARN MORE says of an operation: its scope, version and request. */
+export function learnMoreOf(id: OperationId): string[] {
+  const op = operations[id];
+  return [
+    `Scope: ${op.scopes.length > 0 ? op.scopes.join(' and ') : 'none (any valid token)'}`,
+    `API version: ${op.version}`,
+    `Request: ${op.method} ${API_PREFIX}${op.path}`,
+  ];
+}
+
 async function bodyOfFields(spec: OperationCommand, opts: Options, ctx: Context): Promise<Record<string, unknown>> {
   const { body }: OperationSchemas = await operations[spec.operation].schemas();
   const result = await fieldBody(spec.fields!, opts, ctx, body);
+  spec.checkBody?.(result, opts);
   return spec.requireSome ? requireSomething(result, spec.requireSome, opts.data !== undefined) : result;
 }
 

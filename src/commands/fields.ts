@@ -37,8 +37,10 @@ export interface Field {
   /** For switches: the value sent when the flag is given, and when it is not (left out if undefined). */
   sets?: unknown;
   otherwise?: unknown;
-  /** For switches: also declare `--no-<flag>`, sending `false`, with this help. */
+  /** For switches: also declare `--no-<flag>` (or `--<negatedFlag>`), sending `false`, with this help. */
   negatedHelp?: string;
+  /** For switches with negatedHelp: the opposite flag's name when `no-<flag>` reads badly (`inactive`). */
+  negatedFlag?: string;
   prompt?: FieldPrompt;
 }
 
@@ -60,6 +62,11 @@ export interface FieldPrompt {
 /** The flag a field is given with, dashes included. */
 export function flagOf(field: Field): string {
   return `--${field.flag ?? field.key.replace(/_/g, '-')}`;
+}
+
+/** A switch's opposite flag: `--no-<flag>`, or `--<negatedFlag>`. */
+function negatedFlagOf(field: Field): string {
+  return field.negatedFlag ? `--${field.negatedFlag}` : `--no-${flagOf(field).slice(2)}`;
 }
 
 /** Commander's name for the field's value in the parsed options (`--no-notify` → `notify`). */
@@ -89,7 +96,7 @@ export function addFieldOptions(command: Command, fields: readonly Field[]): voi
     const flags = `${field.short ? `-${field.short}, ` : ''}${flagOf(field)}`;
     if (field.kind === 'switch') {
       command.addOption(new Option(flags, field.help));
-      if (field.negatedHelp) command.addOption(new Option(`--no-${flagOf(field).slice(2)}`, field.negatedHelp));
+      if (field.negatedHelp) command.addOption(new Option(negatedFlagOf(field), field.negatedHelp));
       continue;
     }
     const placeholder = field.kind === 'object' ? 'json' : field.kind === 'date' ? 'date' : (field.flag ?? field.key).split(/[-_]/).at(-1)!;
@@ -235,7 +242,12 @@ export async function fieldBody(
       const value = opts[attribute];
       // `--no-x` alone defaults to true, so only `false` means it was typed.
       const typed = flagOf(field).startsWith('--no-') ? value === false : value !== undefined;
-      if (typed) {
+      const opposite = field.negatedFlag !== undefined && opts[new Option(negatedFlagOf(field)).attributeName()] !== undefined;
+      if (typed && opposite) throw new UsageError(`${flagOf(field)} and ${negatedFlagOf(field)} contradict each other`);
+      if (opposite) {
+        result[field.key] = false;
+        given = true;
+      } else if (typed) {
         result[field.key] = field.negatedHelp && value === false ? false : field.sets;
         given = true;
       } else if (field.otherwise !== undefined) result[field.key] ??= field.otherwise;

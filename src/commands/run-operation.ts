@@ -66,7 +66,7 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
     view: spec.view,
   });
   // A person sees which fields a partial update sent; the answer shows every field alike.
-  if (ctx.format === 'table' && operations[spec.operation].method === 'PATCH') noteChanged(ctx, input.body);
+  if (ctx.format === 'table' && operations[spec.operation].method === 'PATCH') await noteChanged(ctx, input.body);
 }
 
 async function rememberChange(ctx: Context, spec: OperationCommand, positional: string[], error: unknown, status?: number): Promise<void> {
@@ -90,10 +90,13 @@ async function rememberChange(ctx: Context, spec: OperationCommand, positional: 
   }
 }
 
-function noteChanged(ctx: Context, body: unknown): void {
+async function noteChanged(ctx: Context, body: unknown): Promise<void> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return;
-  const shown = (value: unknown) => (value !== null && typeof value === 'object' ? '(object)' : JSON.stringify(value));
-  const changes = Object.entries(body).map(([key, value]) => `${key} = ${shown(value)}`);
+  const { redactSecrets } = await import('../output/redact.js');
+  const scalar = (value: unknown) => value === null || typeof value !== 'object';
+  // A list of plain values reads as sent; a secret never shows.
+  const shown = (value: unknown) => (scalar(value) || (Array.isArray(value) && value.every(scalar)) ? JSON.stringify(value) : '(object)');
+  const changes = Object.entries(redactSecrets(body)).map(([key, value]) => `${key} = ${shown(value)}`);
   if (changes.length > 0) ctx.note(`Changed: ${changes.join(', ')}`);
 }
 

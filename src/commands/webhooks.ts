@@ -1,10 +1,13 @@
 // `store-admin webhooks …`
 import type { Command } from 'commander';
+import { UsageError } from '../api/errors.js';
 import { WEBHOOK_EVENTS } from '../api/enums.js';
 import type { Context } from '../context.js';
 import { redactSecrets } from '../output/redact.js';
+import { ALLOW_UNKNOWN_EVENT, unknownEvent } from '../webhooks/event-names.js';
 import { addOperationCommand, type Options } from './define.js';
 import type { Field } from './fields.js';
+import { registerList } from './webhook-list.js';
 import { registerListen } from './webhook-listen.js';
 import { registerTrigger } from './webhook-trigger.js';
 import { registerVerify } from './webhook-verify.js';
@@ -12,26 +15,63 @@ import { registerVerify } from './webhook-verify.js';
 const present = (data: unknown, opts: Options) => (opts.showSecret ? data : redactSecrets(data));
 const showSecret = (command: Command) => command.option('--show-secret', "print the webhook's secret key instead of masking it");
 
+/** Secrets are never printed by list, update, delete and apply; create and get show one on request. */
+const masked = (data: unknown) => redactSecrets(data);
+const allowUnknownEvent = (command: Command) =>
+  command.option(ALLOW_UNKNOWN_EVENT, 'accept event names the platform publishes after this version of the tool');
+
+/** A typo in an event name would subscribe to nothing: refused with the nearest published name. */
+function checkEvents(body: Record<string, unknown>, opts: Options): void {
+  if (opts.allowUnknownEvent || !Array.isArray(body.events)) return;
+  for (const name of body.events as string[]) {
+    const problem = unknownEvent(name);
+    if (problem) throw new UsageError(`--event: ${problem}`);
+  }
+}
+
+const targetField: Field = { key: 'target', help: 'the URL that receives the events' };
+const eventsField: Field = {
+  key: 'events',
+  flag: 'event',
+  kind: 'list',
+  help: `events to subscribe to, e.g. order.created (the platform's published names; ${ALLOW_UNKNOWN_EVENT} for others)`,
+  suggestions: WEBHOOK_EVENTS,
+};
+const secretField: Field = {
+  key: 'secret_key',
+  help: 'the secret key (visible to other users in the process list; prefer --secret-key-file)',
+  file: 'read the secret key from a file, or - for standard input (kept out of the process list)',
+};
+const nameField: Field = { key: 'name', help: 'a name for the webhook' };
+const apiVersionField: Field = {
+  key: 'api_version',
+  flag: 'webhook-api-version',
+  help: "the API version of the webhook's deliveries (a global --api-version sets the request header instead)",
+};
+
 const createFields: readonly Field[] = [
-  { key: 'target', help: 'the URL that receives the events', prompt: { message: 'Target URL (https://…):' } },
-  {
-    key: 'events',
-    flag: 'event',
-    kind: 'list',
-    help: 'events to subscribe to, e.g. order.created (any name is accepted)',
-    // Suggestions only: webhooks take any event name.
-    suggestions: WEBHOOK_EVENTS,
-    prompt: { message: 'Events to subscribe to:' },
-  },
-  { key: 'name', help: 'a name for the webhook' },
-  {
-    key: 'secret_key',
-    help: 'the secret key (visible to other users in the process list; prefer --secret-key-file)',
-    file: 'read the secret key from a file, or - for standard input (kept out of the process list)',
-    prompt: { message: 'Secret key for signing deliveries (Enter for none):', when: 'bare', optional: true, masked: true },
-  },
-  { key: 'api_version', flag: 'webhook-api-version', help: "the API version of the webhook's deliveries (a global --api-version sets the request header instead)" },
+  { ...targetField, prompt: { message: 'Target URL (https://…):' } },
+  { ...eventsField, prompt: { message: 'Events to subscribe to:' } },
+  nameField,
+  { ...secretField, prompt: { message: 'Secret key for signing deliveries (Enter for none):', when: 'bare', optional: true, masked: true } },
+  apiVersionField,
   { key: 'active', flag: 'inactive', kind: 'switch', help: 'create it switched off', sets: false },
+];
+
+const updateFields: readonly Field[] = [
+  targetField,
+  { ...eventsField, help: `${eventsField.help}; replaces the webhook's list` },
+  { ...nameField, help: 'a new name' },
+  { ...secretField, help: 'a new secret key, or null for none (visible to other users in the process list; prefer --secret-key-file)' },
+  { ...apiVersionField, help: `${apiVersionField.help}; null for the store's default` },
+  {
+    key: 'active',
+    kind: 'switch',
+    help: 'switch it on',
+    sets: true,
+    negatedFlag: 'inactive',
+    negatedHelp: 'switch it off (the store stops sending its events)',
+  },
 ];
 
 export function register(webhooks: Command, ctx: Context): void {
@@ -39,7 +79,8 @@ export function register(webhooks: Command, ctx: Context): void {
     name: 'create',
     operation: 'webhooks.create',
     fields: createFields,
-    options: showSecret,
+    checkBody: checkEvents,
+    options: (command) => allowUnknownEvent(showSecret(command)),
     present,
     view: 'webhook',
     progress: 'Registering the webhook…',
@@ -58,6 +99,42 @@ export function register(webhooks: Command, ctx: Context): void {
     view: 'webhook',
     progress: 'Fetching the webhook…',
     examples: ['store-admin webhooks get 1', 'store-admin webhooks get 1 --json --show-secret'],
+  });
+
+  registerList(webhooks, ctx);
+
+  addOperationCommand(webhooks, ctx, {
+    name: 'update',
+    operation: 'webhooks.update',
+    args: [['id', 'id', 'webhook id']],
+    description: 'Change some fields of a webhook (only the fields given are sent)',
+    fields: updateFields,
+    checkBody: checkEvents,
+    requireSome: 'at least one of --target, --event, --name, --secret-key(-file), --webhook-api-version, --active, --inactive',
+    options: allowUnknownEvent,
+    present: masked,
+    view: 'webhook',
+    progress: 'Updating the webhook…',
+    examples: [
+      'store-admin webhooks update 1 --event order.created,order.updated,dispute.created',
+      'store-admin webhooks update 1 --target https://hooks.example.com/v2 --secret-key-file new-secret.txt',
+      'store-admin webhooks update 1 --inactive',
+    ],
+  });
+
+  addOperationCommand(webhooks, ctx, {
+    name: 'delete',
+    operation: 'webhooks.delete',
+    args: [['id', 'id', 'webhook id']],
+    confirm: ({ params }) => `Delete webhook ${params.id}? The store stops sending its events; this cannot be undone.`,
+    view: 'webhook',
+    progress: 'Deleting the webhook…',
+    // 204 with no body: nothing for stdout; a person is told it is done.
+    settle: async (_data, _opts, ctx, { params }) => {
+      ctx.note(`Deleted webhook ${String(params.id)}.`);
+      return undefined;
+    },
+    examples: ['store-admin webhooks delete 3', 'store-admin webhooks delete 3 --yes', 'store-admin webhooks delete --each ids.txt --yes'],
   });
 
   registerListen(webhooks, ctx);

@@ -211,6 +211,16 @@ export const views = {
       ['Created', (r, f) => f.date(r.created_at)],
     ],
   },
+  webhooks: {
+    columns: [
+      id,
+      ['Name', (r, f) => f.text(r.name)],
+      ['Active', (r, f) => f.bool(r.active)],
+      ['Events', (r, f) => f.text(Array.isArray(r.events) ? r.events.join(', ') : r.events)],
+      ['Target', (r, f) => f.text(r.target)],
+      ['Warnings', (r, f) => f.text(r.warning_count)],
+    ],
+  },
 } satisfies Record<string, View>;
 
 export type ViewName = keyof typeof views;

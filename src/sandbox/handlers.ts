@@ -1,20 +1,27 @@
 // What each operation does to the sandbox's state. Every operation of the table has a handler
 // here (the type checker insists), and each either returns the response body or throws HttpError.
 import type { OperationId } from '../api/operations.js';
-import type { OperationParams, OperationParsedBody } from '../api/types.js';
+import type { OperationParams, OperationParsedBody, OperationParsedQuery } from '../api/types.js';
 import { createExport, presentExport } from './exports.js';
 import { attribution, billingAddress, shippingAddress } from '../api/schemas/common.js';
-import type { EventsOf } from './events.js';
+import { outbox, type EventsOf } from './events.js';
 import { badRequest, HttpError, notFound } from './http-error.js';
 import { fromCents, sumCents, toCents } from './money.js';
+import { pageOf } from './pages.js';
 import { renewalOrder } from './seed.js';
-import type { FulfillmentOrder, SandboxState, SubscriptionRecord } from './state.js';
+import type { FulfillmentOrder, SandboxState, SubscriptionRecord, Webhook } from './state.js';
 import { recomputeOrderTotals } from './totals.js';
 
 export interface HandlerContext<Id extends OperationId> {
   state: SandboxState;
   params: OperationParams<Id>;
   body: [OperationParsedBody<Id>] extends [never] ? undefined : OperationParsedBody<Id>;
+  /** The known query parameters, checked; unknown ones are ignored, as the platform does. */
+  query: [OperationParsedQuery<Id>] extends [never] ? undefined : OperationParsedQuery<Id>;
+  /** The request's URL on the sandbox's origin: list pages link to it with another cursor. */
+  url: URL;
+  /** Items per page of a list. */
+  pageSize: number;
   /** The sandbox's own origin, for URLs it hands out. */
   origin: string;
   now: string;
@@ -244,12 +251,37 @@ export const handlers: Handlers = {
     return webhook;
   },
 
-  'webhooks.get': ({ state, params }) => {
-    const webhook = state.webhooks[params.id];
-    if (!webhook) throw notFound(`Webhook ${params.id}`);
+  'webhooks.get': ({ state, params }) => findWebhook(state, params.id),
+
+  'webhooks.list': ({ state, query, url, pageSize }) => {
+    const active = query.active === undefined ? undefined : query.active === 'true';
+    const matching = Object.values(state.webhooks)
+      .filter((w) => (query.name === undefined || w.name === query.name) && (active === undefined || w.active === active))
+      .sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
+    return pageOf(matching, url, pageSize);
+  },
+
+  'webhooks.update': ({ state, params, body, now }) => {
+    const webhook = findWebhook(state, params.id);
+    if (body.target !== undefined) checkDeliveryTarget(body.target);
+    Object.assign(webhook, body, { updated_at: now });
     return webhook;
   },
+
+  'webhooks.delete': ({ state, params }) => {
+    findWebhook(state, params.id);
+    delete state.webhooks[params.id];
+    // Deliveries still queued for it have nowhere to go.
+    state.webhookOutbox = outbox(state).filter((d) => d.webhook !== params.id);
+    return undefined;
+  },
 };
+
+function findWebhook(state: SandboxState, id: number): Webhook {
+  const webhook = state.webhooks[id];
+  if (!webhook) throw notFound(`Webhook ${id}`);
+  return webhook;
+}
 
 /** The sandbox delivers for real: plain http only to this machine, never across a network. */
 function checkDeliveryTarget(target: string) {

@@ -1172,6 +1172,23 @@ function webhook(): Webhook {
   };
 }
 
+/** Switched off: the list's `active` filter has something to tell apart, and nothing is delivered to it. */
+function pausedWebhook(): Webhook {
+  return {
+    id: 2,
+    active: false,
+    api_version: '2024-04-01',
+    created_at: '2026-01-12T14:30:00Z',
+    updated_at: '2026-01-18T08:15:00Z',
+    next_check_date: null,
+    events: ['customer.created'],
+    name: 'Legacy CRM import (paused)',
+    secret_key: null,
+    target: 'https://crm.northwind-outfitters.example/hooks/customers',
+    warning_count: 0,
+  };
+}
+
 function appSettings(): Record<string, unknown> {
   return {
     display_name: 'Northwind Ops Console',
@@ -1228,7 +1245,7 @@ export function createSeed(): SandboxState {
       (c) => c.id,
     ),
     appSettings: { [PARTNER_APP.client_id]: appSettings() },
-    webhooks: { '1': webhook() },
+    webhooks: { '1': webhook(), '2': pausedWebhook() },
     exports: { '1': seededExport() },
     exportsReadyAt: {},
     disputes: {},
@@ -1239,7 +1256,7 @@ export function createSeed(): SandboxState {
       note: 602,
       export: 1,
       dispute: 0,
-      webhook: 1,
+      webhook: 2,
       transaction: highest(allOrders.flatMap((order) => (order.transactions ?? []).map((t) => t.id))),
     },
   });

@@ -1,6 +1,7 @@
 // The sandbox store: a real HTTP server speaking the Store Administration API, with seeded data
 // and real state changes. Routing, version checks, scope checks and body validation all come
 // from the operation table, so the sandbox cannot drift from the client.
+import type * as z from 'zod/mini';
 import { nestsDeeperThan } from '../api/json-depth.js';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -29,6 +30,7 @@ import { matchRoute } from '../api/routes.js';
 import { faultInjector, type Decision, type FaultKind, type FaultSpec } from './faults.js';
 import { oauthStore, type OAuthCounters, type OAuthOptions } from './oauth.js';
 import { memoryStore, type StateStore } from './store.js';
+import { DEFAULT_PAGE_SIZE } from './pages.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -54,6 +56,8 @@ export interface SandboxOptions {
   linkTtlSeconds?: number;
   /** The partner app that may sign in through the Authorization Code flow (oauth.ts). */
   oauth?: OAuthOptions;
+  /** Items per page of a list (default 20). */
+  pageSize?: number;
   /** Told of each successful answer before it is sent: the tests hold answers to the strict schemas. */
   onAnswer?: (id: OperationId, body: unknown) => void;
 }
@@ -190,6 +194,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       body = parsed.data;
     }
+    const query = 'query' in schemas && schemas.query ? checkedQuery(schemas.query, url.searchParams) : undefined;
     const nowMs = Date.now();
     // Exports turn available in wall time; the change is saved once, when a request first sees it due.
     if (route.id.startsWith('exports.')) await settleDueExports(nowMs);
@@ -201,6 +206,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         state,
         params: route.params,
         body,
+        query,
+        url,
+        pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
         origin,
         now: new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z'),
         nowMs,
@@ -348,6 +356,8 @@ function sendTruncated(res: ServerResponse, status: number, body: unknown) {
 }
 
 function send(res: ServerResponse, status: number, body: unknown) {
+  // 204: no body, and no headers announcing one.
+  if (body === undefined && status === 204) return void res.writeHead(status).end();
   const text = body === undefined ? '' : JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
@@ -377,6 +387,15 @@ function parseJson(raw: string, contentType: string | undefined): unknown {
   } catch (error) {
     throw new HttpError(400, { detail: `JSON parse error - ${(error as Error).message}` });
   }
+}
+
+/** The query parameters the operation knows, checked; others are ignored, as the platform ignores them. */
+function checkedQuery(schema: z.ZodMiniType, search: URLSearchParams): unknown {
+  const known = Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape);
+  const given = Object.fromEntries(known.filter((key) => search.has(key)).map((key) => [key, search.get(key)]));
+  const parsed = schema.safeParse(given);
+  if (!parsed.success) throw new HttpError(400, fieldErrors(parsed.error.issues, given));
+  return parsed.data;
 }
 
 /** Validation errors in the platform's shape: `{"field": ["message"]}`, `non_field_errors` for the whole body. */

@@ -141,3 +141,36 @@ describe.skipIf(!specPresent)(
     });
   },
 );
+
+// --- the `ref` entries against the platform's published facts -----------------------------------
+
+const FACTS_RELATIVE = '../shared/platform-facts.md';
+const factsPath = fileURLToPath(new URL(`../../${FACTS_RELATIVE}`, import.meta.url));
+const factsPresent = existsSync(factsPath);
+
+/** Rows of the facts' "Webhook management beyond the spec" table: method, path, scope, success status. */
+function webhookManagement(text: string): { method: string; path: string; scope: string; success: number }[] {
+  const part = text.split(/^## /m).find((p) => p.startsWith('Webhook management beyond the spec')) ?? '';
+  const version = /version `([^`]+)`/.exec(part)?.[1];
+  expect(version).toBe('2024-04-01');
+  return [...part.matchAll(/^\| [^|]+ \| `(GET|POST|PATCH|DELETE) ([^`]+)`[^|]* \| `([^`]+)` \| (\d{3})/gm)].map((m) => ({
+    method: m[1]!,
+    path: m[2]!,
+    scope: m[3]!,
+    success: Number(m[4]),
+  }));
+}
+
+describe.skipIf(!factsPresent)(
+  factsPresent
+    ? `the published-reference webhook operations against ${FACTS_RELATIVE}`
+    : `SKIPPED: ${FACTS_RELATIVE} not present (a clone of the repository alone)`,
+  () => {
+    it('list, update and delete match the published method, path, scope, version and status', () => {
+      const rows = webhookManagement(factsPresent ? readFileSync(factsPath, 'utf8') : '');
+      const ours = (['webhooks.list', 'webhooks.update', 'webhooks.delete'] as const).map((id) => operations[id]);
+      expect(rows).toEqual(ours.map((op) => ({ method: op.method, path: op.path, scope: op.scopes.join(' '), success: op.success })));
+      for (const op of ours) expect([op.section, op.version]).toEqual(['ref', '2024-04-01']);
+    });
+  },
+);

@@ -20,4 +20,7 @@ export const commandLines: Record<OperationId, string[]> = {
   'apps.updateSettings': ['apps', 'update-settings', 'sandbox-app', '--set', 'a=1'],
   'webhooks.create': ['webhooks', 'create', '--target', 'https://h.example.com/x', '--event', 'order.created', '--secret-key', 'topsecret'],
   'webhooks.get': ['webhooks', 'get', '1'],
+  'webhooks.list': ['webhooks', 'list', '--all'],
+  'webhooks.update': ['webhooks', 'update', '1', '--inactive'],
+  'webhooks.delete': ['webhooks', 'delete', '2', '--yes'],
 };

@@ -43,8 +43,8 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
     expect(ctx.sandbox.counters.byOperation['orders.removeLine']?.received ?? 0).toBe(before);
   });
 
-  it('offers the known webhook events and still takes others', async () => {
-    const t = start(['webhooks', 'create', '--target', 'https://hooks.example.com/pty']);
+  it('offers the known webhook events and takes others with --allow-unknown-event', async () => {
+    const t = start(['webhooks', 'create', '--target', 'https://hooks.example.com/pty', '--allow-unknown-event']);
     await t.waitFor(/Events to subscribe to/);
     t.keys('Space', 'Down', 'Space', 'Enter');
     await t.waitFor(/Other names, comma-separated/);

@@ -51,7 +51,9 @@ describe('hostile ids and bodies', () => {
 
   it('after all of that, every operation still answers as before', async () => {
     for (const id of operationIds) {
-      await expect(ctx.client.call(id, validInputs[id] as never), id).resolves.toBeTruthy();
+      const answer = await ctx.client.call(id, validInputs[id] as never);
+      // A delete answers 204 with no body; everything else answers something.
+      if (operations[id].success !== 204) expect(answer, id).toBeTruthy();
     }
     expect(ctx.sandbox.counters.received).toBeGreaterThan(operationIds.length);
   });

@@ -19,7 +19,8 @@ async function responseOf(id: OperationId) {
 
 /** The strict parse's complaints, as `path: message` lines, so a failure names the field. */
 function problems(schema: z.ZodMiniType, value: unknown): string[] {
-  const result = schema.safeParse(JSON.parse(JSON.stringify(value)));
+  // As it travels: undefined (a 204) stays undefined.
+  const result = schema.safeParse(value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
   if (result.success) return [];
   return result.error.issues.map((issue) => {
     const { path, code, ...detail } = issue as { path: PropertyKey[]; code: string; keys?: string[]; expected?: string };
@@ -86,12 +87,15 @@ describe('the sandbox seed against the strict response schemas', () => {
 });
 
 /** What the server hands a handler, at a fixed time; exports are ready and links never expire. */
-function handlerContext(state: unknown, params: Record<string, unknown>, body: unknown) {
+function handlerContext(state: unknown, params: Record<string, unknown>, body: unknown, query?: unknown) {
   const origin = 'http://127.0.0.1:1';
   return {
     state,
     params,
     body,
+    query,
+    url: new URL('/api/admin/', origin),
+    pageSize: 20,
     origin,
     now: '2026-02-01T12:00:00Z',
     nowMs: Date.parse('2026-02-01T12:00:00Z'),
@@ -105,11 +109,12 @@ describe("every operation's answer on the seed against its strict response schem
   it.each(operationIds)('%s', async (id) => {
     const op = operations[id];
     const schemas = await op.schemas();
-    const input = validInputs[id] as { params?: Record<string, unknown>; body?: unknown };
+    const input = validInputs[id] as { params?: Record<string, unknown>; body?: unknown; query?: unknown };
     const body = 'body' in schemas && schemas.body ? schemas.body.parse(input.body) : undefined;
+    const query = 'query' in schemas && schemas.query ? schemas.query.parse(input.query ?? {}) : undefined;
     const handler = handlers[id] as (ctx: unknown) => unknown;
     const state = createSeed();
-    const answer = handler(handlerContext(state, input.params ?? {}, body));
+    const answer = handler(handlerContext(state, input.params ?? {}, body, query));
     const normalized = 'normalize' in schemas && schemas.normalize ? schemas.normalize(answer) : answer;
     expect(problems(strict(schemas.response), normalized)).toEqual([]);
   });

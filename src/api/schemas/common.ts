@@ -57,6 +57,8 @@ export const uri = withStrict(z.string(), () => z.url());
 /** A field whose allowed values the spec lists: any text is shown, the listed values are expected. */
 export const oneOf = (values: readonly [string, ...string[]]) => withStrict(z.string(), () => z.enum(values));
 export const anyObject = z.record(z.string(), z.unknown());
+/** An answer with no body (204): whatever arrives is passed on; the strict variant expects nothing. */
+export const noContent = withStrict(z.unknown(), () => z.undefined());
 export const list = <T extends z.ZodMiniType>(item: T) => withStrict(z.array(item), () => z.array(strict(item)));
 
 // --- request-side constraints ---------------------------------------------------------------

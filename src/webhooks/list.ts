@@ -1,0 +1,84 @@
+// Listing the store's webhooks through the platform's cursor pagination: one page, or every page.
+// A page's `next` link is not requested as is: its cursor is taken from it and the operation is
+// called again, so every page goes through the table's path, version and checks.
+import type { StoreClient } from '../api/client.js';
+import { ApiError, StoreAdminError, UsageError } from '../api/errors.js';
+import { operations } from '../api/operations.js';
+import type { OperationOutput, OperationQuery } from '../api/types.js';
+import type { Options } from '../commands/define.js';
+import { addHint } from '../commands/prepare-input.js';
+import type { Context } from '../context.js';
+import { redactSecrets } from '../output/redact.js';
+import { checkQuery, render } from '../output/render.js';
+import { startSpinner } from '../output/spinner.js';
+
+export type WebhookPage = OperationOutput<'webhooks.list'>;
+export type StoreWebhook = NonNullable<WebhookPage['results']>[number];
+type Query = OperationQuery<'webhooks.list'>;
+
+/** More pages than any store has webhooks: a store whose links loop is stopped here. */
+const MAX_PAGES = 1000;
+
+/** The cursor in a page's `next` (or `previous`) link; undefined for the last page. */
+export function cursorOf(link: unknown): string | undefined {
+  if (link === null || link === undefined) return undefined;
+  let cursor: string | null = null;
+  try {
+    cursor = new URL(String(link)).searchParams.get('cursor');
+  } catch {
+    // reported below
+  }
+  if (!cursor) throw new StoreAdminError(`The store's link to the next page carries no cursor (got ${JSON.stringify(String(link).slice(0, 80))})`);
+  return cursor;
+}
+
+/** Every webhook matching `query`, page after page. */
+export async function listAllWebhooks(client: StoreClient, query: Query, signal?: AbortSignal): Promise<StoreWebhook[]> {
+  const all: StoreWebhook[] = [];
+  let cursor = query.cursor;
+  for (let pages = 0; ; pages++) {
+    if (pages >= MAX_PAGES) throw new StoreAdminError(`Stopped after ${MAX_PAGES} pages of webhooks: the store's next links do not end`);
+    const page = await client.call('webhooks.list', { query: { ...query, ...(cursor ? { cursor } : {}) } }, { signal });
+    all.push(...(page.results ?? []));
+    cursor = cursorOf(page.next);
+    if (!cursor) return all;
+  }
+}
+
+export async function listCommand(ctx: Context, opts: Options): Promise<void> {
+  if (opts.active && opts.inactive) throw new UsageError('--active and --inactive contradict each other');
+  if (opts.all && opts.cursor !== undefined) throw new UsageError('--all starts at the first page; leave out --cursor');
+  if (ctx.options.query !== undefined) await checkQuery(ctx.options.query);
+  const query: Query = {
+    ...(opts.name !== undefined ? { name: String(opts.name) } : {}),
+    ...(opts.active ? { active: 'true' as const } : opts.inactive ? { active: 'false' as const } : {}),
+    ...(opts.cursor !== undefined ? { cursor: String(opts.cursor) } : {}),
+  };
+  const client = await ctx.client();
+  if (ctx.options.dryRun) {
+    const { printDryRun } = await import('../commands/dry-run.js');
+    return printDryRun(await client.prepare('webhooks.list', { query }), ctx);
+  }
+  const stop = ctx.options.quiet ? () => {} : startSpinner(ctx.io.stderr, opts.all ? 'Fetching every page of webhooks…' : 'Fetching webhooks…');
+  let page: WebhookPage;
+  try {
+    page = opts.all
+      ? { next: null, previous: null, results: await listAllWebhooks(client, query, ctx.signal) }
+      : await client.call('webhooks.list', { query }, { signal: ctx.signal });
+  } catch (error) {
+    if (error instanceof ApiError) addHint(error, operations['webhooks.list'].scopes);
+    throw error;
+  } finally {
+    stop();
+  }
+  const shown = redactSecrets(page);
+  // JSON keeps the platform's page shape (with --all, one page holding everything); tables and
+  // NDJSON show the webhooks themselves.
+  const data = ctx.format === 'json' ? shown : (shown.results ?? []);
+  await render(data, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color, view: 'webhooks' });
+  if (ctx.format === 'table') {
+    if ((page.results ?? []).length === 0) ctx.note('No webhooks match.');
+    const next = cursorOf(page.next);
+    if (next) ctx.note(`More on the next page: --cursor ${next} (or --all for every page)`);
+  }
+}

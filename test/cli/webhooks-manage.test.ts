@@ -1,0 +1,133 @@
+// webhooks list, update and delete, and the event-name check of create and update: the built CLI
+// in its own process against a sandbox on a real socket.
+import { afterEach, describe, expect, it } from 'vitest';
+import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { runCli, useConfigDir } from './run.js';
+import { hasTmux, Terminal } from './tmux.js';
+
+const SEEDED_SECRET = 'whsec_nw_5f3c9a1e7b2d4c6f8a0e';
+
+describe('webhooks list, update and delete', () => {
+  const ctx = useSandbox({ pageSize: 2, scopedTokens: { reader: ['webhooks:read'] } });
+  const dir = useConfigDir();
+  const env = (token = FULL_TOKEN) => ({ STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: token, STORE_ADMIN_CONFIG_DIR: dir });
+  const cli = (args: string[], token?: string) => runCli(args, { env: env(token) });
+
+  it('list shows one page in the platform shape; --all follows every page; secrets never show', async () => {
+    for (const name of ['one', 'two', 'three']) {
+      await ctx.client.webhooks.create({ body: { name, target: 'https://hooks.example.com/l', events: ['order.created'], secret_key: `s3cret-${name}` } });
+    }
+    const page = await cli(['webhooks', 'list', '--json']);
+    expect(page.code).toBe(0);
+    expect(page.json().results.map((w: { id: number }) => w.id)).toEqual([1, 2]);
+    expect(page.json().next).toMatch(/cursor=/);
+    const all = await cli(['webhooks', 'list', '--all', '--json']);
+    expect(all.code).toBe(0);
+    expect(all.json()).toMatchObject({ next: null, previous: null });
+    expect(all.json().results.map((w: { name: string }) => w.name)).toEqual(['Order sync to warehouse system', 'Legacy CRM import (paused)', 'one', 'two', 'three']);
+    // The next page by its cursor, as the table's hint says.
+    const cursor = new URL(page.json().next).searchParams.get('cursor')!;
+    const second = await cli(['webhooks', 'list', '--cursor', cursor, '--json']);
+    expect(second.json().results.map((w: { name: string }) => w.name)).toEqual(['one', 'two']);
+    for (const run of [page, all, second]) {
+      expect(run.stdout + run.stderr).not.toContain(SEEDED_SECRET);
+      expect(run.stdout + run.stderr).not.toContain('s3cret-');
+    }
+    const table = await cli(['webhooks', 'list', '-o', 'table']);
+    expect(table.stdout).toMatch(/Order sync to warehouse system/);
+    expect(table.stderr).toContain(`--cursor ${cursor}`);
+    const ndjson = await cli(['webhooks', 'list', '--all', '-o', 'ndjson']);
+    expect(ndjson.stdout.trim().split('\n')).toHaveLength(5);
+  });
+
+  it('list filters by name and by active, over every page', async () => {
+    const named = await cli(['webhooks', 'list', '--name', 'two', '--json']);
+    expect(named.json().results.map((w: { name: string }) => w.name)).toEqual(['two']);
+    const inactive = await cli(['webhooks', 'list', '--inactive', '--all', '--json']);
+    expect(inactive.json().results.map((w: { id: number }) => w.id)).toEqual([2]);
+    const active = await cli(['webhooks', 'list', '--active', '--all', '--json']);
+    expect(active.json().results.map((w: { id: number }) => w.id)).toEqual([1, 3, 4, 5]);
+    const both = await cli(['webhooks', 'list', '--active', '--inactive']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--active and --inactive contradict each other');
+  });
+
+  it('update sends only the fields given, masks the secret, and names what changed', async () => {
+    const run = await cli(['webhooks', 'update', '3', '--event', 'order.created,dispute.created', '--inactive', '--secret-key', 'rotated-secret', '-o', 'table']);
+    expect(run.code).toBe(0);
+    expect(run.stdout + run.stderr).not.toContain('rotated-secret');
+    expect(run.stderr).toContain('Changed: ');
+    const stored = await ctx.client.webhooks.get({ params: { id: 3 } });
+    expect(stored).toMatchObject({ name: 'one', active: false, events: ['order.created', 'dispute.created'], secret_key: 'rotated-secret' });
+    const nothing = await cli(['webhooks', 'update', '3']);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('Nothing to change');
+  });
+
+  it('create and update refuse an unknown event with a suggestion unless --allow-unknown-event', async () => {
+    const before = ctx.sandbox.counters.byOperation['webhooks.create']?.received ?? 0;
+    const typo = await cli(['webhooks', 'create', '--target', 'https://hooks.example.com/t', '--event', 'order.craeted']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--event: unknown event "order.craeted"; did you mean order.created?');
+    expect(typo.stderr).toContain('--allow-unknown-event');
+    expect(ctx.sandbox.counters.byOperation['webhooks.create']?.received ?? 0).toBe(before);
+    const update = await cli(['webhooks', 'update', '3', '--event', 'order.created,subscription.updatd']);
+    expect(update.code).toBe(2);
+    expect(update.stderr).toContain('did you mean subscription.updated?');
+
+    const later = await cli(['webhooks', 'create', '--target', 'https://hooks.example.com/t', '--event', 'inventory.changed', '--allow-unknown-event', '--name', 'later']);
+    expect(later.code).toBe(0);
+    expect(later.json().events).toEqual(['inventory.changed']);
+    const updated = await cli(['webhooks', 'update', String(later.json().id), '--event', 'inventory.moved', '--allow-unknown-event']);
+    expect(updated.json().events).toEqual(['inventory.moved']);
+  });
+
+  it('delete needs --yes without a terminal (exit 2, nothing sent), deletes with it, and a second delete is exit 1', async () => {
+    const before = ctx.sandbox.counters.byOperation['webhooks.delete']?.received ?? 0;
+    const refused = await cli(['webhooks', 'delete', '4']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('confirmation needed');
+    expect(ctx.sandbox.counters.byOperation['webhooks.delete']?.received ?? 0).toBe(before);
+
+    const deleted = await cli(['webhooks', 'delete', '4', '--yes']);
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout).toBe('');
+    expect(deleted.stderr).toContain('Deleted webhook 4.');
+    const again = await cli(['webhooks', 'delete', '4', '--yes']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('404');
+  });
+
+  it('a token without webhooks:write cannot update or delete (exit 4, the scope named)', async () => {
+    const run = await cli(['webhooks', 'delete', '3', '--yes'], 'reader');
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain('webhooks:write');
+    expect((await cli(['webhooks', 'list', '--json'], 'reader')).code).toBe(0);
+  });
+});
+
+describe.runIf(hasTmux)('webhooks delete at a terminal', () => {
+  const ctx = useSandbox();
+  const dir = useConfigDir();
+  const terminals: Terminal[] = [];
+  afterEach(() => terminals.splice(0).forEach((t) => t.kill()));
+  const start = (args: string[]) => {
+    const t = Terminal.start(args, { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir, NO_COLOR: '1' });
+    terminals.push(t);
+    return t;
+  };
+
+  it('asks first; no keeps the webhook, yes deletes it', async () => {
+    const declined = start(['webhooks', 'delete', '2']);
+    await declined.waitFor(/Delete webhook 2\? The store stops sending its events; this cannot be undone\. Continue\?/);
+    declined.keys('n', 'Enter');
+    expect(await declined.exitCode()).toBe(2);
+    expect((await ctx.client.webhooks.get({ params: { id: 2 } })).id).toBe(2);
+
+    const accepted = start(['webhooks', 'delete', '2']);
+    await accepted.waitFor(/Continue\?/);
+    accepted.keys('y', 'Enter');
+    expect(await accepted.exitCode()).toBe(0);
+    await expect(ctx.client.webhooks.get({ params: { id: 2 } })).rejects.toMatchObject({ status: 404 });
+  });
+});
