@@ -43,7 +43,8 @@ token: exit 4). STORE_ADMIN_TOKEN set without STORE_ADMIN_BASE_URL goes to the s
   'exit-codes': `Exit codes
 
   0    success
-  1    the store answered with an error, could not be reached, or its answer was unreadable
+  1    the store answered with an error, could not be reached, or its answer was unreadable;
+       or webhooks apply found two store webhooks with a name the file declares
   2    usage or validation error (bad flags, arguments or input), or a declined confirmation:
        nothing was sent
   4    authentication or permission: no store or token configured, the store answered 401 or 403,

@@ -50,12 +50,12 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   } catch (error) {
     if (error instanceof ApiError) addHint(error, operations[spec.operation].scopes, await ctx.grant());
     stop();
-    if (changes) await rememberChange(ctx, spec, positional, error);
+    if (changes) await recordChange(ctx, changeOf(spec, positional), error);
     throw error;
   } finally {
     stop();
   }
-  if (changes) await rememberChange(ctx, spec, positional, undefined, status);
+  if (changes) await recordChange(ctx, changeOf(spec, positional), undefined, status);
   const shown = spec.settle ? await spec.settle(data, opts, ctx, input) : { data };
   if (!shown) return;
   await render(spec.present ? spec.present(shown.data, opts) : shown.data, ctx.io, {
@@ -69,7 +69,15 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   if (ctx.format === 'table' && operations[spec.operation].method === 'PATCH') await noteChanged(ctx, input.body);
 }
 
-async function rememberChange(ctx: Context, spec: OperationCommand, positional: string[], error: unknown, status?: number): Promise<void> {
+const changeOf = (spec: OperationCommand, positional: string[]) => ({ command: commandName(spec), operation: spec.operation, target: positional.join(' ') });
+
+/** Writes a change to the history, whatever became of it (a read is not written). */
+export async function recordChange(
+  ctx: Context,
+  change: { command: string; operation: string; target: string },
+  error: unknown,
+  status?: number,
+): Promise<void> {
   try {
     const [{ appendHistory, outcomeOf }, { configDir }, destination] = await Promise.all([
       import('../journal/history.js'),
@@ -78,10 +86,10 @@ async function rememberChange(ctx: Context, spec: OperationCommand, positional: 
     ]);
     await appendHistory(configDir(ctx.io.env), {
       at: new Date().toISOString(),
-      command: commandName(spec),
-      operation: spec.operation,
+      command: change.command,
+      operation: change.operation,
       ...destination,
-      target: positional.join(' '),
+      target: change.target,
       ...outcomeOf(error, status),
     });
   } catch (failure) {

@@ -7,6 +7,7 @@ import { redactSecrets } from '../output/redact.js';
 import { ALLOW_UNKNOWN_EVENT, unknownEvent } from '../webhooks/event-names.js';
 import { addOperationCommand, type Options } from './define.js';
 import type { Field } from './fields.js';
+import { registerApply } from './webhook-apply.js';
 import { registerList } from './webhook-list.js';
 import { registerListen } from './webhook-listen.js';
 import { registerTrigger } from './webhook-trigger.js';
@@ -137,6 +138,7 @@ export function register(webhooks: Command, ctx: Context): void {
     examples: ['store-admin webhooks delete 3', 'store-admin webhooks delete 3 --yes', 'store-admin webhooks delete --each ids.txt --yes'],
   });
 
+  registerApply(webhooks, ctx);
   registerListen(webhooks, ctx);
   registerTrigger(webhooks, ctx);
   registerVerify(webhooks, ctx);

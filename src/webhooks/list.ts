@@ -32,12 +32,18 @@ export function cursorOf(link: unknown): string | undefined {
   return cursor;
 }
 
-/** Every webhook matching `query`, page after page. */
-export async function listAllWebhooks(client: StoreClient, query: Query, signal?: AbortSignal): Promise<StoreWebhook[]> {
+/** Every webhook matching `query`, page after page; `turn` is awaited before each page (a rate limit). */
+export async function listAllWebhooks(
+  client: StoreClient,
+  query: Query,
+  signal?: AbortSignal,
+  turn?: () => Promise<void> | undefined,
+): Promise<StoreWebhook[]> {
   const all: StoreWebhook[] = [];
   let cursor = query.cursor;
   for (let pages = 0; ; pages++) {
     if (pages >= MAX_PAGES) throw new StoreAdminError(`Stopped after ${MAX_PAGES} pages of webhooks: the store's next links do not end`);
+    await turn?.();
     const page = await client.call('webhooks.list', { query: { ...query, ...(cursor ? { cursor } : {}) } }, { signal });
     all.push(...(page.results ?? []));
     cursor = cursorOf(page.next);

@@ -1,0 +1,163 @@
+// `webhooks apply -f FILE`: the store's webhooks as code. Reads and checks the file, reads every
+// page of the store's webhooks, prints the plan, asks before deleting, then carries the plan out
+// one request at a time, stopping at the first failure. Every run plans afresh from the store, so
+// a run cut short is completed by the next, and a run with nothing to do changes nothing.
+import type { StoreClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import { operations, type OperationId } from '../api/operations.js';
+import { rateLimiter } from '../bulk/limiter.js';
+import { addHint, confirm } from '../commands/prepare-input.js';
+import { recordChange } from '../commands/run-operation.js';
+import type { Context } from '../context.js';
+import { DEFAULTS } from '../defaults.js';
+import { render } from '../output/render.js';
+import { readDeclaredWebhooks } from './declared.js';
+import { listAllWebhooks } from './list.js';
+import { planWebhooks, type Action, type FieldChange, type Step } from './plan.js';
+import { outcomeText, planText, SECRETS_NOTE } from './plan-text.js';
+
+export interface ApplyOptions {
+  file: string;
+  prune: boolean;
+  rotateSecrets: boolean;
+  allowUnknownEvent: boolean;
+}
+
+export type StepStatus = 'planned' | 'done' | 'failed' | 'not run' | 'nothing to do';
+
+/** One step as `--json` prints it: no request body, so no secret. */
+export interface StepResult {
+  action: Action;
+  name: string | null;
+  id: number | null;
+  changes: FieldChange[];
+  status: StepStatus;
+  error?: string;
+}
+
+/** What `webhooks apply --json` prints (see the README's "Webhooks as code"). */
+export interface ApplyResult {
+  file: string;
+  dry_run: boolean;
+  prune: boolean;
+  rotate_secrets: boolean;
+  /** `applied`, `no changes`, `dry run` or `failed`. */
+  result: 'applied' | 'no changes' | 'dry run' | 'failed';
+  /** Steps carried out (in a dry run: planned), and webhooks left as they were. */
+  counts: { created: number; updated: number; deleted: number; unchanged: number };
+  plan: StepResult[];
+  /** Present when a declared webhook has a secret and --rotate-secrets was not given. */
+  secrets?: string;
+}
+
+const OPERATION: Record<Exclude<Action, 'unchanged'>, OperationId> = {
+  create: 'webhooks.create',
+  update: 'webhooks.update',
+  delete: 'webhooks.delete',
+};
+
+const COUNTED = { create: 'created', update: 'updated', delete: 'deleted', unchanged: 'unchanged' } as const;
+
+
+export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promise<void> {
+  const declared = await readDeclaredWebhooks(options.file, ctx.io, { allowUnknownEvent: options.allowUnknownEvent });
+  const client = await ctx.client();
+  // The platform allows 4 requests a second per token; a long plan keeps under it.
+  const limiter = rateLimiter(DEFAULTS.rate);
+  const store = await readStore(client, ctx, () => limiter.acquire());
+  const steps = planWebhooks(declared, store, options);
+  const dryRun = !!ctx.options.dryRun;
+  const results: StepResult[] = steps.map(({ action, name, id, changes }) => ({
+    action,
+    name,
+    id,
+    changes,
+    status: action === 'unchanged' ? 'nothing to do' : dryRun ? 'planned' : 'not run',
+  }));
+  const secretsUnseen = !options.rotateSecrets && declared.some((d) => d.secret !== undefined);
+  const result: ApplyResult = {
+    file: options.file,
+    dry_run: dryRun,
+    prune: options.prune,
+    rotate_secrets: options.rotateSecrets,
+    result: dryRun ? 'dry run' : 'applied',
+    counts: { created: 0, updated: 0, deleted: 0, unchanged: 0 },
+    plan: results,
+    ...(secretsUnseen ? { secrets: SECRETS_NOTE } : {}),
+  };
+  // A person reads the plan on stdout; with JSON there, the plan goes to stderr for the log.
+  const show = (text: string) => (ctx.format === 'table' ? ctx.io.stdout.write(text) : ctx.options.quiet ? undefined : ctx.io.stderr.write(text));
+  show(planText(result, ctx.color > 0));
+  if (dryRun || steps.every((step) => step.action === 'unchanged')) {
+    if (!dryRun) result.result = 'no changes';
+    return finish(ctx, result, show, dryRun ? results : []);
+  }
+  const deletes = steps.filter((step) => step.action === 'delete');
+  if (deletes.length > 0 && !ctx.options.yes) {
+    const which = deletes.map((step) => `${step.id}${step.name ? ` ${JSON.stringify(step.name)}` : ''}`).join(', ');
+    await confirm(ctx, `Delete ${deletes.length} webhook${deletes.length > 1 ? 's' : ''} the file does not declare (${which})? This cannot be undone.`);
+  }
+  let failure: unknown;
+  for (const [index, step] of steps.entries()) {
+    if (step.action === 'unchanged') continue;
+    const shown = results[index]!;
+    try {
+      await limiter.acquire();
+      const answer = await send(client, step, ctx);
+      if (step.action === 'create') shown.id = (answer as { id?: number } | undefined)?.id ?? null;
+      shown.status = 'done';
+      show(`${doneLine(shown)}\n`);
+    } catch (error) {
+      shown.status = 'failed';
+      shown.error = (error as Error).message;
+      if (error instanceof ApiError) addHint(error, operations[OPERATION[step.action]].scopes);
+      failure = error;
+      break;
+    }
+  }
+  if (failure !== undefined) result.result = 'failed';
+  await finish(ctx, result, show, results.filter((r) => r.status === 'done'));
+  if (failure !== undefined) {
+    const error = failure as Error & { hint?: string };
+    error.hint = [error.hint, 'What was done stays done: run the same apply again to finish the plan.'].filter(Boolean).join('. ');
+    throw error;
+  }
+}
+
+async function readStore(client: StoreClient, ctx: Context, turn: () => Promise<void> | undefined) {
+  try {
+    return await listAllWebhooks(client, {}, ctx.signal, turn);
+  } catch (error) {
+    if (error instanceof ApiError) addHint(error, operations['webhooks.list'].scopes);
+    throw error;
+  }
+}
+
+/** One step's request, recorded in the history like any change. */
+async function send(client: StoreClient, step: Step, ctx: Context): Promise<unknown> {
+  const operation = OPERATION[step.action as Exclude<Action, 'unchanged'>];
+  const input = step.action === 'create' ? { body: step.body } : { params: { id: step.id }, ...(step.body ? { body: step.body } : {}) };
+  let status: number | undefined;
+  const change = { command: 'webhooks apply', operation, target: step.id === null ? String(step.name) : String(step.id) };
+  try {
+    const answer = await client.call(operation, input as never, { signal: ctx.signal, onStatus: (s) => (status = s) });
+    await recordChange(ctx, change, undefined, status);
+    return answer;
+  } catch (error) {
+    await recordChange(ctx, change, error);
+    throw error;
+  }
+}
+
+/** Counts what was done (in a dry run: what would be), then prints the outcome and the data. */
+async function finish(ctx: Context, result: ApplyResult, show: (text: string) => void, done: readonly StepResult[]): Promise<void> {
+  for (const step of done) result.counts[COUNTED[step.action]]++;
+  result.counts.unchanged = result.plan.filter((step) => step.action === 'unchanged').length;
+  show(outcomeText(result));
+  if (ctx.format !== 'table') await render(result, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color });
+}
+
+function doneLine(step: StepResult): string {
+  const what = `${step.name ? JSON.stringify(step.name) : 'unnamed webhook'} (id ${step.id ?? '?'})`;
+  return { create: `Created ${what}.`, update: `Updated ${what}.`, delete: `Deleted ${what}.`, unchanged: '' }[step.action];
+}

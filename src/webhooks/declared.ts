@@ -1,0 +1,152 @@
+// The webhooks file of `webhooks apply`: read, checked field by field (each field as `webhooks
+// create` checks it, with event names checked too), and its secrets resolved from where the file
+// names them. Every problem is reported with its place in the file (`webhooks[2].target: …`)
+// before anything is sent.
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import * as z from 'zod/mini';
+import { UsageError } from '../api/errors.js';
+import { create } from '../api/schemas/webhooks.js';
+import { toFieldIssues } from '../api/validate.js';
+import { textFrom } from '../commands/values.js';
+import type { IO } from '../io.js';
+import { unknownEvent } from './event-names.js';
+
+/** A webhook as the file declares it, its defaults filled in and its secret read. */
+export interface DeclaredWebhook {
+  name: string;
+  events: string[];
+  target: string;
+  /** True unless the file says false. */
+  active: boolean;
+  /** Null (the store's default) unless the file names one. */
+  api_version: string | null;
+  /** Where the secret comes from, as the plan may show it (`env ORDERS_HOOK_SECRET`). */
+  secretSource?: string;
+  /** The secret itself: sent, never shown. */
+  secret?: string;
+}
+
+const { events, target } = create.body.shape;
+
+const entry = z.strictObject({
+  name: z.string().check(z.refine((value) => value.trim() !== '', 'must not be empty')),
+  events,
+  target,
+  active: z.optional(z.boolean()),
+  api_version: z.optional(z.nullable(z.string().check(z.minLength(1, 'must not be empty')))),
+  // Checked by hand below, to say how a secret is named.
+  secret: z.optional(z.unknown()),
+});
+
+const file = z.strictObject({ webhooks: z.array(entry) });
+
+type Entry = z.output<typeof entry>;
+
+/** `webhooks.2.target` → `webhooks[2].target`. */
+function placeOf(path: string): string {
+  return path.split('.').reduce((place, part) => (/^\d+$/.test(part) ? `${place}[${part}]` : place ? `${place}.${part}` : part), '');
+}
+
+export interface ReadOptions {
+  allowUnknownEvent: boolean;
+}
+
+/** Reads FILE (or - for standard input) and checks all of it; throws one UsageError listing every problem. */
+export async function readDeclaredWebhooks(path: string, io: IO, options: ReadOptions): Promise<DeclaredWebhook[]> {
+  const text = await textFrom(path, '-f', io);
+  const shown = path === '-' ? 'standard input' : path;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${shown}: not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = file.safeParse(json);
+  // Names and events are checked even when other fields are wrong: one run reports everything.
+  const problems = [
+    ...(parsed.success ? [] : toFieldIssues('', parsed.error.issues, json).map((issue) => `${placeOf(issue.path) || '(file)'}: ${issue.message}`)),
+    ...namesAndEvents(json, options),
+  ];
+  if (!parsed.success) throw new UsageError(`${shown}: ${problems.join('; ')}`, { hint: FILE_HINT });
+  // Secret files are named relative to the webhooks file.
+  const base = path === '-' ? process.cwd() : dirname(resolve(path));
+  const declared: DeclaredWebhook[] = [];
+  for (const [index, webhook] of parsed.data.webhooks.entries()) {
+    const place = `webhooks[${index}]`;
+    const secret = await secretOf(webhook, `${place}.secret`, base, io, problems);
+    declared.push({
+      name: webhook.name,
+      events: webhook.events,
+      target: webhook.target,
+      active: webhook.active ?? true,
+      api_version: webhook.api_version ?? null,
+      ...secret,
+    });
+  }
+  if (problems.length > 0) throw new UsageError(`${shown}: ${problems.join('; ')}`, { hint: FILE_HINT });
+  return declared;
+}
+
+/** Names declared twice and unknown event names, read from the file as it is. */
+function namesAndEvents(json: unknown, options: ReadOptions): string[] {
+  const webhooks = (json as { webhooks?: unknown } | null)?.webhooks;
+  if (!Array.isArray(webhooks)) return [];
+  const problems: string[] = [];
+  const firstOf = new Map<string, number>();
+  for (const [index, webhook] of webhooks.entries()) {
+    const { name, events } = (webhook ?? {}) as { name?: unknown; events?: unknown };
+    if (typeof name === 'string') {
+      const earlier = firstOf.get(name);
+      if (earlier !== undefined) problems.push(`webhooks[${index}].name: ${JSON.stringify(name)} is declared twice (also webhooks[${earlier}])`);
+      else firstOf.set(name, index);
+    }
+    if (options.allowUnknownEvent || !Array.isArray(events)) continue;
+    for (const [at, event] of events.entries()) {
+      const problem = typeof event === 'string' && event !== '' ? unknownEvent(event) : undefined;
+      if (problem) problems.push(`webhooks[${index}].events[${at}]: ${problem}`);
+    }
+  }
+  return problems;
+}
+
+const FILE_HINT = 'Nothing was sent. The file holds {"webhooks": [{"name", "events", "target", "active"?, "api_version"?, "secret"?: {"env": "VAR"} or {"file": "path"}}]}';
+
+/** A secret named by the file: an environment variable or a file, never the secret itself. */
+async function secretOf(
+  webhook: Entry,
+  place: string,
+  base: string,
+  io: IO,
+  problems: string[],
+): Promise<Pick<DeclaredWebhook, 'secret' | 'secretSource'>> {
+  const named = webhook.secret;
+  if (named === undefined) return {};
+  if (typeof named === 'string') {
+    problems.push(`${place}: a secret is never written in the file; name it instead: {"env": "VAR"} or {"file": "path"}`);
+    return {};
+  }
+  const keys = named && typeof named === 'object' && !Array.isArray(named) ? Object.keys(named) : [];
+  const value = keys.length === 1 ? (named as Record<string, unknown>)[keys[0]!] : undefined;
+  if ((keys[0] !== 'env' && keys[0] !== 'file') || typeof value !== 'string' || value === '') {
+    problems.push(`${place}: must be {"env": "VAR"} or {"file": "path"}`);
+    return {};
+  }
+  if (keys[0] === 'env') {
+    const secret = io.env[value];
+    if (!secret?.trim()) {
+      problems.push(`${place}.env: ${value} is not set${secret === undefined ? '' : ' (it is empty)'}`);
+      return {};
+    }
+    return { secret, secretSource: `env ${value}` };
+  }
+  try {
+    const secret = (await readFile(resolve(base, value), 'utf8')).replace(/\r?\n$/, '');
+    if (!secret.trim()) throw new Error('it is empty');
+    return { secret, secretSource: `file ${value}` };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    problems.push(`${place}.file: cannot read ${value} (${code ?? (error as Error).message})`);
+    return {};
+  }
+}
