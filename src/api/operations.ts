@@ -290,6 +290,7 @@ export const operations = {
     params: { id: 'id' },
     summary: 'Delete a webhook: the store stops sending its events',
     success: 204,
+    irreversible: true,
     schemas: once(async () => (await import('./schemas/webhooks.js')).remove),
   },
 } satisfies Record<string, Operation>;

@@ -25,6 +25,7 @@ export function registerApply(webhooks: Command, ctx: Context): void {
       }),
     );
   describeCommand(command, {
+    confirms: { when: 'with --prune, before deleting', example: 'store-admin webhooks apply -f webhooks.json --prune' },
     examples: [
       'store-admin webhooks apply -f webhooks.json --dry-run',
       'store-admin webhooks apply -f webhooks.json',

@@ -60,13 +60,17 @@ const COUNTED = { create: 'created', update: 'updated', delete: 'deleted', uncha
 
 
 export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promise<void> {
+  const dryRun = !!ctx.options.dryRun;
+  // Without a terminal, --prune needs --yes before anything is read or sent (help exit-codes).
+  if (options.prune && !dryRun && !ctx.options.yes && !ctx.interactive) {
+    await confirm(ctx, 'Delete the webhooks the file does not declare (--prune)?');
+  }
   const declared = await readDeclaredWebhooks(options.file, ctx.io, { allowUnknownEvent: options.allowUnknownEvent });
   const client = await ctx.client();
   // The platform allows 4 requests a second per token; a long plan keeps under it.
   const limiter = rateLimiter(DEFAULTS.rate);
   const store = await readStore(client, ctx, () => limiter.acquire());
   const steps = planWebhooks(declared, store, options);
-  const dryRun = !!ctx.options.dryRun;
   const results: StepResult[] = steps.map(({ action, name, id, changes }) => ({
     action,
     name,
@@ -116,7 +120,9 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
     }
   }
   if (failure !== undefined) result.result = 'failed';
-  await finish(ctx, result, show, results.filter((r) => r.status === 'done'));
+  // A failure leaves stdout empty unless JSON was asked for by name (help exit-codes).
+  const printData = failure === undefined || !!ctx.options.json || ctx.options.output !== undefined;
+  await finish(ctx, result, show, results.filter((r) => r.status === 'done'), printData);
   if (failure !== undefined) {
     const error = failure as Error & { hint?: string };
     error.hint = [error.hint, 'What was done stays done: run the same apply again to finish the plan.'].filter(Boolean).join('. ');
@@ -150,11 +156,11 @@ async function send(client: StoreClient, step: Step, ctx: Context): Promise<unkn
 }
 
 /** Counts what was done (in a dry run: what would be), then prints the outcome and the data. */
-async function finish(ctx: Context, result: ApplyResult, show: (text: string) => void, done: readonly StepResult[]): Promise<void> {
+async function finish(ctx: Context, result: ApplyResult, show: (text: string) => void, done: readonly StepResult[], printData = true): Promise<void> {
   for (const step of done) result.counts[COUNTED[step.action]]++;
   result.counts.unchanged = result.plan.filter((step) => step.action === 'unchanged').length;
   show(outcomeText(result));
-  if (ctx.format !== 'table') await render(result, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color });
+  if (ctx.format !== 'table' && printData) await render(result, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color });
 }
 
 function doneLine(step: StepResult): string {

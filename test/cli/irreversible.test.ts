@@ -53,6 +53,8 @@ describe('changes that cannot be undone', () => {
       'subscriptions cancel',
       'subscriptions renew',
       'subscriptions update',
+      'webhooks apply',
+      'webhooks delete',
     ]);
   });
 

@@ -187,10 +187,14 @@ describe('webhooks apply', () => {
       webhooks: [...declared().webhooks, { name: 'twin', events: ['order.created'], target: 'https://hooks.example.com/twin' }, { name: 'fresh', events: ['cart.abandoned'], target: 'https://hooks.example.com/fresh' }],
     });
     const sent = changesSent(ctx.sandbox);
+    const received = ctx.sandbox.counters.received;
     const refused = await apply(['-f', file, '--prune']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/Delete 2 webhooks the file does not declare \(1 "Order sync to warehouse system", 2 "Legacy CRM import \(paused\)"\)\? This cannot be undone: confirmation needed/);
-    // Not even the create went out: the question comes before any change.
+    expect(refused.stderr).toMatch(/Delete the webhooks the file does not declare \(--prune\): confirmation needed/);
+    // Nothing at all went out: without a terminal the question comes before the store is read.
+    expect(ctx.sandbox.counters.received).toBe(received);
+    const dry = await apply(['-f', file, '--prune', '--dry-run', '-o', 'table']);
+    expect(dry.stdout).toMatch(/- delete +"Order sync to warehouse system" \(id 1\)\n +- delete +"Legacy CRM import \(paused\)" \(id 2\)/);
     expect(changesSent(ctx.sandbox)).toBe(sent);
 
     const run = await apply(['-f', file, '--prune', '--yes', '--json']);
@@ -198,7 +202,7 @@ describe('webhooks apply', () => {
     // disputes and audit go back to the file's version; orders and twin are as declared.
     expect(run.json()).toMatchObject({ prune: true, counts: { created: 1, updated: 2, deleted: 2, unchanged: 2 } });
     expect((await stored(ctx.sandbox)).map((w) => w.name).sort()).toEqual(['audit', 'disputes', 'fresh', 'orders', 'twin']);
-    const again = await apply(['-f', file, '--prune']);
+    const again = await apply(['-f', file, '--prune', '--yes']);
     expect(again.code).toBe(0);
     expect(again.json()).toMatchObject({ result: 'no changes', counts: { unchanged: 5 } });
   });
