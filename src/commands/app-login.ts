@@ -10,6 +10,7 @@ import type { Context } from '../context.js';
 import { DEFAULTS } from '../defaults.js';
 import { maskToken } from '../output/mask.js';
 import { profileStore } from '../config/resolve.js';
+import type { ProfileStore } from '../config/profiles.js';
 import { exchangeCode } from '../oauth/exchange.js';
 import { listenForCallback, type Callback } from '../oauth/loopback.js';
 import { openBrowser } from '../oauth/browser.js';
@@ -44,38 +45,8 @@ export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
     }
     await showConsentPage(ctx, url.href, opts.browser !== false);
     const callback = await waitForCallback(listener.callback, ctx.signal, waitSeconds(ctx.io.env));
-    let code: string;
-    try {
-      code = checkCallback(callback.params, state, new URL(baseUrl).host);
-    } catch (error) {
-      await callback.answer(400, tabPage(false, 'The login was refused', (error as Error).message));
-      throw error;
-    }
-    const answer = await exchangeCode({
-      baseUrl,
-      clientId,
-      clientSecret,
-      redirectUri,
-      code,
-      timeoutMs: (ctx.options.timeout ?? DEFAULTS.timeoutSeconds) * 1000,
-      signal: ctx.signal,
-    }).catch(async (error: unknown) => {
-      await callback.answer(502, tabPage(false, 'The login failed', error instanceof Error ? error.message : String(error)));
-      throw error;
-    });
-    ctx.io.protect?.(answer.access_token);
-    if (answer.refresh_token) ctx.io.protect?.(answer.refresh_token);
-    // The answer's `scope` is what was granted, which may be less than was asked for.
-    const granted = answer.scope === undefined ? scopes : parseScopes(answer.scope);
-    const { saveLogin } = await import('../config/save-login.js');
-    const saved = await saveLogin(store, name, {
-      baseUrl,
-      allowHttp,
-      secrets: { token: answer.access_token, ...(answer.refresh_token ? { refreshToken: answer.refresh_token } : {}), clientSecret },
-      app: { clientId, scopes: granted, loggedInAt: new Date().toISOString() },
-      insecureStorage: !!opts.insecureStorage,
-    });
-    await callback.answer(200, tabPage(true, 'Logged in', `store-admin is signed in to ${new URL(baseUrl).host} as the app ${clientId}.`));
+    const login: AppLoginRequest = { name, baseUrl, allowHttp, clientId, clientSecret, redirectUri, state, scopes, insecureStorage: !!opts.insecureStorage };
+    const { token, granted, saved } = await complete(ctx, store, callback, login);
 
     const storage = saved.inKeychain ? 'the OS keychain' : store.path;
     if (!saved.inKeychain && !opts.insecureStorage) ctx.note(`warning: no OS keychain answered; the secrets are kept in ${store.path}, readable only by you`);
@@ -90,11 +61,54 @@ export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
       client_id: clientId,
       scopes: granted,
       not_granted: refused,
-      token: maskToken(answer.access_token),
+      token: maskToken(token),
       storage: saved.inKeychain ? 'keychain' : 'file',
     });
   } finally {
     await listener.close();
+  }
+}
+
+interface AppLoginRequest {
+  name: string;
+  baseUrl: string;
+  allowHttp: boolean;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  state: string;
+  scopes: string[];
+  insecureStorage: boolean;
+}
+
+/**
+ * From the store's answer to a saved login: the callback checked, the code exchanged, the secrets
+ * kept. The browser's tab is told how it ended, whichever way that is.
+ */
+async function complete(ctx: Context, store: ProfileStore, callback: Callback, login: AppLoginRequest) {
+  let refused = true;
+  try {
+    const code = checkCallback(callback.params, login.state, new URL(login.baseUrl).host);
+    refused = false;
+    const answer = await exchangeCode({ ...login, code, timeoutMs: (ctx.options.timeout ?? DEFAULTS.timeoutSeconds) * 1000, signal: ctx.signal });
+    ctx.io.protect?.(answer.access_token);
+    if (answer.refresh_token) ctx.io.protect?.(answer.refresh_token);
+    // The answer's `scope` is what was granted, which may be less than was asked for.
+    const granted = answer.scope === undefined ? login.scopes : parseScopes(answer.scope);
+    const { saveLogin } = await import('../config/save-login.js');
+    const saved = await saveLogin(store, login.name, {
+      baseUrl: login.baseUrl,
+      allowHttp: login.allowHttp,
+      secrets: { token: answer.access_token, ...(answer.refresh_token ? { refreshToken: answer.refresh_token } : {}), clientSecret: login.clientSecret },
+      app: { clientId: login.clientId, scopes: granted, loggedInAt: new Date().toISOString() },
+      insecureStorage: login.insecureStorage,
+    });
+    await callback.answer(200, tabPage(true, 'Logged in', `store-admin is signed in to ${new URL(login.baseUrl).host} as the app ${login.clientId}.`));
+    return { token: answer.access_token, granted, saved };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await callback.answer(refused ? 400 : 502, tabPage(false, refused ? 'The login was refused' : 'The login failed', message));
+    throw error;
   }
 }
 

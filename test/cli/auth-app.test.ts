@@ -3,9 +3,10 @@
 // script that reads the URL --no-browser prints. Refusals (a forged state, another store, Deny, a
 // wrong secret), the wait's limit, a taken port, Ctrl-C in a real terminal, what status, a 403
 // and logout say, and a sweep for the secrets in everything the runs left behind.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { freePort, runStandIn, STAND_IN, startLogin } from './app-login.js';
@@ -34,14 +35,27 @@ describe('auth login --app (scripted)', () => {
     return profile;
   };
   const cli = async (dir: string, args: string[]): Promise<Result> => keep(await runCli(args, { env: { STORE_ADMIN_CONFIG_DIR: dir } }));
-  const login = (dir: string, extra: string[] = [], env: Record<string, string> = {}, stdin = '') =>
-    startLogin(['--client-id', 'sandbox-app', '--base-url', sandbox.url, '--redirect-port', String(port), ...extra], { STORE_ADMIN_CONFIG_DIR: dir, ...env }, stdin);
-  const withStandIn = (dir: string, env: Record<string, string> = {}) => ({
+  const argvs: string[][] = [];
+  const login = (dir: string, extra: string[] = [], env: Record<string, string> = {}, stdin = '') => {
+    const run = startLogin(['--client-id', 'sandbox-app', '--base-url', sandbox.url, '--redirect-port', String(port), ...extra], { STORE_ADMIN_CONFIG_DIR: dir, ...env }, stdin);
+    argvs.push(run.argv);
+    return run;
+  };
+  const withStandIn = (env: Record<string, string> = {}) => ({
     BROWSER: STAND_IN,
-    STAND_IN_LOG: join(dir, '..', `stand-in-${n}.log`),
+    STAND_IN_LOG: join(root, `stand-in-${n}.log`),
     STORE_ADMIN_CLIENT_SECRET: SECRET,
     ...env,
   });
+
+  /** The stand-in's log once it holds `line`: it runs on its own, and may finish after the CLI. */
+  const standInLog = async (line: string) => {
+    const file = join(root, `stand-in-${n}.log`);
+    for (const deadline = Date.now() + 10_000; ; await sleep(20)) {
+      const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+      if (text.includes(line) || Date.now() > deadline) return text;
+    }
+  };
 
   beforeAll(async () => {
     port = await freePort();
@@ -51,7 +65,7 @@ describe('auth login --app (scripted)', () => {
 
   it('BROWSER stand-in approves every scope: the profile records the app login, and the next command works', async () => {
     const dir = freshDir();
-    const run = login(dir, [], withStandIn(dir));
+    const run = login(dir, [], withStandIn());
     const end = keep(await run.exited);
     expect(end.code, end.stderr).toBe(0);
     expect(end.stderr.split('\n')[0]).toBe(`Redirect URI: http://127.0.0.1:${port}/callback (it must be listed in the app's Redirect URLs)`);
@@ -89,7 +103,7 @@ describe('auth login --app (scripted)', () => {
 
   it('a grant without orders:read: status lists what it does not cover, and a 403 hints at the missing scope', async () => {
     const dir = freshDir();
-    const run = login(dir, ['--scopes', 'exports:read,catalogue:read orders:read'], withStandIn(dir, { STAND_IN_KEEP: 'exports:read catalogue:read' }));
+    const run = login(dir, ['--scopes', 'exports:read,catalogue:read orders:read'], withStandIn({ STAND_IN_KEEP: 'exports:read catalogue:read' }));
     const end = keep(await run.exited);
     expect(end.code, end.stderr).toBe(0);
     expect(JSON.parse(end.stdout)).toMatchObject({ scopes: ['exports:read', 'catalogue:read'], not_granted: ['orders:read'] });
@@ -116,7 +130,7 @@ describe('auth login --app (scripted)', () => {
 
   it('Deny: exit 4, "the store refused the app\'s access", nothing saved', async () => {
     const dir = freshDir();
-    const end = keep(await login(dir, [], withStandIn(dir, { STAND_IN_DECISION: 'deny' })).exited);
+    const end = keep(await login(dir, [], withStandIn({ STAND_IN_DECISION: 'deny' })).exited);
     expect(end.code).toBe(4);
     expect(end.stderr).toContain("store-admin: The store refused the app's access (Deny was chosen); nothing was saved");
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
@@ -164,12 +178,22 @@ describe('auth login --app (scripted)', () => {
 
   it('a wrong client secret: exit 4 from the exchange, the tab told, nothing saved', async () => {
     const dir = freshDir();
-    const end = keep(await login(dir, [], withStandIn(dir, { STORE_ADMIN_CLIENT_SECRET: 'not-the-secret-at-all' })).exited);
+    const end = keep(await login(dir, [], withStandIn({ STORE_ADMIN_CLIENT_SECRET: 'not-the-secret-at-all' })).exited);
     expect(end.code).toBe(4);
     expect(end.stderr).toContain("store-admin: The store rejected the app's client id or secret (Client authentication failed.)");
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
-    const log = readFileSync(join(dir, '..', `stand-in-${n}.log`), 'utf8');
-    expect(log).toContain('GET redirect: 502 The login failed');
+    expect(await standInLog('GET redirect: 502 The login failed')).toContain('GET redirect: 502 The login failed');
+  });
+
+  it('a login that cannot be saved tells the tab too (a config dir others can read)', async () => {
+    const dir = freshDir();
+    mkdirSync(dir, { mode: 0o755 });
+    chmodSync(dir, 0o755);
+    const end = keep(await login(dir, ['--insecure-storage'], withStandIn()).exited);
+    expect(end.code).toBe(2);
+    expect(end.stderr).toContain('can be read by other users');
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    expect(await standInLog('GET redirect: 502 The login failed')).toContain('GET redirect: 502 The login failed');
   });
 
   it('no answer within the wait: exit 1 and a hint', async () => {
@@ -219,12 +243,12 @@ describe('auth login --app (scripted)', () => {
 
   it('logout forgets the token, refresh token and client secret; a token login replaces an app login whole', async () => {
     const dir = freshDir();
-    expect(keep(await login(dir, [], withStandIn(dir)).exited).code).toBe(0);
+    expect(keep(await login(dir, [], withStandIn()).exited).code).toBe(0);
     remember(dir);
     const out = await cli(dir, ['auth', 'logout']);
     expect(out.stderr).toContain('Forgot the app login\'s token, refresh token and client secret of profile "default"');
     expect(config(dir).profiles.default).toEqual({ baseUrl: sandbox.url });
-    expect(keep(await login(dir, [], withStandIn(dir)).exited).code).toBe(0);
+    expect(keep(await login(dir, [], withStandIn()).exited).code).toBe(0);
     const again = remember(dir);
     const tokenLogin = keep(await runCli(['auth', 'login', '--base-url', sandbox.url, '--with-token', '--skip-verify'], { env: { STORE_ADMIN_CONFIG_DIR: dir }, stdin: 'a-dashboard-token-1234\n' }));
     expect(tokenLogin.code).toBe(0);
@@ -257,6 +281,7 @@ describe('auth login --app (scripted)', () => {
   it('no secret in any output, in any file but the 0600 config, nor in any argument list', () => {
     expect(tokens.size).toBeGreaterThan(4);
     const haystacks: [string, string][] = outputs.map((text, i) => [`output ${i}`, text]);
+    haystacks.push(...argvs.map((argv, i): [string, string] => [`argument list ${i}`, argv.join(' ')]));
     const files = (dir: string): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)]));
     for (const file of files(root)) {
