@@ -52,7 +52,7 @@ export function summary(value: object): string {
   const json = JSON.stringify(value);
   if (json.length <= SHORT) return json;
   if (Array.isArray(value)) {
-    if (value.every((item) => item === null || typeof item !== 'object')) return value.join(', ');
+    if (value.every((item) => item === null || typeof item !== 'object')) return value.filter((item) => item != null).join(', ');
     return `${value.length} item${value.length === 1 ? '' : 's'}`;
   }
   const record = value as Record<string, unknown>;

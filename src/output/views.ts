@@ -201,7 +201,8 @@ export const views = {
       ['Name', (r, f) => f.text(r.name)],
       ['Active', (r, f) => f.bool(r.active)],
       ['Target', (r, f) => f.text(r.target)],
-      ['Events', (r, f) => f.text(Array.isArray(r.events) ? r.events.join(', ') : r.events)],
+      // A null event (the reference allows one) is left out rather than shown as an empty item.
+      ['Events', (r, f) => f.text(Array.isArray(r.events) ? r.events.filter((e: unknown) => e != null).join(', ') : r.events)],
       ['API version', (r, f) => f.text(r.api_version)],
       // Masked before rendering unless --show-secret (see the webhooks commands).
       ['Secret key', (r, f) => f.text(r.secret_key)],

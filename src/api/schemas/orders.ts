@@ -168,7 +168,8 @@ export const order = tolerant({
   is_test: bool,
   supports_post_purchase_upsells: bool,
   metadata: anyObject,
-  tags: list(text),
+  // The reference allows null items; they are shown as received, never warned about.
+  tags: list(z.nullable(text)),
   order_status_url: uri,
   lines: list(orderLine),
   fulfillments: list(fulfillment),
