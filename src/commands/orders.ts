@@ -15,7 +15,7 @@ export function register(orders: Command, ctx: Context): void {
     view: 'order',
     progress: 'Removing the line…',
     confirm: ({ params }) => `Remove line ${params.lineId} from order ${params.number}? The order's totals will be recomputed.`,
-    examples: ['store-admin orders remove-line 10001 102', 'store-admin orders remove-line 10001 102 --yes --json'],
+    examples: ['store-admin orders remove-line 10002 105', 'store-admin orders remove-line 10002 105 --yes --json'],
   });
 
   addOperationCommand(orders, ctx, {

@@ -14,7 +14,7 @@ export interface Fmt {
 }
 
 const GOOD = new Set(['active', 'available', 'success', 'paid', 'fulfilled', 'accepted', 'won', 'open', 'delivered']);
-const WARN = new Set(['past_due', 'retrying', 'pending', 'partial', 'in_progress', 'in_transit', 'new', 'cancel_requested', 'cancellation_requested', 'label_printed', 'alert']);
+const WARN = new Set(['past_due', 'retrying', 'pending', 'partial', 'partially_fulfilled', 'in_progress', 'in_transit', 'new', 'cancel_requested', 'cancellation_requested', 'label_printed', 'alert']);
 const BAD = new Set(['canceled', 'cancelled', 'failed', 'lost', 'declined', 'refunded', 'cancel_rejected', 'cancellation_rejected', 'chargeback']);
 
 export function createFmt(chalk: ChalkInstance): Fmt {

@@ -9,7 +9,7 @@ import { badRequest, HttpError, notFound } from './http-error.js';
 import { fromCents, sumCents, toCents } from './money.js';
 import { pageOf } from './pages.js';
 import { renewalOrder } from './seed.js';
-import type { FulfillmentOrder, SandboxState, SubscriptionRecord, Webhook } from './state.js';
+import type { FulfillmentOrder, OrderLine, SandboxState, SubscriptionRecord, Webhook } from './state.js';
 import { recomputeOrderTotals } from './totals.js';
 
 export interface HandlerContext<Id extends OperationId> {
@@ -47,12 +47,18 @@ export const handlers: Handlers = {
     const line = lines.find((l) => l.id === params.lineId);
     if (!line) throw notFound(`Line ${params.lineId} of order ${params.number}`);
     if (lines.length === 1) throw badRequest('An order must keep at least one line; cancel the order instead.');
-    const fulfilled = (order.fulfillments ?? []).some((f) => (f.line_items ?? []).some((i) => i.order_line_id === line.id));
-    if (fulfilled) throw badRequest(`Line ${line.id} has been fulfilled and cannot be removed.`);
-    order.lines = lines.filter((l) => l !== line);
-    for (const fo of Object.values(state.fulfillmentOrders)) {
-      if (fo.order_number === order.number) fo.line_items = (fo.line_items ?? []).filter((i) => i.order_line_id !== line.id);
+    checkRemovable(line);
+    // A fulfillment order is never left with nothing to fulfil: the store refuses rather than guess
+    // whether to cancel it (a fulfillment service may already be working on it).
+    const holding = Object.values(state.fulfillmentOrders).filter(
+      (fo) => fo.order_number === order.number && (fo.line_items ?? []).some((i) => i.order_line_id === line.id),
+    );
+    const emptied = holding.find((fo) => (fo.line_items ?? []).every((i) => i.order_line_id === line.id));
+    if (emptied) {
+      throw badRequest(`Line ${line.id} is the last line of fulfillment order ${emptied.id}, which cannot be left empty; cancel the fulfillment order instead.`);
     }
+    order.lines = lines.filter((l) => l !== line);
+    for (const fo of holding) fo.line_items = (fo.line_items ?? []).filter((i) => i.order_line_id !== line.id);
     order.updated_at = now;
     recomputeOrderTotals(order);
     emit('order.updated', order);
@@ -148,7 +154,7 @@ export const handlers: Handlers = {
     return note;
   },
 
-  'fulfillmentOrders.rejectCancellation': ({ state, params, body, now, emit }) => {
+  'fulfillmentOrders.rejectCancellation': ({ state, params, now, emit }) => {
     const fo = state.fulfillmentOrders[params.id];
     if (!fo) throw notFound(`Fulfillment order ${params.id}`);
     if (fo.request_status !== 'cancel_requested') {
@@ -156,10 +162,6 @@ export const handlers: Handlers = {
     }
     fo.request_status = 'cancel_rejected';
     fo.supported_actions = (fo.supported_actions ?? []).filter((a) => !String(a).startsWith('cancellation_request'));
-    fo.merchant_requests = [
-      ...(fo.merchant_requests ?? []),
-      { type: 'cancellation_rejection', message: body.message ?? '', notify: true },
-    ];
     fo.updated_at = now;
     const shown = withLineShape(fo, 'reject');
     emit('fulfillment.updated', shown);
@@ -289,6 +291,18 @@ function checkDeliveryTarget(target: string) {
   const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(url.hostname);
   if (url.protocol === 'http:' && !loopback) {
     throw new HttpError(400, { target: ['The sandbox delivers over http:// only to this machine (localhost, 127.0.0.1, [::1]); use https:// elsewhere.'] });
+  }
+}
+
+/**
+ * Only a line that is editable as a whole can be removed: `editable_quantity` says how many of its
+ * units may still change (none once fulfilled, refunded or cancelled, fewer once partly fulfilled).
+ */
+function checkRemovable(line: OrderLine) {
+  const editable = Number(line.editable_quantity ?? 0);
+  if (editable <= 0) throw badRequest(`Line ${line.id} has no editable quantity left (fulfilled, refunded or cancelled) and cannot be removed.`);
+  if (editable < Number(line.current_quantity ?? 0)) {
+    throw badRequest(`Only ${editable} of the ${line.current_quantity} units of line ${line.id} are editable (the rest are fulfilled); it cannot be removed.`);
   }
 }
 

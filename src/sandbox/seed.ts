@@ -1094,8 +1094,10 @@ function fulfillmentOrders(orders: Record<string, Order>): FulfillmentOrder[] {
         [452, 105],
       ],
       dates: ['2026-01-13T19:08:00Z', '2026-01-14T08:12:00Z'],
+      // The platform's guide: a cancellation request is sent for a fulfillment order the
+      // fulfillment service has accepted and is processing.
       request_status: 'cancel_requested',
-      status: 'open',
+      status: 'processing',
       fulfillment_holds: [
         {
           created_at: '2026-01-14T08:12:00Z',
@@ -1107,7 +1109,7 @@ function fulfillmentOrders(orders: Record<string, Order>): FulfillmentOrder[] {
         {
           message: 'The customer asked to cancel this order. Please stop it if it has not been packed yet.',
           notify: true,
-          type: 'cancellation_request',
+          type: 'cancel_request',
         },
       ],
       supported_actions: ['cancellation_request_accept', 'cancellation_request_reject'],
@@ -1117,8 +1119,9 @@ function fulfillmentOrders(orders: Record<string, Order>): FulfillmentOrder[] {
       order: orderNumbered('10001'),
       lines: [[461, 102]],
       dates: ['2026-01-11T14:33:00Z', '2026-01-12T10:20:00Z'],
-      request_status: 'accepted',
-      status: 'in_progress',
+      // The fulfill request is sent and not yet accepted: the tees can still be edited.
+      request_status: 'pending',
+      status: 'open',
       fulfillment_holds: [],
       merchant_requests: [
         {

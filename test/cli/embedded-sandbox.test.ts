@@ -10,16 +10,16 @@ describe('the embedded sandbox', () => {
     runCli(args, { env: { STORE_ADMIN_CONFIG_DIR: dir, ...env } });
 
   it('keeps effects between commands, in a private file, until reset', async () => {
-    const removed = await cli(['--sandbox', 'orders', 'remove-line', '10001', '103', '--yes']);
+    const removed = await cli(['--sandbox', 'orders', 'remove-line', '10002', '105', '--yes']);
     expect(removed.code).toBe(0);
     const state = join(dir, 'sandbox-state.json');
     expect(statSync(state).mode & 0o777).toBe(0o600);
-    const again = await cli(['orders', 'remove-line', '10001', '103', '--yes'], { STORE_ADMIN_SANDBOX: '1' });
+    const again = await cli(['orders', 'remove-line', '10002', '105', '--yes'], { STORE_ADMIN_SANDBOX: '1' });
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain('Line 103 of order 10001 not found.');
+    expect(again.stderr).toContain('Line 105 of order 10002 not found.');
     const reset = await cli(['sandbox', 'reset']);
     expect(reset.code).toBe(0);
-    const afterReset = await cli(['--sandbox', 'orders', 'remove-line', '10001', '103', '--yes']);
+    const afterReset = await cli(['--sandbox', 'orders', 'remove-line', '10002', '105', '--yes']);
     expect(afterReset.code).toBe(0);
   });
 

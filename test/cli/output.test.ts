@@ -21,14 +21,16 @@ describe('output', () => {
   });
 
   it('an order renders as key fields, then its lines', async () => {
-    const r = await cli(['orders', 'remove-line', '10001', '102', '--yes', '-o', 'table']);
+    // The seed has one removable line, which the first test removed.
+    await ctx.sandbox.store.reset();
+    const r = await cli(['orders', 'remove-line', '10002', '105', '--yes', '-o', 'table']);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('\x1b[');
     const text = r.stdout;
     expect(text.indexOf('Number')).toBeLessThan(text.indexOf('Total'));
     expect(text).toMatch(/Total\s+│ \d+\.\d{2} USD/);
     expect(text).toMatch(/Lines\n┌/);
-    expect(text).toContain('NWO-HOOD-CH-L');
+    expect(text).toContain('NWO-BEAN-NV-OS');
   });
 
   it('lists render as tables, empty lists as (none) and [] in JSON', async () => {

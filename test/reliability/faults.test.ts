@@ -130,10 +130,10 @@ describe('changes are never applied twice', () => {
   it('a DELETE whose answer was lost reports the likely outcome instead of a bare 404', async () => {
     const store = memoryStore();
     const sandbox = await sandboxWith('reset-after=1', 22, { store });
-    const r = await runInProcess(['orders', 'remove-line', '10001', '102', '--yes'], { STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN });
+    const r = await runInProcess(['orders', 'remove-line', '10002', '105', '--yes'], { STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('the retry found nothing to delete: the first attempt most likely deleted it');
-    expect(store.state.orders['10001']!.lines!.map((l) => l.id)).toEqual([101, 103]);
+    expect(store.state.orders['10002']!.lines!.map((l) => l.id)).toEqual([104]);
     expect(sandbox.counters.byOperation['orders.removeLine']).toEqual({ received: 2, applied: 1 });
   });
 

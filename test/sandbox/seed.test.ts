@@ -38,6 +38,12 @@ describe('the sandbox seed against the strict response schemas', () => {
     }
   });
 
+  it('puts the cancellation request on a fulfillment order in processing, as the platform guide does', () => {
+    const requested = Object.values(seed.fulfillmentOrders).filter((fo) => fo.request_status === 'cancel_requested');
+    expect(requested.map((fo) => fo.id)).toEqual([401]);
+    expect(requested[0]).toMatchObject({ status: 'processing', merchant_requests: [{ type: 'cancel_request' }] });
+  });
+
   it.each(byKey(seed.orders))('order %s, as orders.removeLine answers it', async (_n, order) => {
     expect(problems(await responseOf('orders.removeLine'), order)).toEqual([]);
   });

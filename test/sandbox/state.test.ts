@@ -13,23 +13,36 @@ describe('sandbox state changes', () => {
   const ctx = useSandbox({ store });
 
   it('removing a line recomputes the order totals', async () => {
-    const before = structuredClone(state().orders['10001']!);
-    const removed = before.lines!.find((l) => l.id === 102)!;
-    const order = await ctx.client.orders.removeLine({ params: { number: '10001', lineId: 102 } });
-    expect(order.lines?.map((l) => l.id)).toEqual([101, 103]);
+    const before = structuredClone(state().orders['10002']!);
+    const removed = before.lines!.find((l) => l.id === 105)!;
+    const order = await ctx.client.orders.removeLine({ params: { number: '10002', lineId: 105 } });
+    expect(order.lines?.map((l) => l.id)).toEqual([104]);
     expect(toCents(order.total_incl_tax)).toBe(toCents(before.total_incl_tax) - toCents(removed.price_incl_tax));
     expect(toCents(order.total_excl_tax)).toBe(toCents(before.total_excl_tax) - toCents(removed.price_excl_tax));
     expect(order.original_total_incl_tax).toBe(before.original_total_incl_tax);
-    const again = await ctx.client.orders.removeLine({ params: { number: '10001', lineId: 102 } }).catch((e: unknown) => e);
+    expect(state().fulfillmentOrders['401']!.line_items!.map((i) => i.order_line_id)).toEqual([104]);
+    const again = await ctx.client.orders.removeLine({ params: { number: '10002', lineId: 105 } }).catch((e: unknown) => e);
     expect((again as ApiError).status).toBe(404);
   });
 
-  it('refuses to remove a fulfilled line or the last line', async () => {
-    const fulfilled = (await ctx.client.orders.removeLine({ params: { number: '10001', lineId: 101 } }).catch((e: unknown) => e)) as ApiError;
-    expect(fulfilled.status).toBe(400);
-    expect(fulfilled.message).toBe('Line 101 has been fulfilled and cannot be removed.');
-    const last = (await ctx.client.orders.removeLine({ params: { number: '10003', lineId: 106 } }).catch((e: unknown) => e)) as ApiError;
-    expect(last.status).toBe(400);
+  it('removes only a line editable as a whole, never the last line of an order or of a fulfillment order', async () => {
+    const refusal = async (number: string, lineId: number) =>
+      ((await ctx.client.orders.removeLine({ params: { number, lineId } }).catch((e: unknown) => e)) as ApiError).message;
+    const before = structuredClone(state());
+    // The hoodie is shipped and the mug cancelled: neither has an editable unit left.
+    expect(await refusal('10001', 101)).toBe('Line 101 has no editable quantity left (fulfilled, refunded or cancelled) and cannot be removed.');
+    expect(await refusal('10001', 103)).toBe('Line 103 has no editable quantity left (fulfilled, refunded or cancelled) and cannot be removed.');
+    // The tees are fully editable but the only line of fulfillment order 402.
+    expect(await refusal('10001', 102)).toBe(
+      'Line 102 is the last line of fulfillment order 402, which cannot be left empty; cancel the fulfillment order instead.',
+    );
+    expect(await refusal('10003', 106)).toBe('An order must keep at least one line; cancel the order instead.');
+    // A partly fulfilled line: two units, one shipped.
+    Object.assign(state().orders['10001']!.lines!.find((l) => l.id === 102)!, { editable_quantity: 1 });
+    expect(await refusal('10001', 102)).toBe('Only 1 of the 2 units of line 102 are editable (the rest are fulfilled); it cannot be removed.');
+    Object.assign(state().orders['10001']!.lines!.find((l) => l.id === 102)!, { editable_quantity: 2 });
+    expect(state().orders).toEqual(before.orders);
+    expect(state().fulfillmentOrders).toEqual(before.fulfillmentOrders);
   });
 
   it('stores order and customer notes with new ids', async () => {
@@ -87,7 +100,9 @@ describe('sandbox state changes', () => {
   it('rejects a pending cancellation request once', async () => {
     const rejected = await ctx.client.fulfillmentOrders.rejectCancellation({ params: { id: 401 }, body: { message: 'Shipped' } });
     expect(rejected.request_status).toBe('cancel_rejected');
-    expect(rejected.merchant_requests?.at(-1)).toMatchObject({ message: 'Shipped' });
+    // The fulfillment service's answer is no merchant request: the merchant's request stays the last, and work goes on.
+    expect(rejected.merchant_requests?.map((r) => r.type)).toEqual(['cancel_request']);
+    expect(rejected.status).toBe('processing');
     expect(rejected.line_items?.[0]).toHaveProperty('total_discount');
     const again = (await ctx.client.fulfillmentOrders.rejectCancellation({ params: { id: 401 }, body: {} }).catch((e: unknown) => e)) as ApiError;
     expect(again.status).toBe(400);
