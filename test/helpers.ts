@@ -36,9 +36,9 @@ export function useSandbox(options: SandboxOptions = {}) {
     ctx.sandbox = await startSandbox({
       token: FULL_TOKEN,
       ...options,
-      onAnswer: (id, body) => {
+      onAnswer: (id, body, version) => {
         checkAnswer(id, body);
-        options.onAnswer?.(id, body);
+        options.onAnswer?.(id, body, version);
       },
     });
     ctx.clientWith = (overrides = {}) => {

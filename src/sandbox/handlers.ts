@@ -373,7 +373,8 @@ export function subscriptionAnswer(subscription: SubscriptionRecord) {
 
 /** The partial-update response shows lines flattened (spec 2.7, second shape). */
 export function updatedSubscriptionAnswer(subscription: SubscriptionRecord) {
-  return { ...subscription, lines: subscription.lines.map(updateShapeLine) };
+  const { is_tax_known: _taxKnown, ...fields } = subscription;
+  return { ...fields, lines: subscription.lines.map(updateShapeLine) };
 }
 
 function updateShapeLine(line: SubscriptionRecord['lines'][number]) {

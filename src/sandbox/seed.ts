@@ -231,7 +231,7 @@ function transaction(id: number, details: PaymentDetails, charge: Charge): Trans
     payment_details: structuredClone(details),
     payment_method: 'card',
     report_values: { amount, currency: CURRENCY },
-    response_code: charge.status === 'success' ? 100 : 102,
+    response_code: charge.status === 'succeeded' ? 100 : 102,
     statement_descriptor: 'NORTHWIND OUTFITTERS',
     status: charge.status,
     type: charge.type,
@@ -568,7 +568,7 @@ function refund(plan: RefundPlan): Refund {
     ...totals,
     report_values: { currency: CURRENCY, ...totals },
     transactions: [
-      transaction(transactionId, details, { type: 'refund', status: 'success', amount: totals.total_refund_amount, at: plan.at, parent }),
+      transaction(transactionId, details, { type: 'refund', status: 'succeeded', amount: totals.total_refund_amount, at: plan.at, parent }),
     ],
     adjustments: [
       {
@@ -648,7 +648,7 @@ function firstOrder(): Order {
     shippingCode: 'standard',
     status: 'open',
     payment: 'partially_refunded',
-    fulfillment: 'partial',
+    fulfillment: 'partially_fulfilled',
     source: 'web',
     lifecycle: 'none',
     tags: ['first-order', 'voucher'],
@@ -685,7 +685,7 @@ function firstOrder(): Order {
         transaction: [502, 501, card],
       }),
     ],
-    charge: (total) => [transaction(501, card, { type: 'sale', status: 'success', amount: total, at: placed })],
+    charge: (total) => [transaction(501, card, { type: 'sale', status: 'succeeded', amount: total, at: placed })],
   });
 }
 
@@ -712,7 +712,7 @@ function secondOrder(): Order {
     tags: ['express', 'cancellation-requested'],
     metadata: { checkout_version: 3, referral: 'instagram-story' },
     offers: [offer('4.80', 'Sock bundle', '10% off two or more packs of socks')],
-    charge: (total) => [transaction(503, card, { type: 'sale', status: 'success', amount: total, at: placed })],
+    charge: (total) => [transaction(503, card, { type: 'sale', status: 'succeeded', amount: total, at: placed })],
   });
 }
 
@@ -737,7 +737,7 @@ function thirdOrder(): Order {
     metadata: { checkout_version: 3, subscription_id: 1 },
     offers: [offer('2.40', 'Sock Club welcome', '10% off the first box of a Sock Club subscription')],
     subscriptions: [{ billing_cycle: 1, id: 1 }],
-    charge: (total) => [transaction(504, card, { type: 'sale', status: 'success', amount: total, at: placed })],
+    charge: (total) => [transaction(504, card, { type: 'sale', status: 'succeeded', amount: total, at: placed })],
   });
 }
 
@@ -807,8 +807,8 @@ function subscription(plan: SubscriptionPlan): SubscriptionRecord {
   const [shippingCode, shippingPrice] = plan.shipping;
   const lines = plan.lines.map(([id, item, quantity]) => subscriptionLine(id, item, quantity));
   const goods = plan.lines.reduce((sum, [, item, quantity]) => sum + toCents(item.price) * quantity, 0);
-  // A subscription never canceled has no reason: null, since '' is not one of the spec's reasons.
-  const [cancelReason, cancelMessage] = plan.cancel ?? [null, ''];
+  // A subscription never canceled has a blank reason: the reference allows '' but not null.
+  const [cancelReason, cancelMessage] = plan.cancel ?? ['', ''];
   return {
     id: plan.id,
     attribution: attribution('website', 'organic', plan.campaign),
@@ -952,15 +952,16 @@ export function renewalOrder(state: SandboxState, subscription: SubscriptionReco
     lines,
     shipping: fromCents(toCents(subscription.shipping_price)),
     shippingCode,
-    status: 'pending',
-    payment: 'pending',
+    // The renewal charges the saved card at once, and the sandbox's charges succeed.
+    status: 'open',
+    payment: 'paid',
     fulfillment: lines.some((l) => l.requires_shipping) ? 'unfulfilled' : 'not_required',
     source: 'subscription',
     lifecycle: 'renewal',
     tags: ['subscription', 'renewal'],
     metadata: { subscription_id: subscriptionId, billing_cycle: cycle },
     subscriptions: [{ billing_cycle: cycle, id: subscriptionId }],
-    charge: (total) => [transaction(transactionId, details, { type: 'sale', status: 'pending', amount: total, at: now })],
+    charge: (total) => [transaction(transactionId, details, { type: 'sale', status: 'succeeded', amount: total, at: now })],
   });
 }
 

@@ -58,8 +58,8 @@ export interface SandboxOptions {
   oauth?: OAuthOptions;
   /** Items per page of a list (default 20). */
   pageSize?: number;
-  /** Told of each successful answer before it is sent: the tests hold answers to the strict schemas. */
-  onAnswer?: (id: OperationId, body: unknown) => void;
+  /** Told of each successful answer, and the API version asked for, before it is sent: the tests hold answers to the schemas. */
+  onAnswer?: (id: OperationId, body: unknown, version: string) => void;
 }
 
 /** What the sandbox received and what it changed, per operation: tests read these. */
@@ -218,7 +218,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       });
     }, op.method !== 'GET');
     if (op.method !== 'GET') count.applied++;
-    options.onAnswer?.(route.id, result);
+    options.onAnswer?.(route.id, result, version);
     // Saved: now the deliveries it queued may go out.
     if (queued > 0) deliverer.kick();
     // A long-running sandbox turns a new export available on time even if nobody polls it.

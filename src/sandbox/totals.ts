@@ -12,7 +12,7 @@ export function recomputeOrderTotals(order: Order): void {
   const incl = sumCents(lines.map((l) => l.price_incl_tax)) + toCents(order.shipping_incl_tax);
   const discount = sumCents(lines.map((l) => l.total_discount));
   const paid = sumCents(
-    (order.transactions ?? []).filter((t) => t.status === 'success' && t.type !== 'refund').map((t) => t.amount),
+    (order.transactions ?? []).filter((t) => t.status === 'succeeded' && t.type !== 'refund').map((t) => t.amount),
   );
   order.total_excl_tax = fromCents(excl);
   order.total_incl_tax = fromCents(incl);
