@@ -12,7 +12,7 @@ const env = { ...process.env, STORE_ADMIN_CONFIG_DIR: configDir, STORE_ADMIN_SAN
 const tour = [
   ['What can be exported?', ['exports', 'types']],
   ['The fulfillment orders of order 10002', ['orders', 'fulfillment-orders', '10002']],
-  ['Remove line 102 from order 10001 (totals are recomputed)', ['orders', 'remove-line', '10001', '102', '--yes']],
+  ['Remove line 105 from order 10002 (totals are recomputed)', ['orders', 'remove-line', '10002', '105', '--yes']],
   ['Renew subscription 1 now, showing three fields with a JMESPath query', ['subscriptions', 'renew', '1', '--yes', '--query', '{status: status, next_renewal: next_renewal_date, orders: num_orders}']],
   ['Register a webhook (its secret is masked)', ['webhooks', 'create', '--target', 'https://hooks.example.com/demo', '--event', 'order.created', '--event', 'order.updated', '--secret-key', 'demo-secret']],
   ['Preview a change without sending it', ['subscriptions', 'update', '1', '--shipping-price', '4.99', '--dry-run']],
