@@ -20,8 +20,13 @@ export interface Operation {
   method: Method;
   /** Relative to `{base_url}/api/admin`, with `{name}` placeholders. */
   path: string;
-  /** Required value of the X-Store-API-Version header. */
+  /** The X-Store-API-Version value the client sends (the one the spec states). */
   version: string;
+  /**
+   * Other versions in which the platform's reference has the operation, unchanged: the store
+   * accepts these too (see versionsOf).
+   */
+  otherVersions?: readonly string[];
   /** Every one of these is needed (4.9 names two); empty means a bare token suffices. */
   scopes: readonly string[];
   /** Path parameters in the order they appear in `path`. */
@@ -80,6 +85,7 @@ export const operations = {
     method: 'POST',
     path: '/subscriptions/{id}/cancel/',
     version: '2023-02-10',
+    otherVersions: ['2024-04-01'],
     scopes: ['subscriptions:write'],
     params: { id: 'id' },
     summary: 'Cancel a subscription',
@@ -92,6 +98,7 @@ export const operations = {
     method: 'POST',
     path: '/subscriptions/{id}/renew/',
     version: '2023-02-10',
+    otherVersions: ['2024-04-01'],
     scopes: ['subscriptions:write'],
     params: { id: 'id' },
     summary: 'Renew a subscription now, creating a renewal order',
@@ -115,6 +122,7 @@ export const operations = {
     method: 'GET',
     path: '/orders/{number}/fulfillments/{fulfillmentId}/events/{eventId}/',
     version: '2023-02-10',
+    otherVersions: ['2024-04-01'],
     scopes: ['orders:read'],
     params: { number: 'string', fulfillmentId: 'id', eventId: 'string' },
     summary: 'Show one event of a fulfillment',
@@ -126,6 +134,7 @@ export const operations = {
     method: 'GET',
     path: '/orders/{number}/fulfillment-orders/',
     version: '2023-02-10',
+    otherVersions: ['2024-04-01'],
     scopes: ['orders:read'],
     params: { number: 'string' },
     summary: 'List the fulfillment orders of an order',
@@ -299,6 +308,17 @@ export type Operations = typeof operations;
 export type OperationId = keyof Operations;
 
 export const operationIds = Object.keys(operations) as OperationId[];
+
+/** Every version in which the store has the operation: the spec's first, then the reference's others. */
+export function versionsOf(op: Operation): readonly string[] {
+  return op.otherVersions ? [op.version, ...op.otherVersions] : [op.version];
+}
+
+/** The versions as help and docs show them: `2023-02-10 (also 2024-04-01, unchanged)`. */
+export function describeVersions(op: Operation, mark: (version: string) => string = (version) => version): string {
+  const others = op.otherVersions?.map(mark).join(', ');
+  return others ? `${mark(op.version)} (also ${others}, unchanged)` : mark(op.version);
+}
 
 /** Where an operation's definition comes from, as help and docs show it. */
 export function sourceOf(op: Pick<Operation, 'section'>): string {

@@ -2,7 +2,7 @@
 // the request, rendering) lives in run-operation.ts and is imported when the command runs. Help
 // text comes from the operation table.
 import { InvalidArgumentError, type Command } from 'commander';
-import { operations, type OperationId, type OperationSchemas } from '../api/operations.js';
+import { describeVersions, operations, type OperationId, type OperationSchemas } from '../api/operations.js';
 import { API_PREFIX } from '../api/url.js';
 import type { Context } from '../context.js';
 import type { ViewName } from '../output/views.js';
@@ -110,7 +110,7 @@ export function learnMoreOf(id: OperationId): string[] {
   const op = operations[id];
   return [
     `Scope: ${op.scopes.length > 0 ? op.scopes.join(' and ') : 'none (any valid token)'}`,
-    `API version: ${op.version}`,
+    `API version: ${describeVersions(op)}`,
     `Request: ${op.method} ${API_PREFIX}${op.path}`,
   ];
 }

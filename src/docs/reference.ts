@@ -2,7 +2,7 @@
 // operation table that --help reads, so the reference cannot drift from the CLI.
 import type { Argument, Command, Option } from 'commander';
 import { API_PREFIX } from '../api/url.js';
-import { operations, sourceOf } from '../api/operations.js';
+import { describeVersions, operations, sourceOf } from '../api/operations.js';
 import { HELP_TOPICS, helpTopic } from '../commands/help.js';
 import { metaOf } from '../commands/meta.js';
 
@@ -78,7 +78,7 @@ function commandSection(command: Command): string[] {
     lines.push(
       `- Operation: ${code(`${op.method} ${API_PREFIX}${op.path}`)} (${sourceOf(op)})`,
       `- ${op.scopes.length > 1 ? 'Scopes' : 'Scope'}: ${scopes}`,
-      `- API version: ${code(op.version)}`,
+      `- API version: ${describeVersions(op, code)}`,
       '',
     );
   }

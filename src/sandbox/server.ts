@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { operations, type OperationId } from '../api/operations.js';
+import { operations, versionsOf, type OperationId } from '../api/operations.js';
 import { missingScopes } from '../api/scopes.js';
 import { toFieldIssues } from '../api/validate.js';
 import { SANDBOX_PATH, SANDBOX_WEBHOOKS_PATH } from '../webhooks/sandbox-admin.js';
@@ -170,10 +170,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     const granted = authenticate(req.headers.authorization);
     const version = req.headers['x-store-api-version'];
-    if (version !== op.version) {
+    const accepted = versionsOf(op);
+    if (typeof version !== 'string' || !accepted.includes(version)) {
       counters.wrongVersion++;
       const got = version === undefined ? 'it is missing' : `got "${String(version)}"`;
-      throw new HttpError(400, { detail: `X-Store-API-Version must be "${op.version}" for this operation (${got}).` });
+      const allowed = accepted.map((v) => `"${v}"`).join(' or ');
+      throw new HttpError(400, { detail: `X-Store-API-Version must be ${allowed} for this operation (${got}).` });
     }
     if (granted !== ALL_SCOPES) {
       const missing = missingScopes(granted, op.scopes);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { operations, type Operation } from '../../src/api/operations.js';
 import { strict } from '../../src/api/schemas/common.js';
 
-type Fact = Pick<Operation, 'section' | 'method' | 'path' | 'version' | 'scopes' | 'params'> & {
+type Fact = Pick<Operation, 'section' | 'method' | 'path' | 'version' | 'otherVersions' | 'scopes' | 'params'> & {
   /** `spec`: a section of the spec; `ref`: the platform's published reference, absent from the spec. */
   source: 'spec' | 'ref';
 };
@@ -26,10 +26,10 @@ describe('operation table against test/fixtures/spec-operations.json', () => {
   it.each(facts)('%s has the method, path, version, scopes and path parameters of the fixture', (id, fact) => {
     const op = (operations as Record<string, Operation>)[id];
     expect(op, `${id} is missing from src/api/operations.ts`).toBeDefined();
-    const { section, method, path, version, scopes, params } = op!;
+    const { section, method, path, version, otherVersions = [], scopes, params } = op!;
     // Object.entries keeps the order of params, which must follow the path.
-    expect({ section, method, path, version, scopes: [...scopes], params: Object.entries(params) }).toEqual({
-      ...{ section: fact.section, method: fact.method, path: fact.path, version: fact.version },
+    expect({ section, method, path, version, otherVersions, scopes: [...scopes], params: Object.entries(params) }).toEqual({
+      ...{ section: fact.section, method: fact.method, path: fact.path, version: fact.version, otherVersions: fact.otherVersions ?? [] },
       scopes: fact.scopes,
       params: Object.entries(fact.params),
     });

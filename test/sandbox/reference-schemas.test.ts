@@ -4,14 +4,14 @@
 // strict zod schemas check the sandbox against our own reading; these check it against the
 // reference's: unknown fields refused, listed values only, null only where allowed.
 import { describe, expect, it } from 'vitest';
-import { operationIds, operations, type OperationId } from '../../src/api/operations.js';
+import { operationIds, operations, versionsOf, type OperationId } from '../../src/api/operations.js';
 import { memoryStore } from '../../src/sandbox/store.js';
 import { validInputs } from '../fixtures.js';
 import { useSandbox } from '../helpers.js';
 import { referenceValidators } from '../reference.js';
 
 /** The versions at which the table serves an operation. */
-const versionsOf = (id: OperationId): readonly string[] => [operations[id].version];
+const versionsIn = (id: OperationId) => versionsOf(operations[id]);
 
 const reference = referenceValidators();
 const answers: { id: OperationId; version: string; body: unknown }[] = [];
@@ -21,19 +21,19 @@ describe('sandbox answers against the reference response schemas', () => {
   const ctx = useSandbox({ store, exportDelaySeconds: 0, onAnswer: (id, body, version) => answers.push({ id, version, body: structuredClone(body) }) });
 
   it('has a fixture for every operation and version the table serves, and none for others', () => {
-    const served = operationIds.flatMap((id) => versionsOf(id).map((version) => `${id}.${version}`));
+    const served = operationIds.flatMap((id) => versionsIn(id).map((version) => `${id}.${version}`));
     expect([...reference.pairs].sort()).toEqual([...served].sort());
   });
 
   it('every operation, at every version, answers its valid input in the reference shape', async () => {
     for (const id of operationIds) {
-      for (const version of versionsOf(id)) {
+      for (const version of versionsIn(id)) {
         await store.reset();
         const client = ctx.clientWith({ apiVersion: version });
         await client.call(id, validInputs[id] as never);
       }
     }
-    expectAllValid(operationIds.flatMap((id) => versionsOf(id).map((version) => `${id}.${version}`)));
+    expectAllValid(operationIds.flatMap((id) => versionsIn(id).map((version) => `${id}.${version}`)));
   });
 
   it('and so do the answers after other changes: every subscription, fulfillment order, event, export and dispute', async () => {
