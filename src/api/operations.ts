@@ -32,6 +32,11 @@ export interface Operation {
   /** Path parameters in the order they appear in `path`. */
   params: Readonly<Record<string, ParamKind>>;
   summary: string;
+  /**
+   * The kind of object the answer is, as webhook events name it (`order`, `subscription`, …): a
+   * delivery's `data` takes the shape of this answer at the webhook's API version (sandbox/payloads.ts).
+   */
+  object?: string;
   /** The status the platform answers on success (clients accept any 2xx). */
   success: number;
   /**
@@ -65,6 +70,7 @@ export const operations = {
     scopes: ['orders:write'],
     params: { number: 'string', lineId: 'id' },
     summary: 'Remove a line from an order; answers the order after removal',
+    object: 'order',
     success: 200,
     irreversible: true,
     schemas: once(async () => (await orders()).removeLine),
@@ -89,6 +95,7 @@ export const operations = {
     scopes: ['subscriptions:write'],
     params: { id: 'id' },
     summary: 'Cancel a subscription',
+    object: 'subscription',
     success: 200,
     irreversible: true,
     schemas: once(async () => (await subscriptions()).cancel),
@@ -102,6 +109,7 @@ export const operations = {
     scopes: ['subscriptions:write'],
     params: { id: 'id' },
     summary: 'Renew a subscription now, creating a renewal order',
+    object: 'subscription',
     success: 200,
     irreversible: true,
     schemas: once(async () => (await subscriptions()).renew),
@@ -114,6 +122,7 @@ export const operations = {
     scopes: ['subscriptions:write'],
     params: { id: 'id' },
     summary: 'Change some fields of a subscription',
+    object: 'subscription',
     success: 200,
     schemas: once(async () => (await subscriptions()).update),
   },
@@ -172,6 +181,7 @@ export const operations = {
     scopes: ['exports:write'],
     params: {},
     summary: 'Create a data export for a date range',
+    object: 'export',
     success: 201,
     schemas: once(async () => (await import('./schemas/exports.js')).create),
   },
@@ -184,6 +194,7 @@ export const operations = {
     scopes: ['exports:read'],
     params: { id: 'id' },
     summary: 'Show an export and its status (pending or available)',
+    object: 'export',
     success: 200,
     schemas: once(async () => (await import('./schemas/exports.js')).get),
   },
@@ -207,6 +218,7 @@ export const operations = {
     scopes: ['disputes:write'],
     params: {},
     summary: 'Record a dispute (alert or chargeback)',
+    object: 'dispute',
     success: 201,
     schemas: once(async () => (await import('./schemas/disputes.js')).create),
   },

@@ -8,7 +8,7 @@ import { describeCommand } from './meta.js';
 export function registerTrigger(webhooks: Command, ctx: Context): void {
   const command = webhooks
     .command('trigger')
-    .description('Make the sandbox store perform a real change on its seed data that emits EVENT (refused on a real store)')
+    .description('Make the sandbox store perform a real change on its seed data that emits EVENT, or send an event no change causes with a seeded object (refused on a real store)')
     .argument('<event>', 'the event to cause, e.g. order.created')
     .action(
       localAction(ctx, async (ctx, _opts, [event]) => {

@@ -1,5 +1,5 @@
 // Sends the webhook deliveries queued in the state's outbox, after the change that queued them is
-// saved: a signed JSON POST, retried with exponential backoff on failure. Each failure raises the
+// saved: a signed JSON POST, retried with exponential backoff unless answered 200. Each failure raises the
 // webhook's warning_count and sets next_check_date; a 410, or a failure after the last retry,
 // switches the webhook off (platform facts, "Webhook deliveries").
 import { request as httpRequest } from 'node:http';
@@ -134,7 +134,8 @@ function record(state: SandboxState, sent: OutboxDelivery, answer: Answer, now: 
   const delivery = list.find((d) => d.event_id === sent.event_id && d.webhook === sent.webhook);
   const webhook = state.webhooks[sent.webhook];
   if (!delivery || !webhook) return undefined;
-  const ok = answer.status !== undefined && answer.status >= 200 && answer.status < 300;
+  // The platform counts only a 200 as delivered: a 204 or any other 2xx is retried like a failure.
+  const ok = answer.status === 200;
   let deactivated = false;
   if (ok) {
     list.splice(list.indexOf(delivery), 1);

@@ -3,22 +3,34 @@
 // event becomes one delivery per active webhook subscribed to it, queued in the state's outbox.
 // The deliverer (deliverer.ts) sends them once the change is saved.
 import { randomUUID } from 'node:crypto';
+import { WEBHOOK_EVENTS } from '../api/enums.js';
 import type { OperationId } from '../api/operations.js';
 import { signWebhookBody } from '../webhooks/signature.js';
+import type { PayloadShaper } from './payloads.js';
 import type { SandboxState, Webhook } from './state.js';
 
 export const EVENTS_BY_CHANGE = {
-  'subscriptions.renew': ['order.created', 'subscription.updated'],
+  // A renewal creates an order, paid by a new transaction, and moves the subscription on.
+  'subscriptions.renew': ['order.created', 'transaction.created', 'subscription.updated'],
   'subscriptions.cancel': ['subscription.updated'],
   'subscriptions.update': ['subscription.updated'],
   'orders.removeLine': ['order.updated'],
   'orders.addNote': ['order.updated'],
   'customers.addNote': ['customer.updated'],
-  'disputes.create': ['dispute.created'],
+  // A dispute on a transaction marks it disputed: a change to the transaction and to its order.
+  'disputes.create': ['dispute.created', 'transaction.updated', 'order.updated'],
   // Not a request: an export turning available, some time after exports.create (exports.ts).
   'export.available': ['export.created'],
-  'fulfillmentOrders.rejectCancellation': ['fulfillment.updated'],
 } as const satisfies Partial<Record<OperationId | 'export.available', readonly string[]>>;
+
+/**
+ * The platform's events that no change in the sandbox's API causes (nothing there creates a
+ * customer or a product, updates a fulfillment, …): `webhooks trigger` sends them with a seeded
+ * object of their kind (samples.ts).
+ */
+export const EVENTS_WITHOUT_CHANGE: readonly string[] = WEBHOOK_EVENTS.filter(
+  (event) => !Object.values(EVENTS_BY_CHANGE).some((events) => (events as readonly string[]).includes(event)),
+);
 
 export type EventsOf<Id extends OperationId> = Id extends keyof typeof EVENTS_BY_CHANGE
   ? (typeof EVENTS_BY_CHANGE)[Id][number]
@@ -47,13 +59,19 @@ export function outbox(state: SandboxState): OutboxDelivery[] {
   return (state.webhookOutbox ??= []);
 }
 
-/** Queues `event` for every active webhook subscribed to it; returns how many deliveries. */
-export function emitEvent(state: SandboxState, event: string, data: unknown, now: number): number {
+/**
+ * Queues `event` for every active webhook subscribed to it, its `data` shaped for the webhook's
+ * API version; returns how many deliveries.
+ */
+export function emitEvent(state: SandboxState, event: string, data: unknown, now: number, shape: PayloadShaper): number {
   const subscribed = Object.values(state.webhooks).filter((w) => w.active !== false && (w.events ?? []).includes(event));
   for (const webhook of subscribed) {
     const eventId = randomUUID();
+    const version = webhook.api_version ?? DEFAULT_API_VERSION;
+    // product.deleted carries only the id (platform facts).
+    const shown = event === 'product.deleted' ? data : shape(objectOf(event), version, data);
     // The platform sends compact JSON but signs its Python re-serialisation (signature.ts).
-    const body = JSON.stringify(envelope(webhook, event, eventId, data));
+    const body = JSON.stringify(envelope(webhook, version, event, eventId, shown));
     outbox(state).push({
       event_id: eventId,
       event_type: event,
@@ -67,13 +85,18 @@ export function emitEvent(state: SandboxState, event: string, data: unknown, now
   return subscribed.length;
 }
 
-function envelope(webhook: Webhook, event: string, eventId: string, data: unknown) {
+/** The kind of object an event is about: `order` for `order.updated`. */
+export function objectOf(event: string): string {
+  return event.split('.')[0]!;
+}
+
+function envelope(webhook: Webhook, version: string, event: string, eventId: string, data: unknown) {
   return {
-    api_version: webhook.api_version ?? DEFAULT_API_VERSION,
+    api_version: version,
     data,
     event_id: eventId,
     event_type: event,
-    object: event.split('.')[0],
+    object: objectOf(event),
     webhook: { events: webhook.events, id: webhook.id, store: 'sandbox', target: webhook.target },
   };
 }

@@ -2,6 +2,7 @@
 // here (the type checker insists), and each either returns the response body or throws HttpError.
 import type { OperationId } from '../api/operations.js';
 import type { OperationParams, OperationParsedBody, OperationParsedQuery } from '../api/types.js';
+import { customerObject } from './customers.js';
 import { createExport, presentExport } from './exports.js';
 import { attribution, billingAddress, shippingAddress } from '../api/schemas/common.js';
 import { outbox, type EventsOf } from './events.js';
@@ -9,7 +10,7 @@ import { badRequest, HttpError, notFound } from './http-error.js';
 import { fromCents, sumCents, toCents } from './money.js';
 import { pageOf } from './pages.js';
 import { renewalOrder } from './seed.js';
-import type { FulfillmentOrder, OrderLine, SandboxState, SubscriptionRecord, Webhook } from './state.js';
+import type { FulfillmentOrder, OrderLine, SandboxState, SubscriptionLineRecord, SubscriptionRecord, Webhook } from './state.js';
 import { recomputeOrderTotals } from './totals.js';
 
 export interface HandlerContext<Id extends OperationId> {
@@ -79,9 +80,8 @@ export const handlers: Handlers = {
     subscription.status = 'canceled';
     subscription.cancel_reason = body.cancel_reason;
     subscription.cancel_reason_other_message = body.cancel_reason_other_message ?? '';
-    const answer = subscriptionAnswer(subscription);
-    emit('subscription.updated', answer);
-    return answer;
+    emit('subscription.updated', subscriptionView(subscription));
+    return subscriptionAnswer(subscription);
   },
 
   'subscriptions.renew': ({ state, params, now, emit }) => {
@@ -103,9 +103,9 @@ export const handlers: Handlers = {
     );
     subscription.status = 'active';
     emit('order.created', order);
-    const answer = subscriptionAnswer(subscription);
-    emit('subscription.updated', answer);
-    return answer;
+    for (const transaction of order.transactions ?? []) emit('transaction.created', transaction);
+    emit('subscription.updated', subscriptionView(subscription));
+    return subscriptionAnswer(subscription);
   },
 
   'subscriptions.update': ({ state, params, body, emit }) => {
@@ -122,7 +122,7 @@ export const handlers: Handlers = {
       sumCents(subscription.lines.map((l) => fromCents(toCents(l.price) * (l.quantity ?? 1)))) +
         toCents(subscription.shipping_price),
     );
-    emit('subscription.updated', subscriptionAnswer(subscription));
+    emit('subscription.updated', subscriptionView(subscription));
     return updatedSubscriptionAnswer(subscription);
   },
 
@@ -150,11 +150,11 @@ export const handlers: Handlers = {
     if (!customer) throw notFound(`Customer ${params.id}`);
     const note = { ...newNote(state, body.message), created_at: now, updated_at: now };
     customer.notes.push(note);
-    emit('customer.updated', customer.user);
+    emit('customer.updated', customerObject(state, params.id));
     return note;
   },
 
-  'fulfillmentOrders.rejectCancellation': ({ state, params, now, emit }) => {
+  'fulfillmentOrders.rejectCancellation': ({ state, params, now }) => {
     const fo = state.fulfillmentOrders[params.id];
     if (!fo) throw notFound(`Fulfillment order ${params.id}`);
     if (fo.request_status !== 'cancel_requested') {
@@ -163,9 +163,8 @@ export const handlers: Handlers = {
     fo.request_status = 'cancel_rejected';
     fo.supported_actions = (fo.supported_actions ?? []).filter((a) => !String(a).startsWith('cancellation_request'));
     fo.updated_at = now;
-    const shown = withLineShape(fo, 'reject');
-    emit('fulfillment.updated', shown);
-    return shown;
+    // No published event is about a fulfillment order, and nothing about a fulfillment changed.
+    return withLineShape(fo, 'reject');
   },
 
   'exports.create': ({ state, body, origin, now, nowMs, exportDelayMs }) => {
@@ -191,7 +190,13 @@ export const handlers: Handlers = {
     if (body.transaction != null && !found) {
       throw new HttpError(400, { transaction: [`Invalid pk "${body.transaction}" - object does not exist.`] });
     }
-    if (found) found.transaction.is_disputed = true;
+    if (found) {
+      found.transaction.is_disputed = true;
+      const order = state.orders[found.orderNumber]!;
+      order.updated_at = now;
+      emit('transaction.updated', found.transaction);
+      emit('order.updated', order);
+    }
     const id = ++state.lastIds.dispute;
     const amount = body.amount != null ? fromCents(toCents(body.amount)) : (found?.transaction.amount ?? null);
     const currency = body.currency ?? found?.transaction.currency ?? null;
@@ -369,6 +374,15 @@ function findTransaction(state: SandboxState, id: number) {
 /** Cancel and renew answer lines in the first shape of spec 2.7, without the stored variant fields. */
 export function subscriptionAnswer(subscription: SubscriptionRecord) {
   return { ...subscription, lines: subscription.lines.map(({ variant_id: _id, variant_title: _title, ...line }) => line) };
+}
+
+/**
+ * A subscription with its lines in both shapes at once: what `subscription.*` events carry, cut
+ * down to the shape of the webhook's API version (payloads.ts).
+ */
+export function subscriptionView(subscription: SubscriptionRecord) {
+  const lines: SubscriptionLineRecord[] = subscription.lines;
+  return { ...subscription, lines: lines.map((line) => ({ ...line, ...updateShapeLine(line) })) };
 }
 
 /** The partial-update response shows lines flattened (spec 2.7, second shape). */

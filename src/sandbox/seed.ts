@@ -1238,8 +1238,8 @@ export function createSeed(): SandboxState {
     orders,
     orderNotes: { '10001': [orderNote()], '10002': [], '10003': [] },
     customers: {
-      '1': { user: user(MAYA), notes: [customerNote()] },
-      '2': { user: user(DANIEL), notes: [] },
+      '1': { user: user(MAYA), notes: [customerNote()], joined: '2026-01-11T14:30:40Z' },
+      '2': { user: user(DANIEL), notes: [], joined: '2025-02-10T16:52:13Z' },
     },
     subscriptions: byId(subscriptions(), (s) => s.id),
     fulfillmentEvents: byId(fulfillmentEvents(), (event) => event.id),

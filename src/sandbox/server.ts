@@ -10,9 +10,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { operations, versionsOf, type OperationId } from '../api/operations.js';
 import { missingScopes } from '../api/scopes.js';
 import { toFieldIssues } from '../api/validate.js';
-import { SANDBOX_PATH, SANDBOX_WEBHOOKS_PATH } from '../webhooks/sandbox-admin.js';
+import { SANDBOX_EVENTS_PATH, SANDBOX_PATH, SANDBOX_WEBHOOKS_PATH } from '../webhooks/sandbox-admin.js';
 import { createDeliverer, type DeliveryOptions } from './deliverer.js';
-import { emitEvent, outbox } from './events.js';
+import { emitEvent, EVENTS_WITHOUT_CHANGE, outbox } from './events.js';
+import { payloadShaper } from './payloads.js';
+import { sampleFor } from './samples.js';
 import { exportCsv } from './export-csv.js';
 import {
   checkLink,
@@ -111,6 +113,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let expiredLinksLeft = options.faults?.expiredLinks ?? 0;
   let origin = '';
   const deliverer = createDeliverer(store, options.webhooks);
+  // Deliveries carry each object in the shape of the webhook's API version (payloads.ts).
+  const shape = await payloadShaper();
 
   function signExportLink(id: number, nowMs: number): string {
     // The expired-links fault hands out links that are already dead, as if fetched too late.
@@ -126,7 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function settleDueExports(nowMs: number): Promise<void> {
     if (!(await store.transact((state) => dueExports(state, nowMs).length > 0, false))) return;
     const queued = await store.transact(
-      (state) => settleExports(state, nowMs, (record) => emitEvent(state, 'export.created', presentExport(record, origin), nowMs)),
+      (state) => settleExports(state, nowMs, (record) => emitEvent(state, 'export.created', presentExport(record, origin), nowMs, shape)),
       true,
     );
     if (queued > 0) deliverer.kick();
@@ -149,6 +153,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (await oauth.handle(req, res, url)) return;
     // How the CLI tells a sandbox from a real store without sending a token there.
     if (url.pathname === SANDBOX_PATH && req.method === 'GET') return send(res, 200, { sandbox: true });
+    if (url.pathname === SANDBOX_EVENTS_PATH && req.method === 'POST') return sendSample(req, res);
     if (url.pathname.startsWith(SANDBOX_WEBHOOKS_PATH)) return sandboxWebhooks(req, res, url.pathname.slice(SANDBOX_WEBHOOKS_PATH.length));
 
     const route = matchRoute(req.method ?? 'GET', url.pathname);
@@ -203,7 +208,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     let queued = 0;
     const result = await store.transact((state) => {
       const handler = handlers[route.id] as (ctx: unknown) => unknown;
-      const emit = (event: string, data: unknown) => (queued += emitEvent(state, event, structuredClone(data), nowMs));
+      const emit = (event: string, data: unknown) => (queued += emitEvent(state, event, structuredClone(data), nowMs, shape));
       return handler({
         state,
         params: route.params,
@@ -273,6 +278,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return;
     }
     throw new HttpError(404, { detail: 'Not found.' });
+  }
+
+  /**
+   * `POST {"event": NAME}`: sends an event that no change in the API causes (`webhooks trigger`)
+   * with a seeded object of its kind, to the webhooks subscribed to it. Nothing else changes.
+   */
+  async function sendSample(req: IncomingMessage, res: ServerResponse) {
+    authenticate(req.headers.authorization);
+    const body = parseJson(await readBody(req), req.headers['content-type']) as { event?: unknown };
+    const event = typeof body?.event === 'string' ? body.event : '';
+    if (!EVENTS_WITHOUT_CHANGE.includes(event)) {
+      throw new HttpError(400, { event: [`Send one of the events no change causes: ${EVENTS_WITHOUT_CHANGE.join(', ')}.`] });
+    }
+    const nowMs = Date.now();
+    const answer = await store.transact((state) => {
+      const sample = sampleFor(state, event, new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+      const webhooks = Object.values(state.webhooks).filter((w) => w.active !== false && (w.events ?? []).includes(event)).map((w) => w.id);
+      emitEvent(state, event, structuredClone(sample.data), nowMs, shape);
+      return { event, said: sample.said, webhooks };
+    }, true);
+    if (answer.webhooks.length > 0) deliverer.kick();
+    send(res, 200, answer);
   }
 
   /** A signed link's file, as a storage service serves it: no token, the signature and expiry checked. */

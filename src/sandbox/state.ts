@@ -40,7 +40,7 @@ export interface SandboxState {
   /** Notes by order number. */
   orderNotes: Record<string, OrderNote[]>;
   /** By customer id. */
-  customers: Record<string, { user: User; notes: CustomerNote[] }>;
+  customers: Record<string, { user: User; notes: CustomerNote[]; /** When the account was made (absent in older saved states). */ joined?: string }>;
   /** By subscription id. */
   subscriptions: Record<string, SubscriptionRecord>;
   /** By event id; each names its order and fulfillment. */

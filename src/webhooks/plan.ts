@@ -80,8 +80,10 @@ function compare(d: DeclaredWebhook, found: StoreWebhook, options: PlanOptions):
     changes.push({ field, from, to });
     body[field] = sent;
   };
-  // Events are a set: the same names in another order are no change.
-  if (!sameNames(found.events ?? [], d.events)) set('events', found.events ?? [], d.events);
+  // Events are a set: the same names in another order are no change (a null item, which the
+  // reference allows, names no event).
+  const events = (found.events ?? []).filter((event): event is string => event != null);
+  if (!sameNames(events, d.events)) set('events', events, d.events);
   if (found.target !== d.target) set('target', found.target ?? null, d.target);
   if ((found.active ?? true) !== d.active) set('active', found.active ?? null, d.active);
   if ((found.api_version || null) !== d.api_version) set('api_version', found.api_version ?? null, d.api_version);

@@ -1,12 +1,14 @@
 // What only a sandbox store answers: its list of webhooks and the removal of one. Asking is also
 // how `listen --register` and `trigger` tell a sandbox from a real store, which they refuse.
-import { UsageError } from '../api/errors.js';
+import { StoreAdminError, UsageError } from '../api/errors.js';
 import type { StoreClient } from '../api/client.js';
 
 /** Where a sandbox answers, without a token, that it is one (src/sandbox/server.ts). */
 export const SANDBOX_PATH = '/sandbox/';
 /** Where a sandbox serves its own view of webhooks, outside the API's /api/admin. */
 export const SANDBOX_WEBHOOKS_PATH = `${SANDBOX_PATH}webhooks/`;
+/** Where a sandbox sends, on request, an event that no change in its API causes (`webhooks trigger`). */
+export const SANDBOX_EVENTS_PATH = `${SANDBOX_PATH}events/`;
 /** The sandbox's own paths need no API version, but the client sends one with every request. */
 const VERSION = '2024-04-01';
 
@@ -61,4 +63,15 @@ async function isSandbox(client: StoreClient): Promise<boolean> {
 export async function removeSandboxWebhook(client: StoreClient, id: number): Promise<boolean> {
   const answer = await client.raw({ method: 'DELETE', path: sandboxUrl(client, String(id)), version: VERSION });
   return answer.status === 204;
+}
+
+/** Has the sandbox send `event` with a seeded object of its kind; says what it sent and to which webhooks. */
+export async function sendSandboxSample(client: StoreClient, event: string): Promise<{ said: string; webhooks: number[] }> {
+  const path = `${new URL(client.baseUrl).origin}${SANDBOX_EVENTS_PATH}`;
+  const answer = await client.raw({ method: 'POST', path, version: VERSION, body: { event } });
+  const body = answer.body as { said?: unknown; webhooks?: unknown; detail?: unknown } | undefined;
+  if (answer.status !== 200 || typeof body?.said !== 'string' || !Array.isArray(body.webhooks)) {
+    throw new StoreAdminError(`The sandbox did not send ${event}: ${typeof body?.detail === 'string' ? body.detail : `status ${answer.status}`}`);
+  }
+  return { said: body.said, webhooks: body.webhooks as number[] };
 }

@@ -1,12 +1,13 @@
 // `webhooks trigger <event>`: a real change to the sandbox's seeded data that emits the event, as
-// a fixture would; never a fake delivery, and never against a real store. Says what it changed
-// and which webhooks it reached, and warns when none subscribes.
+// a fixture would, and never against a real store. An event that no change in the sandbox's API
+// causes (a new customer, an updated fulfillment, …) is sent with a seeded object of its kind and
+// nothing changed. Says what it did and which webhooks it reached, and warns when none subscribes.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, StoreAdminError, UsageError } from '../api/errors.js';
 import type { StoreClient } from '../api/client.js';
 import type { Context } from '../context.js';
-import { EVENTS_BY_CHANGE } from '../sandbox/events.js';
-import { sandboxWebhooks } from './sandbox-admin.js';
+import { EVENTS_BY_CHANGE, EVENTS_WITHOUT_CHANGE } from '../sandbox/events.js';
+import { sandboxWebhooks, sendSandboxSample } from './sandbox-admin.js';
 
 interface Change {
   /** What the change did, in a sentence. */
@@ -16,22 +17,8 @@ interface Change {
 
 /** One change per event the sandbox can emit; the operation behind it lists the event in events.ts. */
 export const TRIGGERS = new Map<string, { change: keyof typeof EVENTS_BY_CHANGE; run(client: StoreClient): Promise<Change> }>(Object.entries({
-  'order.created': {
-    change: 'subscriptions.renew',
-    run: async (client) => {
-      // Subscription 1 is active in the seed; the others follow if an earlier run canceled it.
-      for (const id of [1, 2, 4]) {
-        try {
-          const renewed = await client.subscriptions.renew({ params: { id } });
-          const order = renewed.orders?.at(-1)?.order_number;
-          return { did: `Renewed subscription ${id}, which created order ${order}`, object_id: order ?? id };
-        } catch (error) {
-          if (!(error instanceof ApiError && error.status === 400)) throw error;
-        }
-      }
-      throw exhausted('no seeded subscription can be renewed any more');
-    },
-  },
+  'order.created': { change: 'subscriptions.renew', run: renewOne },
+  'transaction.created': { change: 'subscriptions.renew', run: renewOne },
   'subscription.updated': {
     change: 'subscriptions.update',
     run: async (client) => {
@@ -53,13 +40,8 @@ export const TRIGGERS = new Map<string, { change: keyof typeof EVENTS_BY_CHANGE;
       return { did: 'Added a note to customer 1', object_id: 1 };
     },
   },
-  'dispute.created': {
-    change: 'disputes.create',
-    run: async (client) => {
-      const dispute = await client.disputes.create({ body: { transaction: 501, type: 'chargeback' } });
-      return { did: `Opened dispute ${dispute.id} on transaction 501 of order 10001`, object_id: dispute.id ?? '' };
-    },
-  },
+  'dispute.created': { change: 'disputes.create', run: disputeOne },
+  'transaction.updated': { change: 'disputes.create', run: disputeOne },
   'export.created': {
     change: 'export.available',
     run: async (client) => {
@@ -74,24 +56,37 @@ export const TRIGGERS = new Map<string, { change: keyof typeof EVENTS_BY_CHANGE;
       return { did: `Created export ${created.id} (order_list, January 2026) and waited until it was available`, object_id: created.id ?? '' };
     },
   },
-  'fulfillment.updated': {
-    change: 'fulfillmentOrders.rejectCancellation',
-    run: async (client) => {
-      try {
-        await client.fulfillmentOrders.rejectCancellation({ params: { id: 401 }, body: { message: 'Rejected by store-admin webhooks trigger' } });
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 400) throw exhausted("fulfillment order 401's cancellation request was already rejected");
-        throw error;
-      }
-      return { did: 'Rejected the cancellation request of fulfillment order 401', object_id: 401 };
-    },
-  },
 }));
+
+/** Renewing a subscription creates an order, paid by a new transaction. */
+async function renewOne(client: StoreClient): Promise<Change> {
+      // Subscription 1 is active in the seed; the others follow if an earlier run canceled it.
+      for (const id of [1, 2, 4]) {
+        try {
+          const renewed = await client.subscriptions.renew({ params: { id } });
+          const order = renewed.orders?.at(-1)?.order_number;
+          return { did: `Renewed subscription ${id}, which created order ${order}`, object_id: order ?? id };
+        } catch (error) {
+          if (!(error instanceof ApiError && error.status === 400)) throw error;
+        }
+      }
+      throw exhausted('no seeded subscription can be renewed any more');
+    }
+
+/** A dispute on transaction 501 marks it disputed. */
+async function disputeOne(client: StoreClient): Promise<Change> {
+      const dispute = await client.disputes.create({ body: { transaction: 501, type: 'chargeback' } });
+      return { did: `Opened dispute ${dispute.id} on transaction 501 of order 10001`, object_id: dispute.id ?? '' };
+    }
 
 function exhausted(why: string) {
   return new StoreAdminError(`Cannot trigger the event: ${why}`, {
     hint: 'Restore the seed data: store-admin sandbox reset (or restart `store-admin sandbox`)',
   });
+}
+
+function noSubscriber(event: string): string {
+  return `warning: no active webhook subscribes to ${event}, so nothing was sent; try: store-admin webhooks listen --register --event ${event}`;
 }
 
 export interface TriggerResult extends Change {
@@ -104,16 +99,19 @@ export interface TriggerResult extends Change {
 
 export async function trigger(ctx: Context, event: string): Promise<TriggerResult> {
   const fixture = TRIGGERS.get(event);
-  if (!fixture) {
-    throw new UsageError(`The sandbox cannot trigger "${event}"`, { hint: `It can trigger: ${[...TRIGGERS.keys()].join(', ')}` });
+  if (!fixture && !EVENTS_WITHOUT_CHANGE.includes(event)) {
+    throw new UsageError(`The sandbox cannot trigger "${event}"`, { hint: `It can trigger: ${[...TRIGGERS.keys(), ...EVENTS_WITHOUT_CHANGE].join(', ')}` });
   }
   if (ctx.options.dryRun) throw new UsageError('webhooks trigger makes a real change in the sandbox; it has no --dry-run');
   const client = await ctx.client();
   const before = await sandboxWebhooks(client, 'webhooks trigger');
+  if (!fixture) {
+    const sent = await sendSandboxSample(client, event);
+    if (sent.webhooks.length === 0) ctx.note(noSubscriber(event));
+    return { event, did: `Sent ${event} with ${sent.said}: no change in the sandbox's API causes it, so nothing was changed`, object_id: '', emitted: [event], webhooks: sent.webhooks };
+  }
   const reached = before.filter((w) => w.active && w.events.includes(event)).map((w) => w.id);
   const change = await fixture.run(client);
-  if (reached.length === 0) {
-    ctx.note(`warning: no active webhook subscribes to ${event}, so nothing was sent; try: store-admin webhooks listen --register --event ${event}`);
-  }
+  if (reached.length === 0) ctx.note(noSubscriber(event));
   return { event, ...change, emitted: EVENTS_BY_CHANGE[fixture.change], webhooks: reached };
 }

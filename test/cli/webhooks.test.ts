@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RETRIES } from '../../src/sandbox/deliverer.js';
-import { EVENTS_BY_CHANGE } from '../../src/sandbox/events.js';
+import { WEBHOOK_EVENTS } from '../../src/api/enums.js';
+import { EVENTS_BY_CHANGE, EVENTS_WITHOUT_CHANGE } from '../../src/sandbox/events.js';
 import { memoryStore } from '../../src/sandbox/store.js';
 import { TRIGGERS } from '../../src/webhooks/trigger.js';
 import { webhookHmac } from '../../src/webhooks/signature.js';
@@ -297,10 +298,11 @@ describe('deliveries that fail, seen from the CLI', () => {
 });
 
 describe('webhooks trigger and the embedded sandbox', () => {
-  it('can cause every event of the event table, each through a change that emits it', () => {
+  it('can cause every event of the event table, each through a change that emits it, and send every other event the platform publishes', () => {
     const tableEvents = new Set<string>(Object.values(EVENTS_BY_CHANGE).flat());
     expect(new Set(TRIGGERS.keys())).toEqual(tableEvents);
     for (const [event, { change }] of TRIGGERS) expect(EVENTS_BY_CHANGE[change]).toContain(event);
+    expect([...TRIGGERS.keys(), ...EVENTS_WITHOUT_CHANGE].sort()).toEqual([...WEBHOOK_EVENTS].sort());
   });
 
   const dir = useConfigDir();
@@ -313,7 +315,7 @@ describe('webhooks trigger and the embedded sandbox', () => {
     // The seed's webhook 1 subscribes to order.created as well.
     const r = await cli(['webhooks', 'trigger', 'order.created', '-o', 'table']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Renewed subscription 1, which created order (\d+)\.\nEmitted order\.created \(and subscription\.updated\): queued for webhooks 1, \d+\.\n$/);
+    expect(r.stdout).toMatch(/^Renewed subscription 1, which created order (\d+)\.\nEmitted order\.created \(and transaction\.created, subscription\.updated\): queued for webhooks 1, \d+\.\n$/);
     const order = /created order (\d+)/.exec(r.stdout)![1];
     // The command has exited: its delivery has already arrived.
     expect(receiver.requests).toHaveLength(1);
@@ -336,15 +338,31 @@ describe('webhooks trigger and the embedded sandbox', () => {
     const dry = await cli(['webhooks', 'trigger', 'order.updated', '--dry-run']);
     expect(dry.code).toBe(2);
     expect(dry.stderr).toContain('it has no --dry-run');
-    const unknown = await cli(['webhooks', 'trigger', 'product.deleted']);
+    const unknown = await cli(['webhooks', 'trigger', 'order.exploded']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('The sandbox cannot trigger "product.deleted"');
-    expect(unknown.stderr).toMatch(/hint: It can trigger: order\.created, subscription\.updated/);
-    expect((await cli(['webhooks', 'trigger', 'fulfillment.updated'])).code).toBe(0);
-    const again = await cli(['webhooks', 'trigger', 'fulfillment.updated']);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toContain("fulfillment order 401's cancellation request was already rejected");
-    expect(again.stderr).toContain('hint: Restore the seed data: store-admin sandbox reset');
+    expect(unknown.stderr).toContain('The sandbox cannot trigger "order.exploded"');
+    expect(unknown.stderr).toMatch(/hint: It can trigger: order\.created, transaction\.created, subscription\.updated/);
+    // Nothing in the seed to send yet.
+    const early = await cli(['webhooks', 'trigger', 'dispute.updated']);
+    expect(early.code).toBe(1);
+    expect(early.stderr).toContain('The sandbox has no dispute to send with dispute.updated. Create one first: store-admin webhooks trigger dispute.created.');
+  });
+
+  it('sends an event no change in the API causes with a seeded object of its kind: a fulfillment for fulfillment.updated', async () => {
+    const receiver = await startReceiver(() => 200);
+    const hook = await cli(['webhooks', 'create', '--target', receiver.url, '--event', 'fulfillment.updated', '--event', 'product.deleted']);
+    const r = await cli(['webhooks', 'trigger', 'fulfillment.updated', '-o', 'table']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      "Sent fulfillment.updated with fulfillment 201 of order 10001: no change in the sandbox's API causes it, so nothing was changed.\n" +
+        `Emitted fulfillment.updated: queued for webhook ${hook.json().id}.\n`,
+    );
+    expect(receiver.requests[0]!.json).toMatchObject({ event_type: 'fulfillment.updated', object: 'fulfillment', data: { id: 201, order_number: '10001', tracking_code: '1Z9NW4210345678901' } });
+    expect(receiver.requests[0]!.json.data).not.toHaveProperty('request_status');
+    expect((await cli(['webhooks', 'trigger', 'product.deleted'])).code).toBe(0);
+    expect(receiver.requests[1]!.json).toMatchObject({ event_type: 'product.deleted', data: { id: 1004 } });
+    expect(Object.keys(receiver.requests[1]!.json.data)).toEqual(['id']);
+    await receiver.close();
   });
 
   it('keeps a failed delivery in its state file for the next run', async () => {

@@ -1,0 +1,65 @@
+// What a webhook delivery carries in `data`: the changed object as the Admin API answers it at the
+// webhook's API version. The shape comes from the operation table: among the operations that
+// answer that kind of object, the one served at the version (native to it first), and the
+// object is cut down to that operation's response schema. A kind no operation answers (a
+// customer, a transaction, a fulfillment) is sent as the sandbox keeps it.
+import type * as z from 'zod/mini';
+import { operationIds, operations, versionsOf, type OperationId } from '../api/operations.js';
+
+/** Shapes `data` of an event about a `kind` object for a webhook at `version`. */
+export type PayloadShaper = (kind: string, version: string, data: unknown) => unknown;
+
+interface Answering {
+  id: OperationId;
+  object: string;
+  versions: readonly string[];
+  native: string;
+  schema: z.ZodMiniType;
+}
+
+/** Loads the response schemas of the operations that answer an object, once per sandbox. */
+export async function payloadShaper(): Promise<PayloadShaper> {
+  const answering: Answering[] = [];
+  for (const id of operationIds) {
+    const op = operations[id];
+    if (!('object' in op)) continue;
+    const schemas = await op.schemas();
+    answering.push({ id, object: op.object, versions: versionsOf(op), native: op.version, schema: itemOf(schemas.response) });
+  }
+  const chosen = new Map<string, z.ZodMiniType | undefined>();
+  const schemaFor = (kind: string, version: string) => {
+    const key = `${kind}@${version}`;
+    if (!chosen.has(key)) {
+      const candidates = answering.filter((a) => a.object === kind);
+      // Served at the version, native to it first; else the object as the table knows it at all.
+      const pick =
+        candidates.find((a) => a.native === version) ?? candidates.find((a) => a.versions.includes(version)) ?? candidates[0];
+      chosen.set(key, pick?.schema);
+    }
+    return chosen.get(key);
+  };
+  return (kind, version, data) => {
+    const schema = schemaFor(kind, version);
+    return schema ? project(schema, data) : data;
+  };
+}
+
+/** A list answer (4.7) is shaped by its item. */
+function itemOf(schema: z.ZodMiniType): z.ZodMiniType {
+  const def = schema._zod.def as { type: string; element?: z.ZodMiniType };
+  return def.type === 'array' && def.element ? def.element : schema;
+}
+
+/** `value` with only the fields `schema` declares, at every depth; free-form objects are kept whole. */
+export function project(schema: z.ZodMiniType, value: unknown): unknown {
+  const def = schema._zod.def as { type: string; innerType?: z.ZodMiniType; shape?: Record<string, z.ZodMiniType>; element?: z.ZodMiniType };
+  if (value === null || value === undefined) return value;
+  if ((def.type === 'optional' || def.type === 'nullable') && def.innerType) return project(def.innerType, value);
+  if (def.type === 'object' && def.shape && typeof value === 'object' && !Array.isArray(value)) {
+    const record = value as Record<string, unknown>;
+    const shape = def.shape;
+    return Object.fromEntries(Object.keys(shape).filter((key) => key in record).map((key) => [key, project(shape[key]!, record[key])]));
+  }
+  if (def.type === 'array' && def.element && Array.isArray(value)) return value.map((item) => project(def.element!, item));
+  return value;
+}
