@@ -1,22 +1,35 @@
-// The files behind the sandbox's exports: one CSV table per export type, built from the current
-// state. Each table names its columns once, with how to read each column from a record.
+// The files behind the sandbox's exports: one CSV table per export type, built from the state
+// when the export becomes available, of the records dated within its date_from..date_to. Each
+// table names its columns once, with how to read each column from a record, and says which date
+// places a record in a range.
 import type { EXPORT_TYPES } from '../api/enums.js';
 import type { Order, SandboxState, SubscriptionLineRecord, SubscriptionRecord } from './state.js';
 
 type Refund = NonNullable<Order['refunds']>[number];
 type Fulfillment = NonNullable<Order['fulfillments']>[number];
 
-interface Table {
-  header: string[];
-  rows: (state: SandboxState) => unknown[][];
+/** An export's date range, both ends included. */
+export interface DateRange {
+  from: string;
+  to: string;
 }
 
-function table<T>(records: (state: SandboxState) => T[], columns: Record<string, (record: T) => unknown>): Table {
+interface Table {
+  header: string[];
+  rows: (state: SandboxState, range: DateRange) => unknown[][];
+}
+
+function table<T>(records: (state: SandboxState) => T[], dated: (record: T) => unknown, columns: Record<string, (record: T) => unknown>): Table {
   const entries = Object.entries(columns);
   return {
     header: entries.map(([name]) => name),
-    rows: (state) => records(state).map((record) => entries.map(([, read]) => read(record))),
+    rows: (state, range) => records(state).filter((record) => within(dated(record), range)).map((record) => entries.map(([, read]) => read(record))),
   };
+}
+
+function within(date: unknown, range: DateRange): boolean {
+  const at = typeof date === 'string' ? Date.parse(date) : Number.NaN;
+  return at >= Date.parse(range.from) && at <= Date.parse(range.to);
 }
 
 /** A table the sandbox has no records for (it keeps no carts): the header alone. */
@@ -51,7 +64,7 @@ const fullName = (person: { first_name?: unknown; last_name?: unknown } | null |
 
 /** Every export type has a table (the type checker insists). */
 const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
-  order_list: table(orders, {
+  order_list: table(orders, (o) => o.date_placed, {
     number: (o) => o.number,
     date_placed: (o) => o.date_placed,
     status: (o) => o.status,
@@ -70,7 +83,7 @@ const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
     source: (o) => o.source,
     tags: (o) => o.tags,
   }),
-  order_line_items: table(perOrder((o) => o.lines), {
+  order_line_items: table(perOrder((o) => o.lines), ({ order }) => order.date_placed, {
     order_number: ({ order }) => order.number,
     line_id: ({ item }) => item.id,
     product_id: ({ item }) => item.product_id,
@@ -87,7 +100,8 @@ const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
     currency: ({ item }) => item.currency,
   }),
   customer_list: table(
-    (state) => Object.values(state.customers).map(({ user }) => ({ user, placed: orders(state).filter((o) => o.user?.id === user.id) })),
+    (state) => Object.values(state.customers).map(({ user, joined }) => ({ user, joined, placed: orders(state).filter((o) => o.user?.id === user.id) })),
+    ({ joined }) => joined,
     {
       id: ({ user }) => user.id,
       email: ({ user }) => user.email,
@@ -100,7 +114,7 @@ const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
       last_order_number: ({ placed }) => placed.at(-1)?.number,
     },
   ),
-  transaction_list: table(perOrder((o) => o.transactions), {
+  transaction_list: table(perOrder((o) => o.transactions), ({ item }) => item.date_created, {
     id: ({ item }) => item.id,
     order_number: ({ order }) => order.number,
     date_created: ({ item }) => item.date_created,
@@ -115,7 +129,7 @@ const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
     is_disputed: ({ item }) => item.is_disputed,
     is_test: ({ item }) => item.is_test,
   }),
-  dispute_list: table((state) => Object.values(state.disputes), {
+  dispute_list: table((state) => Object.values(state.disputes), (d) => d.date_created, {
     id: (d) => d.id,
     order: (d) => d.order,
     transaction: (d) => d.transaction,
@@ -129,7 +143,7 @@ const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
     happened_at: (d) => d.happened_at,
     date_created: (d) => d.date_created,
   }),
-  subscription_list: table((state) => Object.values(state.subscriptions), {
+  subscription_list: table((state) => Object.values(state.subscriptions), (s) => s.date_created, {
     id: (s) => s.id,
     status: (s) => s.status,
     customer_email: (s) => s.user?.email,
@@ -146,7 +160,7 @@ const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
     currency: (s) => s.currency,
     cancel_reason: (s) => s.cancel_reason,
   }),
-  subscription_line_items: table(subscriptionLines, {
+  subscription_line_items: table(subscriptionLines, ({ subscription }) => subscription.date_created, {
     subscription_id: ({ subscription }) => subscription.id,
     line_id: ({ line }) => line.id,
     product_id: ({ line }) => line.product?.id,
@@ -160,7 +174,7 @@ const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
   }),
   open_cart_list: headerOnly(['cart_id', 'created_at', 'updated_at', 'customer_email', 'currency', 'num_lines', 'total_incl_tax']),
   open_cart_line_items: headerOnly(['cart_id', 'product_id', 'product_title', 'sku', 'quantity', 'price_incl_tax']),
-  return_list: table(perOrder((o) => o.refunds), {
+  return_list: table(perOrder((o) => o.refunds), ({ item }) => item.created_at, {
     id: ({ item }) => item.id,
     order_number: ({ order }) => order.number,
     created_at: ({ item }) => item.created_at,
@@ -175,6 +189,7 @@ const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
       (o) => o.refunds,
       (r: Refund) => r.refund_line_items,
     ),
+    ({ parent }) => parent.created_at,
     {
       return_id: ({ parent }) => parent.id,
       order_number: ({ order }) => order.number,
@@ -187,7 +202,7 @@ const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
       amount_incl_tax: ({ item }) => item.amount_incl_tax,
     },
   ),
-  fulfillment_list: table(perOrder((o) => o.fulfillments), {
+  fulfillment_list: table(perOrder((o) => o.fulfillments), ({ item }) => item.created_at, {
     id: ({ item }) => item.id,
     order_number: ({ order }) => order.number,
     created_at: ({ item }) => item.created_at,
@@ -205,6 +220,7 @@ const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
       (o) => o.fulfillments,
       (f: Fulfillment) => f.line_items,
     ),
+    ({ parent }) => parent.created_at,
     {
       fulfillment_id: ({ parent }) => parent.id,
       order_number: ({ order }) => order.number,
@@ -231,9 +247,9 @@ function field(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The CSV file of an export of `type`: a header row, then one row per record, `\n` line ends. */
-export function exportCsv(state: SandboxState, type: string): string {
+/** The CSV file of an export of `type`: a header row, then one row per record in `range`, `\n` line ends. */
+export function exportCsv(state: SandboxState, type: string, range: DateRange): string {
   const found = Object.hasOwn(TABLES, type) ? (TABLES as Record<string, Table>)[type] : undefined;
   if (!found) throw new Error(`Unknown export type "${type}"; expected one of: ${Object.keys(TABLES).join(', ')}`);
-  return [found.header, ...found.rows(state)].map((row) => `${row.map(field).join(',')}\n`).join('');
+  return [found.header, ...found.rows(state, range)].map((row) => `${row.map(field).join(',')}\n`).join('');
 }

@@ -3,6 +3,7 @@
 // kept in the state, so the embedded sandbox honours the delay across commands.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { API_PREFIX } from '../api/url.js';
+import { exportCsv } from './export-csv.js';
 import type { ExportRecord, SandboxState } from './state.js';
 
 /** Where signed links point, shaped like the platform's CDN paths (`/media/<store>/export_csv/…`). */
@@ -49,10 +50,12 @@ export function settleExports(state: SandboxState, nowMs: number, onAvailable: (
 }
 
 /**
- * THE place an export turns available. The platform sends `export.created` at this moment: a
- * webhook outbox emits it here.
+ * THE place an export turns available. Its file is made now, from the records of its date range
+ * as they are at this moment (later changes are not in it), and the platform sends
+ * `export.created` at this moment: a webhook outbox emits it here.
  */
 export function markAvailable(state: SandboxState, record: ExportRecord): void {
+  state.exportFiles[record.id] = exportCsv(state, String(record.type), { from: String(record.date_from), to: String(record.date_to) });
   record.status = 'available';
   delete state.exportsReadyAt[record.id];
 }

@@ -2,6 +2,7 @@
 // four subscriptions and the objects around them. Every call builds fresh objects, so the caller
 // may change the result freely. All dates are fixed, so two seeds are always equal.
 import { EXPORT_TYPES } from '../api/enums.js';
+import { markAvailable } from './exports.js';
 import { fromCents, toCents } from './money.js';
 import { STATE_SCHEMA, withNullPrototypes } from './state.js';
 import type {
@@ -1233,7 +1234,7 @@ function seededExport(): ExportRecord {
 export function createSeed(): SandboxState {
   const orders = byId([firstOrder(), secondOrder(), thirdOrder()], (order) => order.number);
   const allOrders = Object.values(orders);
-  return withNullPrototypes({
+  const state = withNullPrototypes({
     schema: STATE_SCHEMA,
     orders,
     orderNotes: { '10001': [orderNote()], '10002': [], '10003': [] },
@@ -1250,8 +1251,9 @@ export function createSeed(): SandboxState {
     ),
     appSettings: { [PARTNER_APP.client_id]: appSettings() },
     webhooks: { '1': webhook(), '2': pausedWebhook() },
-    exports: { '1': seededExport() },
+    exports: {},
     exportsReadyAt: {},
+    exportFiles: {},
     disputes: {},
     exportTypes: EXPORT_TYPES.map((code) => ({ code, name: exportName(code) })),
     lastIds: {
@@ -1264,4 +1266,8 @@ export function createSeed(): SandboxState {
       transaction: highest(allOrders.flatMap((order) => (order.transactions ?? []).map((t) => t.id))),
     },
   });
+  const earlier = seededExport();
+  state.exports[earlier.id] = earlier;
+  markAvailable(state, earlier);
+  return state;
 }

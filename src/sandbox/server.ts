@@ -15,7 +15,6 @@ import { createDeliverer, type DeliveryOptions } from './deliverer.js';
 import { emitEvent, EVENTS_WITHOUT_CHANGE, outbox } from './events.js';
 import { payloadShaper } from './payloads.js';
 import { sampleFor } from './samples.js';
-import { exportCsv } from './export-csv.js';
 import {
   checkLink,
   DEFAULT_EXPORT_DELAY_SECONDS,
@@ -309,7 +308,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const id = link.id;
     const csv = await store.transact((state) => {
       const found = state.exports[id];
-      return found?.status === 'available' ? exportCsv(state, String(found.type)) : undefined;
+      return found?.status === 'available' ? state.exportFiles[id] : undefined;
     }, false);
     if (csv === undefined) return sendStorageError(res, 'not-found');
     res.writeHead(200, {

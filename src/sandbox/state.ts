@@ -31,7 +31,7 @@ export type ExportRecord = Omit<DataExport, 'url' | 'id'> & { id: number };
 export type Dispute = z.output<typeof disputes.dispute>;
 
 /** Bumped when the layout changes, so an old saved state is reseeded rather than misread. */
-export const STATE_SCHEMA = 2;
+export const STATE_SCHEMA = 3;
 
 export interface SandboxState {
   schema: typeof STATE_SCHEMA;
@@ -57,6 +57,8 @@ export interface SandboxState {
   webhookOutbox?: OutboxDelivery[];
   /** By export id. */
   exports: Record<string, ExportRecord>;
+  /** The CSV file of each available export, made when it turned available, by export id. */
+  exportFiles: Record<string, string>;
   /** When each pending export turns available (ms since the epoch), by export id. */
   exportsReadyAt: Record<string, number>;
   /** By dispute id. */
@@ -78,6 +80,7 @@ const KEYED_MAPS = [
   'webhooks',
   'exports',
   'exportsReadyAt',
+  'exportFiles',
   'disputes',
 ] as const;
 
