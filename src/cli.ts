@@ -68,11 +68,20 @@ export async function main(argv: string[], io: IO = processIO(), overrides: Cont
   } catch (error) {
     // The error as a JSON object too, on stderr, only when JSON output was asked for by name.
     const { json, output } = program.opts<{ json?: boolean; output?: string }>();
-    return report(error, ctx.io, !!json || output === 'json' || output === 'ndjson');
+    const code = report(error, ctx.io, !!json || output === 'json' || output === 'ndjson');
+    if (ctx.io.env.GITHUB_ACTIONS === 'true' && code !== EXIT.ok) await annotate(error, code, ctx.io);
+    return code;
   } finally {
     await ctx.close();
     interrupts.dispose();
   }
+}
+
+/** On GitHub Actions, the error also shows on the run's page (through the guarded stderr: no token). */
+async function annotate(error: unknown, exitCode: number, io: IO): Promise<void> {
+  const { errorAnnotation } = await import('./output/github-actions.js');
+  const message = error instanceof Error ? error.message.replace(/^error: /, '') : String(error);
+  io.stderr.write(errorAnnotation(exitCode, message, error instanceof StoreAdminError ? error.hint : undefined));
 }
 
 function report(error: unknown, io: IO, json: boolean): number {

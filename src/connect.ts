@@ -105,7 +105,7 @@ function traceHooks(options: GlobalOptions, io: IO): Partial<ClientOptions> {
   const body = (value: unknown) => {
     if (value === undefined) return;
     // The store's text, shown without its control characters (JSON leaves C1 controls and bidi overrides raw).
-    const text = printable(typeof value === 'string' ? value : JSON.stringify(redactSecrets(value), null, 2));
+    const text = printable(typeof value === 'string' ? value : JSON.stringify(redactSecrets(value, { links: true }), null, 2));
     write(text.length > TRACE_BODY_LIMIT ? `${text.slice(0, TRACE_BODY_LIMIT)}… (${text.length} characters)` : text);
   };
   return {

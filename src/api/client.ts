@@ -6,7 +6,7 @@ import { ApiError, AuthError, describeErrorBody, withoutSecret } from './errors.
 import { attempt, type AttemptLimits } from './attempt.js';
 import { httpPool, type HttpPool, type OpenAnswer } from './http.js';
 import { operations, type OperationId, type OperationSchemas } from './operations.js';
-import { requestBuilder, type Built, type PreparedRequest, type RawRequest } from './request-builder.js';
+import { redactQuery, requestBuilder, type Built, type PreparedRequest, type RawRequest } from './request-builder.js';
 import type { RetryOptions } from './retry.js';
 import { withRetries } from './retry-loop.js';
 import type { Dispatcher } from 'undici';
@@ -14,7 +14,7 @@ import type { OperationInput, OperationOutput, Response } from './types.js';
 import { assertSafeTransport, normalizeStoreUrl } from './url.js';
 import { DEFAULTS } from '../defaults.js';
 
-export { REDACTED, redactHeaders, type PreparedRequest, type RawRequest } from './request-builder.js';
+export { REDACTED, redactHeaders, redactQuery, type PreparedRequest, type RawRequest } from './request-builder.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
 export const CLIENT_VERSION = typeof __STORE_ADMIN_VERSION__ === 'string' ? __STORE_ADMIN_VERSION__ : '0.0.0-dev';
@@ -184,9 +184,11 @@ export function createClient(options: ClientOptions): StoreClient {
     call,
     openLink: async (url: string, { signal }: { signal?: AbortSignal } = {}) => {
       const prepared = { method: 'GET', url, headers: { accept: '*/*', 'user-agent': builder.userAgent } };
-      options.onRequest?.(prepared);
+      // The link (and a redirect's) works without a token: only its path is ever shown.
+      options.onRequest?.({ ...prepared, url: redactQuery(url) });
       const answer = await (await pool()).open({ ...prepared, timeoutMs: limits.timeoutMs, connectTimeoutMs: limits.connectTimeoutMs, signal });
-      options.onResponse?.({ status: answer.status, headers: answer.headers, body: undefined });
+      const { location } = answer.headers;
+      options.onResponse?.({ status: answer.status, headers: typeof location === 'string' ? { ...answer.headers, location: redactQuery(location) } : answer.headers, body: undefined });
       return answer;
     },
     close: async () => {

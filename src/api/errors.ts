@@ -7,7 +7,9 @@ export const EXIT = {
   failure: 1,
   usage: 2,
   auth: 4,
+  timedOut: 5,
   interrupted: 130,
+  terminated: 143,
 } as const;
 
 export class StoreAdminError extends Error {
@@ -93,7 +95,18 @@ export class UnknownOutcomeError extends StoreAdminError {
 
 export class InterruptedError extends StoreAdminError {
   override name = 'InterruptedError';
-  override readonly exitCode: number = EXIT.interrupted;
+  override readonly exitCode: number;
+  /** `by`: the abort signal's reason; SIGTERM exits 143, as a shell reports a terminated process. */
+  constructor(message: string, options?: { cause?: unknown; hint?: string; by?: unknown }) {
+    super(message, options);
+    this.exitCode = options?.by === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
+  }
+}
+
+/** A wait that gave up (`--wait-timeout`): what was waited for goes on, and can be finished later. */
+export class TimedOutError extends StoreAdminError {
+  override name = 'TimedOutError';
+  override readonly exitCode: number = EXIT.timedOut;
 }
 
 /** Stopped while waiting for its turn: nothing was sent, so nothing can have changed. */

@@ -160,6 +160,9 @@ export function httpPool(): HttpPool {
       return start<OpenAnswer>(exchange, (response, attempt, req) => {
         // A download may take long; what must not happen is a pause as long as the time limit.
         req.setTimeout(exchange.timeoutMs, () => req.destroy(new ExchangeError(`no data for ${exchange.timeoutMs} ms`, 'TIMEOUT', response.statusCode)));
+        // Once handed over, the body is the reader's: a connection that fails must fail it too. Node
+        // would end a body that has no length at a reset as if it were complete.
+        req.on('error', (error) => response.destroy(error));
         attempt.succeed({ status: response.statusCode ?? 0, headers: response.headers, body: response, done: () => req.setTimeout(0) });
       });
     },

@@ -50,6 +50,8 @@ export interface OperationCommand {
   present?: (data: unknown, opts: Options) => unknown;
   /** Local checks before anything is sent (that a download's file can be written). */
   check?: (opts: Options, input: { params: Record<string, unknown> }) => Promise<void>;
+  /** Work after the checks, just before the request (waiting until an export can be downloaded); skipped by --dry-run. */
+  before?: (opts: Options, ctx: Context, input: { params: Record<string, unknown> }) => Promise<void>;
   /**
    * Work between the answer and the output (waiting for an export, downloading it): returns what
    * to show, or nothing when the output went elsewhere (a file streamed to stdout).

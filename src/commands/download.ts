@@ -1,7 +1,8 @@
 // Fetches an export's file from its temporary signed link and streams it to a file (atomically)
-// or to stdout. The link is pre-signed, so no token is ever sent with it.
-import { createWriteStream } from 'node:fs';
-import { link, rename, unlink } from 'node:fs/promises';
+// or to stdout, with its SHA-256 taken on the way. The link is pre-signed, so no token is ever
+// sent with it. The run's abort signal stops the body at once.
+import { createHash } from 'node:crypto';
+import { link, open, realpath, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { Transform, Writable } from 'node:stream';
@@ -18,6 +19,13 @@ export interface DownloadTarget {
   file: string;
   /** Replace an existing file. */
   force: boolean;
+}
+
+/** What a finished download wrote. */
+export interface Downloaded {
+  bytes: number;
+  /** Hex SHA-256 of the bytes written. */
+  sha256: string;
 }
 
 /** The link answered 403: signed links expire, so a fresh one may be asked for. */
@@ -57,46 +65,88 @@ async function discard(answer: OpenAnswer): Promise<void> {
   answer.done();
 }
 
-/** Streams an open link's body to the target; returns the bytes written. */
-export async function saveResponse(answer: OpenAnswer, target: DownloadTarget, ctx: Context): Promise<number> {
-  const total = Number(answer.headers['content-length'] ?? 0);
+/**
+ * Streams an open link's body to the target. The body must arrive whole: a connection lost
+ * mid-body, or fewer bytes than Content-Length announced, fails the download. `signal` stops it
+ * at once (the error is then the signal's AbortError).
+ */
+export async function saveResponse(answer: OpenAnswer, target: DownloadTarget, ctx: Context, signal?: AbortSignal): Promise<Downloaded> {
+  const declared = answer.headers['content-length'];
+  const total = declared === undefined ? undefined : Number(declared);
+  const hash = createHash('sha256');
   let received = 0;
+  let broken: Error | undefined;
+  answer.body.once('error', (error) => (broken = error));
+  const cutShort = (cause?: unknown) =>
+    new NetworkError('body', `the download was cut short after ${formatBytes(received)}${total !== undefined ? ` of ${formatBytes(total)}` : ''}${describeCause(cause)}`, { cause });
+  // The answer's fault, as opposed to the file's or the signal's.
+  const faultOf = (error: unknown) => (signal?.aborted ? undefined : error instanceof NetworkError ? error : broken ? cutShort(broken) : undefined);
   const line = target.file === '-' || ctx.options.quiet ? undefined : statusLine(ctx.io.stderr);
   const progress = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       received += chunk.length;
+      hash.update(chunk);
       line?.draw(`Downloading… ${formatBytes(received)}${total ? ` of ${formatBytes(total)}` : ''}`);
       done(null, chunk);
     },
+    flush(done) {
+      done(total !== undefined && received !== total ? cutShort() : null);
+    },
   });
+  const options = signal ? { signal } : {};
   try {
-    if (target.file === '-') await pipeline(answer.body, progress, toOutput(ctx.io.stdout));
-    else await saveAtomically(answer, progress, target);
+    if (target.file === '-') {
+      await pipeline(answer.body, progress, toOutput(ctx.io.stdout), options).catch((error: unknown) => {
+        throw faultOf(error) ?? error;
+      });
+    } else {
+      await saveAtomically(target, (file) => pipeline(answer.body, progress, file, options), faultOf);
+    }
   } finally {
     answer.done();
     line?.clear();
   }
-  return received;
+  return { bytes: received, sha256: hash.digest('hex') };
+}
+
+function describeCause(cause: unknown): string {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ECONNRESET' || code === 'EPIPE') return ' (the connection broke off)';
+  if (code === 'TIMEOUT') return ` (${(cause as Error).message})`;
+  return '';
 }
 
 /**
  * Writes a hidden temporary file next to the target, then moves it into place: the target is
- * either complete or untouched. Without --force the move refuses to replace a file that
- * appeared meanwhile. Errors name the user's file, never the temporary one.
+ * either complete or untouched. Without --force the move refuses to replace a file that appeared
+ * meanwhile. A symbolic link to a file is written through: the file it names is replaced. Errors
+ * name the user's file, never the temporary one; `faultOf` tells a fault of the answer.
  */
-async function saveAtomically(answer: OpenAnswer, progress: Transform, target: DownloadTarget) {
-  const { file } = target;
-  const partial = join(dirname(file), `.${basename(file)}.${process.pid}.part`);
+async function saveAtomically(target: DownloadTarget, write: (file: Writable) => Promise<void>, faultOf: (error: unknown) => Error | undefined): Promise<void> {
+  const file = target.force ? await realpath(target.file).catch(() => target.file) : target.file;
+  const partial = temporaryName(file);
+  let handle;
   try {
-    await pipeline(answer.body, progress, createWriteStream(partial, { mode: 0o600, flags: 'wx' }));
+    // Opened (and so created) before any byte flows: removing it below can never come first.
+    handle = await open(partial, 'wx', 0o600);
+    await write(handle.createWriteStream());
     if (target.force) await rename(partial, file);
     else await link(partial, file);
   } catch (error) {
-    throw new StoreAdminError(`Cannot save the export to ${file}: ${describeFileError(error, partial, file)}`, { cause: error });
+    const fault = faultOf(error);
+    if (fault) throw new StoreAdminError(`Cannot save the export to ${target.file}: ${fault.message}; nothing was written`, { cause: fault });
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new StoreAdminError(`Cannot save the export to ${target.file}: ${describeFileError(error, partial, target.file)}`, { cause: error });
   } finally {
+    await handle?.close().catch(() => {});
     // After a rename nothing is left; after a link (or a failure) the temporary name goes.
     await unlink(partial).catch(() => {});
   }
+}
+
+/** The hidden file a download of `file` is written to before it is moved into place. */
+export function temporaryName(file: string): string {
+  return join(dirname(file), `.${basename(file)}.${process.pid}.part`);
 }
 
 function describeFileError(error: unknown, partial: string, file: string): string {
@@ -110,6 +160,7 @@ function describeFileError(error: unknown, partial: string, file: string): strin
       return 'the file already exists (pass --force to replace it)';
     case 'EACCES':
     case 'EPERM':
+    case 'EROFS':
       return 'permission denied';
     case 'ENOENT':
       return 'its directory does not exist';

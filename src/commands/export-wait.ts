@@ -1,37 +1,59 @@
-// `exports create --wait / --download`: the platform answers a new export `pending` and makes it
-// `available` later, so the command polls `GET /exports/{id}/` with a growing pause (2 s up to
-// 60 s, as the guide asks not to poll too often) under the rate limiter, then downloads.
+// Waiting for an export (`exports create --wait / --download`, `exports download --wait`): the
+// platform answers a new export `pending` and makes it `available` later, so the command polls
+// `GET /exports/{id}/` under the rate limiter, with a pause that grows with the time waited.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError, InterruptedError, StoreAdminError, UsageError } from '../api/errors.js';
+import { ApiError, InterruptedError, StoreAdminError, TimedOutError, UsageError } from '../api/errors.js';
 import { retryAfterMs } from '../api/retry.js';
 import { rateLimiter } from '../bulk/limiter.js';
 import type { Context } from '../context.js';
 import { startSpinner } from '../output/spinner.js';
 import type { Options } from './define.js';
 
-const FIRST_PAUSE_MS = 2_000;
-const LONGEST_PAUSE_MS = 60_000;
 const DEFAULT_TIMEOUT = '30m';
 /** The platform's documented limit per token. */
 const REQUESTS_PER_SECOND = 4;
 /** Statuses after which waiting is pointless; the guide names only pending and available. */
 const FAILED = new Set(['failed', 'error', 'canceled', 'cancelled', 'expired']);
 
+/**
+ * When to poll: after half the time waited so far, at least 2 s and at most 30 s later. An export
+ * is so seen at most half as late again as it took (a 20 s export by about 20 s, not at 30 s),
+ * and a long one every 30 s, about 120 polls an hour, well within the limit.
+ */
+export const POLL = { firstMs: 2_000, longestMs: 30_000 };
+/** Off a terminal (a CI log), a line at least this often says the wait goes on. */
+export const STILL_WAITING_MS = 60_000;
+
+export function nextPause(waitedMs: number): number {
+  return Math.min(POLL.longestMs, Math.max(POLL.firstMs, Math.round(waitedMs / 2)));
+}
+
+/**
+ * Whether a poll at `waitedMs` prints the "still waiting" line, the last one having been printed
+ * at `lastLineMs`: when the next poll might come too late for the next line.
+ */
+export function lineDue(waitedMs: number, lastLineMs: number): boolean {
+  return waitedMs + nextPause(waitedMs) + POLL.firstMs >= lastLineMs + STILL_WAITING_MS;
+}
+
 interface ExportState {
   id: number;
   status?: unknown;
 }
 
-/** The flags `exports create` gains for the asynchronous flow. */
-export function addWaitOptions(command: Command): Command {
+/** `--wait` and `--wait-timeout`, for `exports create` and `exports download`. */
+export function addWaitOptions(command: Command, wait: string): Command {
   return command
-    .option('--wait', 'wait until the export is available (polls every 2 s, slowing to every 60 s)')
+    .option('--wait', wait)
     .addOption(
-      new Option('--wait-timeout <duration>', `with --wait or --download: give up after this long (90s, 10m, 1h; default ${DEFAULT_TIMEOUT})`).argParser(
-        parseDuration,
-      ),
-    )
+      new Option('--wait-timeout <duration>', `give up waiting after this long, exit 5 (90s, 10m, 1h; default ${DEFAULT_TIMEOUT})`).argParser(parseDuration),
+    );
+}
+
+/** The flags `exports create` gains for the asynchronous flow. */
+export function addCreateWaitOptions(command: Command): Command {
+  return addWaitOptions(command, 'wait until the export is available (polls after 2 s, then as often as half the time waited, at most every 30 s)')
     .option('--download <file>', "wait, then save the export's file here (- for stdout); implies --wait")
     .option('--force', 'with --download: replace an existing file');
 }
@@ -48,80 +70,114 @@ export async function checkWaitOptions(opts: Options): Promise<void> {
 }
 
 /**
- * After the export is created: waits and downloads as asked. Returns what to print on stdout:
- * the export as it stands at the end, or nothing when stdout carries the file.
+ * The command that finishes the job later, with the user's own file: what a wait that stopped or
+ * gave up prints, so that no second export need be created.
  */
-export async function settleExport(data: unknown, opts: Options, ctx: Context): Promise<{ data: unknown } | undefined> {
-  if (!opts.wait && opts.download === undefined) return { data };
-  const created = data as ExportState;
-  const timeoutMs = (opts.waitTimeout as number | undefined) ?? parseDuration(DEFAULT_TIMEOUT);
-  // Ctrl-C stops the wait (or the download) and says which export to fetch later.
-  const { signal } = ctx;
-  const later = (what: string) =>
-    new InterruptedError(`Stopped ${what} export ${created.id}; the export itself goes on`, {
-      hint: `Fetch it later: store-admin exports download ${created.id} --output-file FILE`,
-    });
-  let available: unknown;
-  try {
-    available = await waitForExport(created, ctx, timeoutMs, signal);
-  } catch (error) {
-    if (signal.aborted) throw later('waiting for');
-    throw error;
-  }
-  if (opts.download === undefined) return { data: available };
-  const target = { file: String(opts.download), force: !!opts.force };
-  const { downloadExport } = await import('./export-download.js');
-  try {
-    await downloadExport(created.id, target, ctx, { signal });
-  } catch (error) {
-    if (signal.aborted) throw later('downloading');
-    // The export exists and is available: say how to fetch it without creating another.
-    if (error instanceof StoreAdminError && !error.hint) {
-      error.hint = `The export is available: store-admin exports download ${created.id} --output-file ${target.file === '-' ? '-' : 'FILE'}`;
-    }
-    throw error;
-  }
-  return target.file === '-' ? undefined : { data: available };
+export function finishLater(id: number, file: string | undefined, force: boolean): string {
+  return `store-admin exports download ${id} --wait --output-file ${file === undefined ? 'FILE' : shellWord(file)}${force ? ' --force' : ''}`;
 }
 
-/** Polls until the export is available; the pause doubles from 2 s up to 60 s. */
-async function waitForExport(created: ExportState, ctx: Context, timeoutMs: number, signal: AbortSignal): Promise<unknown> {
+/** A word the shell reads back as it is. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * After the export is created: waits and downloads as asked. Returns what to print on stdout:
+ * the export as it stands at the end (with what was saved), or nothing when stdout carries the file.
+ */
+export async function settleExport(data: unknown, opts: Options, ctx: Context): Promise<{ data: unknown } | undefined> {
+  const { createdExportId } = await import('./export-download.js');
+  const id = await createdExportId(data);
+  const { setOutputs } = await import('../output/github-actions.js');
+  setOutputs(ctx.io, { export_id: id });
+  if (!opts.wait && opts.download === undefined) return { data };
+  const file = opts.download === undefined ? undefined : String(opts.download);
+  const later = finishLater(id, file, !!opts.force);
+  const available = await waitUntilAvailable({ id, status: (data as ExportState).status }, opts, ctx, later);
+  if (file === undefined) return { data: available };
+  const { downloadExport, reportDownload } = await import('./export-download.js');
+  const saved = await downloadExport(id, { file, force: !!opts.force }, ctx, { later });
+  if (!saved) return undefined;
+  await reportDownload(ctx, saved);
+  return file === '-' ? undefined : { data: { ...(available as object), download: { path: saved.path, bytes: saved.bytes, sha256: saved.sha256 } } };
+}
+
+/** `exports download --wait`: before the link is asked for, waits until the export is available. */
+export async function waitBeforeDownload(opts: Options, ctx: Context, input: { params: Record<string, unknown> }): Promise<void> {
+  if (!opts.wait) return;
+  const id = Number(input.params.id);
+  const { outputOf } = await import('./export-download.js');
+  const later = finishLater(id, outputOf(opts, id), !!opts.force);
+  const client = await ctx.client();
+  let current: ExportState;
+  try {
+    current = (await client.call('exports.get', { params: { id } }, { signal: ctx.signal })) as ExportState;
+  } catch (error) {
+    if (ctx.signal.aborted) throw stopped(`Stopped waiting for export ${id}`, ctx.signal, later);
+    throw error;
+  }
+  await waitUntilAvailable({ id, status: current.status }, opts, ctx, later);
+}
+
+/** Ctrl-C or SIGTERM while waiting or downloading: the export goes on, and `later` finishes the job. */
+export function stopped(what: string, signal: AbortSignal, later: string): InterruptedError {
+  return new InterruptedError(`${what}; the export itself goes on`, { hint: `Fetch it later: ${later}`, by: signal.reason });
+}
+
+/** Polls until the export is available, within --wait-timeout; Ctrl-C or SIGTERM stop it. */
+async function waitUntilAvailable(created: ExportState, opts: Options, ctx: Context, later: string): Promise<unknown> {
+  const timeoutMs = (opts.waitTimeout as number | undefined) ?? parseDuration(DEFAULT_TIMEOUT);
+  try {
+    return await poll(created, ctx, timeoutMs, later);
+  } catch (error) {
+    if (ctx.signal.aborted) throw stopped(`Stopped waiting for export ${created.id}`, ctx.signal, later);
+    throw error;
+  }
+}
+
+async function poll(created: ExportState, ctx: Context, timeoutMs: number, later: string): Promise<unknown> {
+  const { signal } = ctx;
   let current: unknown = created;
   let status = String(created.status ?? 'unknown');
   if (status === 'available') return current;
   const client = await ctx.client();
   const limiter = rateLimiter(REQUESTS_PER_SECOND);
   const started = Date.now();
-  const deadline = started + timeoutMs;
-  const elapsed = () => formatDuration(Date.now() - started);
-  if (!ctx.io.stderr.isTTY) ctx.note(`Export ${created.id} is ${status}; waiting until it is available (at most ${formatDuration(timeoutMs)})`);
-  const stop = ctx.options.quiet ? () => {} : startSpinner(ctx.io.stderr, () => `Waiting for export ${created.id} (${status}, ${elapsed()})… Ctrl-C to stop`);
+  const waited = () => Date.now() - started;
+  const inLog = !ctx.io.stderr.isTTY;
+  if (inLog) ctx.note(`Export ${created.id} is ${status}; waiting until it is available (at most ${formatDuration(timeoutMs)})`);
+  let lastLine = 0;
+  const stop = ctx.options.quiet ? () => {} : startSpinner(ctx.io.stderr, () => `Waiting for export ${created.id} (${status}, ${formatDuration(waited())})… Ctrl-C to stop`);
   try {
-    for (let pause = FIRST_PAUSE_MS; ; ) {
+    for (;;) {
       if (FAILED.has(status)) throw new StoreAdminError(`Export ${created.id} is ${status}; it will not become available`);
-      const left = deadline - Date.now();
+      const left = timeoutMs - waited();
       if (left <= 0) {
-        throw new StoreAdminError(`Export ${created.id} is still ${status} after ${formatDuration(timeoutMs)}`, {
-          hint: `Fetch it later: store-admin exports download ${created.id} --output-file FILE (or wait longer with --wait-timeout)`,
+        throw new TimedOutError(`Gave up waiting for export ${created.id} after ${formatDuration(timeoutMs)}: it is still ${status}`, {
+          hint: `The export goes on; fetch it later: ${later}`,
         });
       }
-      await sleep(Math.min(pause, left), undefined, { signal });
+      await sleep(Math.min(nextPause(waited()), left), undefined, { signal });
       await limiter.acquire();
       try {
         current = await client.call('exports.get', { params: { id: created.id } }, { signal });
       } catch (error) {
         // Over the rate limit even after the client's own retries: hold back as long as the store
-        // asks, then poll again at the same pace (the pause grows only with answers).
+        // asks, then poll again.
         if (error instanceof ApiError && error.status === 429) {
           // Never past the deadline: a timer cannot hold a wait of years (Retry-After: 99999999999999999999).
-          limiter.pause(Math.min(retryAfterMs(error.headers['retry-after']) ?? FIRST_PAUSE_MS, Math.max(0, deadline - Date.now())));
+          limiter.pause(Math.min(retryAfterMs(error.headers['retry-after']) ?? POLL.firstMs, Math.max(0, timeoutMs - waited())));
           continue;
         }
         throw error;
       }
       status = String((current as ExportState).status ?? 'unknown');
       if (status === 'available') return current;
-      pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
+      if (inLog && lineDue(waited(), lastLine)) {
+        lastLine = waited();
+        ctx.note(`Export ${created.id} is still ${status} after ${formatDuration(lastLine)}`);
+      }
     }
   } finally {
     stop();

@@ -1,9 +1,10 @@
 // `store-admin exports …`
 import type { Command } from 'commander';
 import { EXPORT_TYPES } from '../api/enums.js';
+import { UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { addOperationCommand } from './define.js';
-import { addWaitOptions, checkWaitOptions, settleExport } from './export-wait.js';
+import { addCreateWaitOptions, addWaitOptions, checkWaitOptions, settleExport, waitBeforeDownload } from './export-wait.js';
 import type { Field } from './fields.js';
 
 const createFields: readonly Field[] = [
@@ -17,7 +18,7 @@ export function register(exports: Command, ctx: Context): void {
     name: 'create',
     operation: 'exports.create',
     fields: createFields,
-    options: (command) => addWaitOptions(command),
+    options: (command) => addCreateWaitOptions(command),
     view: 'dataExport',
     progress: 'Creating the export…',
     check: checkWaitOptions,
@@ -44,18 +45,27 @@ export function register(exports: Command, ctx: Context): void {
     description: "Save an available export's file (from a temporary signed link, fetched with no token)",
     args: [['id', 'id', 'the export id']],
     options: (command) =>
-      command
-        // Not --output: that global flag picks the output format (json or table).
-        .option('--output-file <file>', 'where to save the file, - for stdout (default: export-<id>.csv)')
-        .option('--force', 'replace an existing file'),
+      addWaitOptions(
+        command
+          // Not --output: that global flag picks the output format (json or table).
+          .option('--output-file <file>', 'where to save the file, - for stdout (default: export-<id>.csv)')
+          .option('--force', 'replace an existing file'),
+        'wait until the export is available first (as exports create --wait does)',
+      ),
     view: 'exportLink',
     progress: 'Asking for the download link…',
     check: async (opts, input) => {
+      if (opts.waitTimeout !== undefined && !opts.wait) throw new UsageError('--wait-timeout goes with --wait');
       const { checkTarget, outputOf } = await import('./export-download.js');
       await checkTarget({ file: outputOf(opts, input.params.id), force: !!opts.force }, '--output-file');
     },
+    before: waitBeforeDownload,
     settle: async (data, opts, ctx, input) => (await import('./export-download.js')).saveDownload(data, opts, ctx, Number(input.params.id)),
-    examples: ['store-admin exports download 42 --output-file orders.csv', 'store-admin exports download 42 --output-file - | wc -l'],
+    examples: [
+      'store-admin exports download 42 --output-file orders.csv',
+      'store-admin exports download 42 --wait --wait-timeout 20m --output-file orders.csv',
+      'store-admin exports download 42 --output-file - | wc -l',
+    ],
   });
 
   addOperationCommand(exports, ctx, {

@@ -49,7 +49,14 @@ token: exit 4). STORE_ADMIN_TOKEN set without STORE_ADMIN_BASE_URL goes to the s
        nothing was sent
   4    authentication or permission: no store or token configured, the store answered 401 or 403,
        or it refused a partner app's login (auth login --app)
+  5    timed out waiting (--wait-timeout): what was waited for goes on, and the message says how
+       to finish later (exports download ID --wait)
   130  interrupted (Ctrl-C); for a change, it may or may not have been applied
+  143  terminated (SIGTERM) while waiting for or downloading an export
+
+Once a change has gone through, nothing that follows exits 2: a failure after it is exit 1, and
+the message says what was created. On GitHub Actions (GITHUB_ACTIONS=true) an error is also
+printed on stderr as an ::error annotation.
 
 When JSON output is asked for by name (--json, -o json or -o ndjson), a failure also prints a
 JSON error object on stderr, after the one-line message:

@@ -1,7 +1,7 @@
 // Runs one operation command: arguments and flags become validated input, destructive work is
 // confirmed, the request is sent (or shown with --dry-run) and the result rendered. With --each
 // the same preparation feeds the bulk runner instead.
-import { ApiError, UsageError } from '../api/errors.js';
+import { ApiError, StoreAdminError, UsageError } from '../api/errors.js';
 import { operations, type ParamKind } from '../api/operations.js';
 import type { Context } from '../context.js';
 import { checkQuery, render } from '../output/render.js';
@@ -39,6 +39,7 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   }
   const change = spec.confirm?.(input) ?? (ctx.interactive ? spec.review?.(input) : undefined);
   if (change && !options.yes) await confirm(ctx, change);
+  await spec.before?.(opts, ctx, input);
   const stop = options.quiet ? () => {} : startSpinner(ctx.io.stderr, spec.progress);
   // Ctrl-C aborts the request at once; the client says what that means for this method.
   let data: unknown;
@@ -55,8 +56,8 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   } finally {
     stop();
   }
-  if (changes) await recordChange(ctx, changeOf(spec, positional), undefined, status);
-  const shown = spec.settle ? await spec.settle(data, opts, ctx, input) : { data };
+  if (changes) await recordChange(ctx, { ...changeOf(spec, positional), ...createdBy(spec, data) }, undefined, status);
+  const shown = spec.settle ? await settleChange(spec, changes, data, opts, ctx, input) : { data };
   if (!shown) return;
   await render(spec.present ? spec.present(shown.data, opts) : shown.data, ctx.io, {
     format: ctx.format,
@@ -69,12 +70,32 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   if (ctx.format === 'table' && operations[spec.operation].method === 'PATCH') await noteChanged(ctx, input.body);
 }
 
+/**
+ * The work after the answer (waiting, downloading). Once a change is made, nothing that follows
+ * may exit 2, which says nothing was sent: a usage error there is a failure (exit 1).
+ */
+async function settleChange(spec: OperationCommand, changed: boolean, data: unknown, opts: Options, ctx: Context, input: { params: Record<string, unknown> }) {
+  try {
+    return await spec.settle!(data, opts, ctx, input);
+  } catch (error) {
+    if (!changed || !(error instanceof UsageError)) throw error;
+    throw new StoreAdminError(`${commandName(spec)} went through, but then: ${error.message}`, { cause: error, hint: error.hint });
+  }
+}
+
 const changeOf = (spec: OperationCommand, positional: string[]) => ({ command: commandName(spec), operation: spec.operation, target: positional.join(' ') });
+
+/** The id of what a create made, for the history (`exports create` → the export to download later). */
+function createdBy(spec: OperationCommand, data: unknown): { created?: string } {
+  if (operations[spec.operation].success !== 201) return {};
+  const id = (data as { id?: unknown } | undefined)?.id;
+  return typeof id === 'number' || (typeof id === 'string' && id.length <= 64) ? { created: String(id) } : {};
+}
 
 /** Writes a change to the history, whatever became of it (a read is not written). */
 export async function recordChange(
   ctx: Context,
-  change: { command: string; operation: string; target: string },
+  change: { command: string; operation: string; target: string; created?: string },
   error: unknown,
   status?: number,
 ): Promise<void> {
@@ -90,6 +111,7 @@ export async function recordChange(
       operation: change.operation,
       ...destination,
       target: change.target,
+      ...(change.created !== undefined ? { created: change.created } : {}),
       ...outcomeOf(error, status),
     });
   } catch (failure) {

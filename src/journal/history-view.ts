@@ -40,7 +40,7 @@ export async function listHistory(ctx: Context, opts: Options): Promise<void> {
     entries.map((entry) => ({
       when: entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
       command: entry.command,
-      target: 'run' in entry && entry.run ? `run ${entry.run}` : (entry.target ?? ''),
+      target: 'run' in entry && entry.run ? `run ${entry.run}` : entry.created !== undefined ? `created ${entry.created}` : (entry.target ?? ''),
       store: entry.store,
       outcome: 'applied' in entry ? `${entry.applied} applied, ${entry.failed} failed, ${entry.unknown} unknown, ${entry.not_sent} not sent` : entry.outcome,
       ...(entry.status !== undefined ? { status: entry.status } : {}),

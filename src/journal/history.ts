@@ -29,6 +29,8 @@ export interface HistoryEntry {
   profile?: string;
   /** What it changed: the path values, as typed (`10001 102`). */
   target?: string;
+  /** What a create made: the new object's id (an export's, to download it later). */
+  created?: string;
   /** A single change's outcome, or `run` for a bulk run (see its journal). */
   outcome: Outcome | 'run';
   status?: number;
@@ -131,7 +133,7 @@ function isEntry(value: unknown): value is HistoryEntry {
   return (
     text('at') && !Number.isNaN(Date.parse(entry.at as string)) && text('command') && text('operation') && text('store') &&
     OUTCOMES.has(entry.outcome as string) && optional('profile', 'string') && optional('target', 'string') &&
-    optional('status', 'number') && optional('reason', 'string') && optional('run', 'string')
+    optional('status', 'number') && optional('reason', 'string') && optional('run', 'string') && optional('created', 'string')
   );
 }
 

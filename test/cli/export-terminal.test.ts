@@ -26,6 +26,6 @@ describe.runIf(hasTmux)('waiting for an export in a terminal', () => {
     t.keys('C-c');
     expect(await t.exitCode()).toBe(130);
     expect(t.screen()).toContain(`store-admin: Stopped waiting for export ${id}; the export itself goes on`);
-    expect(t.screen()).toContain(`hint: Fetch it later: store-admin exports download ${id} --output-file FILE`);
+    expect(t.screen()).toContain(`hint: Fetch it later: store-admin exports download ${id} --wait --output-file FILE`);
   });
 });

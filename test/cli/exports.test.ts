@@ -123,14 +123,31 @@ describe('a pending export that takes long', () => {
     const id = /Export (\d+) is pending/.exec(stderr)?.[1];
     expect(id).toBeDefined();
     expect(stderr).toContain(`store-admin: Stopped waiting for export ${id}; the export itself goes on`);
-    expect(stderr).toContain(`hint: Fetch it later: store-admin exports download ${id} --output-file FILE`);
+    // The hint keeps the user's file, and works on the pending export: it waits first.
+    expect(stderr).toContain(`hint: Fetch it later: store-admin exports download ${id} --wait --output-file ${join(dir, 'later.csv')}`);
     expect(existsSync(join(dir, 'later.csv'))).toBe(false);
   });
 
-  it('--wait-timeout gives up with exit 1, naming the export', async () => {
-    const r = await runCli([...CREATE, '--wait', '--wait-timeout', '1s'], { env: env() });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/store-admin: Export \d+ is still pending after 1s/);
+  it('--wait-timeout gives up with exit 5, naming the export and how to finish', async () => {
+    const r = await runCli([...CREATE, '--download', join(dir, 'my orders.csv'), '--wait-timeout', '1s'], { env: env() });
+    expect(r.code).toBe(5);
+    const id = /Export (\d+) is pending/.exec(r.stderr)?.[1];
+    expect(r.stderr).toContain(`store-admin: Gave up waiting for export ${id} after 1s: it is still pending`);
+    expect(r.stderr).toContain(`hint: The export goes on; fetch it later: store-admin exports download ${id} --wait --output-file '${join(dir, 'my orders.csv')}'`);
+    const json = await runCli([...CREATE, '--wait', '--wait-timeout', '1s', '--json'], { env: env() });
+    expect(json.code).toBe(5);
+    expect(json.stderr).toMatch(/"exitCode":5,"type":"TimedOutError"/);
+  });
+
+  it('exports download --wait gives up the same way on a pending export', async () => {
+    const { id } = (await runCli(CREATE, { env: env() })).json();
+    const r = await runCli(['exports', 'download', String(id), '--wait', '--wait-timeout', '1s', '--output-file', join(dir, 'x.csv')], { env: env() });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain(`store-admin: Gave up waiting for export ${id} after 1s: it is still pending`);
+    expect(ctx.sandbox.counters.byOperation['exports.download']?.received ?? 0).toBe(0);
+    const lone = await runCli(['exports', 'download', String(id), '--wait-timeout', '1s'], { env: env() });
+    expect(lone.code).toBe(2);
+    expect(lone.stderr).toContain('--wait-timeout goes with --wait');
   });
 
   it('downloading a pending export is a 400 with a clear detail', async () => {
