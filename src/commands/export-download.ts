@@ -7,7 +7,7 @@ import { NetworkError, StoreAdminError, UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import type { Options } from './define.js';
 import { formatBytes, LinkRefusedError, openLink, saveResponse, temporaryName, type Downloaded, type DownloadTarget } from './download.js';
-import { finishLater, stopped } from './export-wait.js';
+import { finishLater, stopped } from './export-later.js';
 
 /** Fresh links asked for in all when each one is refused on arrival. */
 const LINK_ATTEMPTS = 3;
@@ -56,15 +56,22 @@ async function probe(given: string, file: string, cannot: (why: string, hint?: s
   await unlink(partial).catch(() => {});
 }
 
-/**
- * The id of the export just created, checked as the client checks any id it sends. The export
- * exists whatever its answer says, so an id the tool cannot use is a failure (exit 1) that says
- * so, never a usage error (exit 2: nothing was created).
- */
-export async function createdExportId(data: unknown): Promise<number> {
+/** The id of an export the store answered, if the client's own check takes it. */
+export async function usableExportId(data: unknown): Promise<number | undefined> {
   const given = (data as { id?: unknown } | undefined)?.id;
   const { id } = await import('../api/schemas/common.js');
-  if (id.safeParse(given).success) return given as number;
+  return id.safeParse(given).success ? (given as number) : undefined;
+}
+
+/**
+ * The id of the export just created, to wait for it. The export exists whatever its answer says,
+ * so an id the tool cannot use is a failure (exit 1) that says so, never a usage error (exit 2:
+ * nothing was created).
+ */
+export async function createdExportId(data: unknown): Promise<number> {
+  const usable = await usableExportId(data);
+  if (usable !== undefined) return usable;
+  const given = (data as { id?: unknown } | undefined)?.id;
   const shown = given === undefined ? 'no id' : `the id ${JSON.stringify(given)?.slice(0, 40) ?? String(given)}`;
   throw new StoreAdminError(`The export was created, but the store's answer gives it ${shown}, which is not an export id (a positive whole number); nothing was waited for or downloaded`, {
     hint: 'Find the new export in the store admin; `store-admin exports download ID --wait` fetches it',

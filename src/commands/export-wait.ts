@@ -3,12 +3,13 @@
 // `GET /exports/{id}/` under the rate limiter, with a pause that grows with the time waited.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError, InterruptedError, StoreAdminError, TimedOutError, UsageError } from '../api/errors.js';
+import { ApiError, StoreAdminError, TimedOutError, UsageError } from '../api/errors.js';
 import { retryAfterMs } from '../api/retry.js';
 import { rateLimiter } from '../bulk/limiter.js';
 import type { Context } from '../context.js';
 import { startSpinner } from '../output/spinner.js';
 import type { Options } from './define.js';
+import { finishLater, stopped } from './export-later.js';
 
 const DEFAULT_TIMEOUT = '30m';
 /** The platform's documented limit per token. */
@@ -70,28 +71,21 @@ export async function checkWaitOptions(opts: Options): Promise<void> {
 }
 
 /**
- * The command that finishes the job later, with the user's own file: what a wait that stopped or
- * gave up prints, so that no second export need be created.
- */
-export function finishLater(id: number, file: string | undefined, force: boolean): string {
-  return `store-admin exports download ${id} --wait --output-file ${file === undefined ? 'FILE' : shellWord(file)}${force ? ' --force' : ''}`;
-}
-
-/** A word the shell reads back as it is. */
-function shellWord(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
  * After the export is created: waits and downloads as asked. Returns what to print on stdout:
  * the export as it stands at the end (with what was saved), or nothing when stdout carries the file.
  */
 export async function settleExport(data: unknown, opts: Options, ctx: Context): Promise<{ data: unknown } | undefined> {
-  const { createdExportId } = await import('./export-download.js');
-  const id = await createdExportId(data);
+  const { createdExportId, usableExportId } = await import('./export-download.js');
   const { setOutputs } = await import('../output/github-actions.js');
+  // Without a wait the answer is shown as it came; the id must be usable only to go on.
+  if (!opts.wait && opts.download === undefined) {
+    const usable = await usableExportId(data);
+    if (usable !== undefined) setOutputs(ctx.io, { export_id: usable });
+    return { data };
+  }
+  const id = await createdExportId(data);
+  // At once: a later step can finish a wait that gives up.
   setOutputs(ctx.io, { export_id: id });
-  if (!opts.wait && opts.download === undefined) return { data };
   const file = opts.download === undefined ? undefined : String(opts.download);
   const later = finishLater(id, file, !!opts.force);
   const available = await waitUntilAvailable({ id, status: (data as ExportState).status }, opts, ctx, later);
@@ -118,11 +112,6 @@ export async function waitBeforeDownload(opts: Options, ctx: Context, input: { p
     throw error;
   }
   await waitUntilAvailable({ id, status: current.status }, opts, ctx, later);
-}
-
-/** Ctrl-C or SIGTERM while waiting or downloading: the export goes on, and `later` finishes the job. */
-export function stopped(what: string, signal: AbortSignal, later: string): InterruptedError {
-  return new InterruptedError(`${what}; the export itself goes on`, { hint: `Fetch it later: ${later}`, by: signal.reason });
 }
 
 /** Polls until the export is available, within --wait-timeout; Ctrl-C or SIGTERM stop it. */

@@ -238,6 +238,10 @@ describe('a created export whose id the tool cannot use', () => {
       expect(r.stderr).toMatch(/^store-admin: The export was created, but the store's answer gives it .*, which is not an export id/m);
       expect(requests).toEqual(['POST /api/admin/exports/']);
       expect(existsSync(file)).toBe(false);
+      // Without a wait there is nothing to go on with: the answer is shown as it came.
+      const plain = await runCli(CREATE, { env: { STORE_ADMIN_BASE_URL: url, STORE_ADMIN_TOKEN: TOKEN, STORE_ADMIN_CONFIG_DIR: dir } });
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(plain.json()).toMatchObject({ id, status: 'pending' });
     });
   }
 });
