@@ -1,7 +1,6 @@
 // The page the browser's tab shows once the login has ended: what happened, and that the tab may
 // be closed. The rest is said in the terminal.
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml as escape } from '../output/html.js';
 
 export function tabPage(ok: boolean, title: string, detail: string): string {
   return `<!doctype html>

@@ -1,6 +1,7 @@
 // The sandbox store's consent page, as the dashboard shows it to a person asked to let an app in:
 // plain HTML and CSS, a form that works without JavaScript, usable from a phone's width to a
 // desktop's and by keyboard alone. Every value from the request is escaped.
+import { escapeHtml as escape } from '../output/html.js';
 
 export interface ConsentView {
   storeName: string;
@@ -15,8 +16,6 @@ export interface ConsentView {
   problem?: string;
 }
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const RESOURCE_WORDS: Record<string, string> = {
   users: 'customers',
