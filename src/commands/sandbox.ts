@@ -57,7 +57,7 @@ export function register(sandbox: Command, ctx: Context): void {
     .option('--scoped-token <token=scopes>', 'a token limited to comma-separated scopes (repeatable)', collectScopedToken, {})
     .option(
       '--faults <spec>',
-      'misbehave on purpose, with any of latency=MS[-MS] rate=N error=SHARE[:503/502] reset-before=SHARE reset-after=SHARE truncate=SHARE html=SHARE hang=SHARE, joined by commas',
+      'misbehave on purpose, with any of latency=MS[-MS] rate=N (requests per second per token; default 4, as on the platform; 0 for none) error=SHARE[:503/502] reset-before=SHARE reset-after=SHARE truncate=SHARE html=SHARE hang=SHARE, joined by commas',
     )
     .addOption(new Option('--seed <n>', 'seed for the fault draws, to repeat a run exactly').argParser(parseSeed))
     .addOption(
@@ -88,7 +88,8 @@ export function register(sandbox: Command, ctx: Context): void {
     examples: [
       'store-admin sandbox --port 0',
       'store-admin sandbox --token dev --scoped-token ro=orders:read,exports:read',
-      'store-admin sandbox --faults rate=4,error=0.3:503,reset-after=0.1 --seed 7',
+      'store-admin sandbox --faults error=0.3:503,reset-after=0.1 --seed 7',
+      'store-admin sandbox --faults rate=0',
       'store-admin sandbox --export-delay 60 --link-ttl 30',
       'store-admin sandbox --webhook-backoff 1000',
       'store-admin sandbox --oauth-redirect-uri http://127.0.0.1:9000/callback',

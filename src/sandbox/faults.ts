@@ -6,7 +6,10 @@ import { UsageError } from '../api/errors.js';
 export interface FaultSpec {
   /** Added delay per request, in ms: fixed or a [min, max] range. */
   latency?: [number, number];
-  /** Requests per second per token; more are answered 429 with Retry-After. */
+  /**
+   * Requests per second per token; more are answered 429 with Retry-After. The sandbox enforces
+   * the platform's 4 unless told otherwise; 0 lifts the limit.
+   */
   rate?: number;
   /** Share answered with one of `codes` instead of being handled. */
   error?: { share: number; codes: number[] };
@@ -52,7 +55,7 @@ export function parseFaults(spec: string, seed?: number): FaultSpec {
       if (!match) throw new UsageError(`--faults: latency takes MS or MIN-MAX (got "${value}")`);
       result.latency = [Number(match[1]), Number(match[2] ?? match[1])];
     } else if (name === 'rate') {
-      if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--faults: rate takes requests per second (got "${value}")`);
+      if (!/^\d{1,6}$/.test(value)) throw new UsageError(`--faults: rate takes requests per second, 0 for no limit (got "${value}")`);
       result.rate = Number(value);
     } else if (name === 'error') {
       const [shareText = '', codesText] = value.split(':');

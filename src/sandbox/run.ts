@@ -3,7 +3,7 @@ import type { IO } from '../io.js';
 import { parseFaults } from './faults.js';
 import { DEFAULT_CLIENT_SECRET, REGISTERED_REDIRECT_URIS } from './oauth.js';
 import { PARTNER_APP } from './seed.js';
-import { startSandbox } from './server.js';
+import { PLATFORM_RATE_PER_SECOND, startSandbox } from './server.js';
 
 export interface RunSandboxOptions {
   host: string;
@@ -57,6 +57,9 @@ export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<vo
       `Partner app: client id ${PARTNER_APP.client_id}, client secret ${options.oauthClientSecret === undefined ? DEFAULT_CLIENT_SECRET : 'as given'}`,
       `  redirect URIs: ${[...REGISTERED_REDIRECT_URIS, ...options.oauthRedirectUri].join(' ')}`,
       ...(faults ? [`Faults: ${options.faults} (seed ${faults.seed})`] : []),
+      faults?.rate === 0
+        ? 'Rate limit: none (--faults rate=0)'
+        : `Rate limit: ${faults?.rate ?? PLATFORM_RATE_PER_SECOND} requests per second per token, as on the platform${faults?.rate === undefined ? ' (--faults rate=0 lifts it)' : ''}`,
       '',
       'Try it:',
       `  export STORE_ADMIN_BASE_URL=${url}`,

@@ -42,7 +42,10 @@ export interface SandboxOptions {
   /** Tokens limited to the scopes listed. */
   scopedTokens?: Record<string, readonly string[]>;
   store?: StateStore;
-  /** Misbehave on purpose (see faults.ts). */
+  /**
+   * Misbehave on purpose (see faults.ts). The platform's rate limit, 4 requests per second per
+   * token, holds unless `faults.rate` says otherwise (0 lifts it).
+   */
   faults?: FaultSpec;
   /** How webhook deliveries are retried and reported (deliverer.ts). */
   webhooks?: DeliveryOptions & {
@@ -87,6 +90,8 @@ export interface Sandbox {
 }
 
 const ALL_SCOPES = Symbol('all scopes');
+/** The platform's documented limit per access token (platform facts, "Rate limits"). */
+export const PLATFORM_RATE_PER_SECOND = 4;
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Deeper JSON is refused before it is parsed: validating it would exhaust the stack. */
 const MAX_JSON_DEPTH = 256;
@@ -96,7 +101,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const tokens = new Map<string, readonly string[] | typeof ALL_SCOPES>([[token, ALL_SCOPES]]);
   for (const [scoped, scopes] of Object.entries(options.scopedTokens ?? {})) tokens.set(scoped, scopes);
   const store = options.store ?? memoryStore();
-  const injector = options.faults ? faultInjector(options.faults) : undefined;
+  const injector = faultInjector({ seed: 1, ...options.faults, rate: options.faults?.rate ?? PLATFORM_RATE_PER_SECOND });
   const oauth = oauthStore(options.oauth ?? {}, {
     issue: (scopes) => {
       const issued = `sbx_app_${randomBytes(16).toString('hex')}`;
@@ -105,7 +110,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     revoke: (issued) => void tokens.delete(issued),
   });
-  const counters: SandboxCounters = { received: 0, invalid: 0, wrongVersion: 0, byOperation: {}, faults: injector?.injected ?? {}, oauth: oauth.counters };
+  const counters: SandboxCounters = { received: 0, invalid: 0, wrongVersion: 0, byOperation: {}, faults: injector.injected, oauth: oauth.counters };
   const exportDelayMs = (options.exportDelaySeconds ?? DEFAULT_EXPORT_DELAY_SECONDS) * 1000;
   const linkTtlMs = (options.linkTtlSeconds ?? DEFAULT_LINK_TTL_SECONDS) * 1000;
   const linkSecret = randomBytes(32);
@@ -169,7 +174,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       throw new HttpError(404, { detail: 'Not found.' });
     }
 
-    const decision = injector?.decide(req.headers.authorization ?? '');
+    const decision = injector.decide(req.headers.authorization ?? '');
     if (decision && (await misbehave(decision, req, res))) return;
 
     const granted = authenticate(req.headers.authorization);

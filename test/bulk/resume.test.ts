@@ -6,9 +6,8 @@ import { appendFileSync, readFileSync, readdirSync, statSync, writeFileSync } fr
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFaults } from '../../src/sandbox/faults.js';
-import { startSandbox } from '../../src/sandbox/server.js';
 import { memoryStore } from '../../src/sandbox/store.js';
-import { FULL_TOKEN } from '../helpers.js';
+import { FULL_TOKEN, startTestSandbox } from '../helpers.js';
 import { BIN, runCli, useConfigDir } from '../cli/run.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -25,7 +24,7 @@ describe('--resume', () => {
 
   it('after a SIGKILL mid-run, applies every line exactly once', async () => {
     const store = memoryStore();
-    const sandbox = await startSandbox({ token: FULL_TOKEN, store });
+    const sandbox = await startTestSandbox({ token: FULL_TOKEN, store });
     closers.push(() => sandbox.close());
     const env = { PATH: process.env.PATH ?? '', STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
     const csv = join(dir, 'notes.csv');
@@ -60,7 +59,7 @@ describe('--resume', () => {
   });
 
   it('has journaled every outcome it reported, whenever it is killed', async () => {
-    const sandbox = await startSandbox({ token: FULL_TOKEN });
+    const sandbox = await startTestSandbox({ token: FULL_TOKEN });
     closers.push(() => sandbox.close());
     const env = { PATH: process.env.PATH ?? '', STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
     const file = join(dir, 'renewals.txt');
@@ -91,7 +90,7 @@ describe('--resume', () => {
   });
 
   it('leaves a line whose answer was lost alone, unless --retry-unknown', async () => {
-    const sandbox = await startSandbox({ token: FULL_TOKEN, faults: parseFaults('latency=800', 1) });
+    const sandbox = await startTestSandbox({ token: FULL_TOKEN, faults: parseFaults('latency=800', 1) });
     closers.push(() => sandbox.close());
     const env = { PATH: process.env.PATH ?? '', STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
     const file = join(dir, 'one.txt');
@@ -119,7 +118,7 @@ describe('--resume', () => {
   });
 
   it('refuses an input that changed, a command that differs, and a run that does not exist', async () => {
-    const sandbox = await startSandbox({ token: FULL_TOKEN });
+    const sandbox = await startTestSandbox({ token: FULL_TOKEN });
     closers.push(() => sandbox.close());
     const env = { STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
     const file = join(dir, 'cats.txt');
@@ -144,7 +143,7 @@ describe('--resume', () => {
 
   it('a run is worked on by one process at a time: a resume while it runs, or beside another resume, is refused and sends nothing', async () => {
     const store = memoryStore();
-    const sandbox = await startSandbox({ token: FULL_TOKEN, store });
+    const sandbox = await startTestSandbox({ token: FULL_TOKEN, store });
     closers.push(() => sandbox.close());
     const env = { PATH: process.env.PATH ?? '', STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
     const csv = join(dir, 'overlap.csv');
@@ -184,7 +183,7 @@ describe('--resume', () => {
   });
 
   it('skips and reports journal lines that are not records, and resumes from the rest', async () => {
-    const sandbox = await startSandbox({ token: FULL_TOKEN });
+    const sandbox = await startTestSandbox({ token: FULL_TOKEN });
     closers.push(() => sandbox.close());
     const env = { STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
     const file = join(dir, 'odd.txt');

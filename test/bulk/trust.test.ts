@@ -7,8 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFaults } from '../../src/sandbox/faults.js';
-import { startSandbox } from '../../src/sandbox/server.js';
-import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { FULL_TOKEN, useSandbox, startTestSandbox } from '../helpers.js';
 import { BIN, runCli, useConfigDir } from '../cli/run.js';
 import { hasTmux, Terminal } from '../cli/tmux.js';
 
@@ -69,7 +68,7 @@ describe('--each cut short by SIGTERM', () => {
   const dir = useConfigDir();
 
   it('has already written every failed line, adds those not started, and never touches the input', async () => {
-    const sandbox = await startSandbox({ token: FULL_TOKEN, faults: parseFaults('latency=150', 1) });
+    const sandbox = await startTestSandbox({ token: FULL_TOKEN, faults: parseFaults('latency=150', 1) });
     closers.push(() => sandbox.close());
     const input = join(dir, 'ids.txt');
     const failed = join(dir, 'redo.txt');

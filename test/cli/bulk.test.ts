@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFaults } from '../../src/sandbox/faults.js';
 import { memoryStore } from '../../src/sandbox/store.js';
-import { startSandbox } from '../../src/sandbox/server.js';
-import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { FULL_TOKEN, useSandbox, startTestSandbox } from '../helpers.js';
 import { BIN, runCli, useConfigDir } from './run.js';
 import { hasTmux, Terminal } from './tmux.js';
 
@@ -113,7 +112,7 @@ describe('--each against a rate-limited store', () => {
   });
 
   it('a 429 pauses every worker and no 429 reaches the output', async () => {
-    const sandbox = await startSandbox({ token: FULL_TOKEN, faults: parseFaults('rate=3', 1) });
+    const sandbox = await startTestSandbox({ token: FULL_TOKEN, faults: parseFaults('rate=3', 1) });
     closers.push(() => sandbox.close());
     const r = await runCli(['categories', 'get', '--each', '-', '--rate', '0', '--concurrency', '4'], {
       env: { STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN },
@@ -126,7 +125,7 @@ describe('--each against a rate-limited store', () => {
   });
 
   it('Ctrl-C stops taking lines, lets those in flight finish, names the rest, exits 130', async () => {
-    const sandbox = await startSandbox({ token: FULL_TOKEN, faults: parseFaults('latency=400', 1) });
+    const sandbox = await startTestSandbox({ token: FULL_TOKEN, faults: parseFaults('latency=400', 1) });
     closers.push(() => sandbox.close());
     const dir = mkdtempSync(join(tmpdir(), 'store-admin-bulk-'));
     closers.push(async () => rmSync(dir, { recursive: true, force: true }));

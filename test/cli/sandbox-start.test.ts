@@ -105,8 +105,9 @@ describe('sandbox start', () => {
     await always.stop();
 
     const statuses = async (seed: string) => {
-      const sandbox = await start(['--port', '0', '--token', 't', '--faults', 'error=0.5:503', '--seed', seed]);
-      expect(sandbox.stdout).toContain(`Faults: error=0.5:503 (seed ${seed})`);
+      // Without the rate limit, which would answer some of these 16 quick requests 429.
+      const sandbox = await start(['--port', '0', '--token', 't', '--faults', 'error=0.5:503,rate=0', '--seed', seed]);
+      expect(sandbox.stdout).toContain(`Faults: error=0.5:503,rate=0 (seed ${seed})`);
       const seen: number[] = [];
       for (let i = 0; i < 16; i++) seen.push(await get(sandbox.url, '/categories/1/', 't'));
       await sandbox.stop();
@@ -159,5 +160,20 @@ describe('sandbox start', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`^store-admin: Cannot start the sandbox on 127\\.0\\.0\\.1:${port}: the port is in use \\(try --port 0\\)$`, 'm'));
     await taken.stop();
+  });
+});
+
+describe('the rate limit of a started sandbox', () => {
+  it('is the platform\'s 4 per second per token, said at start; --faults rate=0 lifts it', async () => {
+    const limited = await start(['--port', '0', '--token', 'tok']);
+    expect(limited.stdout).toContain('Rate limit: 4 requests per second per token, as on the platform (--faults rate=0 lifts it)');
+    const statuses = await Promise.all(Array.from({ length: 6 }, () => get(limited.url, '/exports/types/', 'tok')));
+    expect(statuses.sort()).toEqual([200, 200, 200, 200, 429, 429]);
+    await limited.stop();
+    const free = await start(['--port', '0', '--token', 'tok', '--faults', 'rate=0']);
+    expect(free.stdout).toContain('Rate limit: none (--faults rate=0)');
+    const all = await Promise.all(Array.from({ length: 8 }, () => get(free.url, '/exports/types/', 'tok')));
+    expect(all).toEqual(Array.from({ length: 8 }, () => 200));
+    await free.stop();
   });
 });

@@ -9,10 +9,10 @@ import { createClient, type StoreClient } from '../../src/api/client.js';
 import { ApiError, NetworkError } from '../../src/api/errors.js';
 import { parseFaults } from '../../src/sandbox/faults.js';
 import { memoryStore } from '../../src/sandbox/store.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import { type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { runInProcess } from '../cli/in-process.js';
 import { BIN } from '../cli/run.js';
-import { FULL_TOKEN } from '../helpers.js';
+import { FULL_TOKEN, startTestSandbox } from '../helpers.js';
 import { writeFigures, type Figure } from './figures.js';
 
 const figures: Figure[] = [];
@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 async function sandboxWith(faults: string, seed: number, options: SandboxOptions = {}) {
-  const sandbox = await startSandbox({ token: FULL_TOKEN, faults: parseFaults(faults, seed), ...options });
+  const sandbox = await startTestSandbox({ token: FULL_TOKEN, faults: parseFaults(faults, seed), ...options });
   open.push({ sandbox });
   return sandbox;
 }

@@ -11,9 +11,9 @@ import { commandTree } from '../../src/cli.js';
 import { metaOf } from '../../src/commands/meta.js';
 import { commandPath, leafCommands } from '../../src/docs/reference.js';
 import { processIO } from '../../src/io.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { type Sandbox } from '../../src/sandbox/server.js';
 import { runInProcess } from '../cli/in-process.js';
-import { FULL_TOKEN } from '../helpers.js';
+import { FULL_TOKEN, startTestSandbox } from '../helpers.js';
 import { writeFigures } from './figures.js';
 
 const CASES = Number(process.env.STORE_ADMIN_SWEEP_CASES ?? 10_000);
@@ -105,7 +105,7 @@ describe('hostile input', () => {
   });
 
   it(`${CASES} random command lines end cleanly`, { timeout: 600_000 }, async () => {
-    sandbox = await startSandbox({ token: FULL_TOKEN });
+    sandbox = await startTestSandbox({ token: FULL_TOKEN });
     const env = { STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN };
     const codes: Record<number, number> = {};
     await fc.assert(
