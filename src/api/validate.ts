@@ -51,10 +51,14 @@ function unit(origin: string): string {
 }
 
 export function toFieldIssues(prefix: string, issues: readonly Issue[], input: unknown): FieldIssue[] {
-  return issues.map((issue) => ({
-    path: [prefix, ...issue.path.map(String)].filter(Boolean).join('.'),
-    message: describe(issue, valueAt(input, issue.path)),
-  }));
+  const found = new Map<string, FieldIssue>();
+  for (const issue of issues) {
+    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+    const message = describe(issue, valueAt(input, issue.path));
+    // Two checks of one field may fail in the same words: the field is named once.
+    found.set(`${path}\n${message}`, { path, message });
+  }
+  return [...found.values()];
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

@@ -75,16 +75,19 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
     stream?.end();
     body = stream ? undefined : merged;
   }
+  // An error answer prints nothing on stdout: its message goes to stderr, and its body with it
+  // in the JSON error object (--json); --include's status block goes to stderr too.
+  if (response.status < 200 || response.status >= 300) {
+    if (opts.include) io.stderr.write(statusBlock(response));
+    const error = new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers);
+    addHint(error, id ? operations[id].scopes : [], await ctx.grant());
+    throw error;
+  }
   if (opts.include) io.stdout.write(statusBlock(response));
   if (body !== undefined) {
     // A body that is not JSON is printed as received in a pipe, without control characters on a terminal.
     if (typeof body === 'string') io.stdout.write(`${io.stdout.isTTY ? printable(body) : body}${body.endsWith('\n') ? '' : '\n'}`);
     else await render(shown(body), io, { format, query: options.query, raw: options.raw, color: ctx.color });
-  }
-  if (response.status < 200 || response.status >= 300) {
-    const error = new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers);
-    addHint(error, id ? operations[id].scopes : [], await ctx.grant());
-    throw error;
   }
 }
 

@@ -74,8 +74,9 @@ not ask; sandbox reset and webhooks trigger touch only the sandbox. These comman
 Tables are printed when stdout is a terminal; JSON otherwise.
   --json               print the JSON the store answered (pretty on a terminal, compact in a pipe)
   -o, --output table   force a table even in a pipe
-  -o, --output ndjson  one JSON record per line: each item of a list, each record of every
-                       page with api --paginate (printed as pages arrive), each line of --each
+  -o, --output ndjson  one JSON record per line: each item of a list (the types of exports
+                       types, the lines of history show), each record of every page with api
+                       --paginate (printed as pages arrive), each line of --each
   -q, --query EXPR     filter the JSON with a JMESPath expression (https://jmespath.org, not
                        jq: 'types[0]', not '.types[0]'), e.g. --query 'lines[].{id: id, sku: sku}';
                        the result is JSON, or a table with -o table

@@ -59,6 +59,8 @@ export async function showRun(ctx: Context, id: string): Promise<void> {
   if (run.skipped.length > 0) ctx.note(skippedLines(`run ${id}'s journal`, run.skipped));
   const { header } = run;
   const lines = run.lines.map((line) => ({ ...line, input: line.input?.join(' ') }));
+  // NDJSON is a stream of the run's lines; JSON is the whole run, header included.
+  if (ctx.format === 'ndjson') return show(ctx, lines);
   if (ctx.format !== 'table') return show(ctx, { run: header, lines });
   ctx.io.stdout.write(
     `Run ${header.id}: ${header.command} on ${header.store}${header.profile ? ` (profile ${header.profile})` : ''}, started ${header.at}\n` +

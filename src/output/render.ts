@@ -7,7 +7,7 @@ import { writeOut } from './pager.js';
 import { applyQuery, rawLines } from './query.js';
 import { statusLine } from './status-line.js';
 import { printable } from '../printable.js';
-import type { ViewName } from './views.js';
+import type { View, ViewName } from './views.js';
 
 export { checkQuery } from './query.js';
 
@@ -30,7 +30,7 @@ export async function render(data: unknown, io: IO, options: RenderOptions): Pro
   if (raw !== undefined) return writeOut(io.stdout.isTTY ? printable(raw) : raw, io);
   if (options.format === 'ndjson') {
     const lines = recordLines(io);
-    for (const record of Array.isArray(data) ? data : [data ?? null]) lines.write(record);
+    for (const record of await recordsOf(data, options)) lines.write(record);
     return lines.end();
   }
   if (options.format === 'json') {
@@ -43,6 +43,19 @@ export async function render(data: unknown, io: IO, options: RenderOptions): Pro
   if (data === undefined || data === null) return;
   const { renderTable, outputWidth } = await import('./table.js');
   await writeOut(`${await renderTable(data, options, outputWidth(io.stdout, io.env))}\n`, io);
+}
+
+/** The records of a result, one per NDJSON line: a list's items, or those of the list its view says it wraps. */
+async function recordsOf(data: unknown, options: RenderOptions): Promise<unknown[]> {
+  if (Array.isArray(data)) return data;
+  // A query has reshaped the result: the view no longer describes it.
+  if (options.view && options.query === undefined && data !== null && typeof data === 'object') {
+    const { views } = await import('./views.js');
+    const view: View = views[options.view];
+    const items = view.items?.(data as Record<string, unknown>);
+    if (Array.isArray(items)) return items;
+  }
+  return [data ?? null];
 }
 
 export interface RecordLines {

@@ -47,7 +47,8 @@ export async function renderTable(data: unknown, options: RenderOptions, width: 
     return table(heading(['Key', 'Value']), Object.entries(record).map(([key, value]) => [fmt.text(key), fmt.text(value)]));
   }
   const parts: string[] = [];
-  const fields: Column[] = view.fields ?? autoFields(record);
+  // A view of lists alone (export types) shows no summary of them above the lists.
+  const fields: Column[] = view.fields ?? (view.sections ? [] : autoFields(record));
   if (fields.length > 0) parts.push(table([], fields.map(([label, cell]) => [fmt.bold(printableLine(label)), cell(record, fmt)])));
   for (const section of view.sections ?? []) {
     const rows = section.rows(record);

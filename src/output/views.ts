@@ -14,6 +14,8 @@ export interface View {
   columns?: Column[];
   /** For a free-form object: one row per key. */
   keyValue?: boolean;
+  /** The list a result wraps: -o ndjson prints one line per item of it. */
+  items?: (data: Row) => unknown;
 }
 
 const id: Column = ['ID', (r, f) => f.text(r.id)];
@@ -151,6 +153,7 @@ export const views = {
     fields: [['Signed link', (r, f) => f.text(r.url)]],
   },
   exportTypes: {
+    items: (r) => r.types,
     sections: [
       {
         title: 'Export types',

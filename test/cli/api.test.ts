@@ -59,15 +59,24 @@ describe('store-admin api', () => {
     expect(ctx.sandbox.counters.received).toBe(before);
     const sent = await api(['/orders/', '--api-version', '2024-04-01']);
     expect(sent.code).toBe(1);
-    expect(sent.json()).toEqual({ detail: 'Not found.' });
+    expect(sent.stdout).toBe('');
+    expect(sent.stderr).toContain('Not found.');
     expect(sent.stderr).not.toContain('warning');
   });
 
-  it('prints the body of an error answer and exits with its code', async () => {
+  it('prints nothing on stdout for an error answer, its body in the JSON error, and exits with its code', async () => {
     const missing = await api(['/categories/99/']);
     expect(missing.code).toBe(1);
-    expect(missing.json()).toEqual({ detail: 'Category 99 not found.' });
+    expect(missing.stdout).toBe('');
     expect(missing.stderr).toContain('store-admin: Category 99 not found.');
+    // A query has nothing to print either (it printed null).
+    const queried = await api(['/categories/99/', '-q', 'name']);
+    expect(queried.code).toBe(1);
+    expect(queried.stdout).toBe('');
+    const asJson = await api(['/categories/99/', '--json', '--include']);
+    expect(asJson.stdout).toBe('');
+    expect(asJson.stderr).toMatch(/^HTTP\/1\.1 404 Not Found\n/);
+    expect(JSON.parse(asJson.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { status: 404, body: { detail: 'Category 99 not found.' } } });
     const forbidden = await api(['/webhooks/1/'], { STORE_ADMIN_TOKEN: 'reader' });
     expect(forbidden.code).toBe(4);
     expect(forbidden.stderr).toContain('webhooks:read');

@@ -55,6 +55,20 @@ describe('output', () => {
     expect(JSON.parse(missing.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { status: 404 } });
   });
 
+  it('exports types: a table of the types alone, and one NDJSON line per type', async () => {
+    const table = await cli(['exports', 'types', '-o', 'table']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^Export types\n┌/);
+    expect(table.stdout).not.toMatch(/types\s+│ \d+ items/);
+    const types = (await cli(['exports', 'types', '--json'])).json().types;
+    const lines = await cli(['exports', 'types', '-o', 'ndjson']);
+    expect(lines.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(types);
+    expect(types.length).toBeGreaterThan(1);
+    // A query reshapes the answer: its result is one record, as with any other.
+    const queried = await cli(['exports', 'types', '-o', 'ndjson', '-q', 'types[0]']);
+    expect(JSON.parse(queried.stdout)).toEqual(types[0]);
+  });
+
   it('colours statuses only when allowed', async () => {
     const forced = await cli(['webhooks', 'get', '1', '-o', 'table'], { FORCE_COLOR: '1' });
     expect(forced.stdout).toContain('\x1b[');

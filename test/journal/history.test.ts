@@ -40,6 +40,9 @@ describe('store-admin history', () => {
       expect.objectContaining({ line: 3, input: '99999', outcome: 'failed', status: 404 }),
     ]);
     expect(show.json().run).toMatchObject({ id, command: 'customers add-note', input: { source: '-', lines: 3 } });
+    // NDJSON: one record per line of the run.
+    const ndjson = await cli(['history', 'show', id!, '-o', 'ndjson']);
+    expect(ndjson.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(show.json().lines);
   });
 
   it('filters by --since and --operation, and says when nothing matches', async () => {
