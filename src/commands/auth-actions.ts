@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import { render } from '../output/render.js';
 import { maskToken } from '../output/mask.js';
 import type { Options } from './define.js';
+import { argumentOrChoice } from './local.js';
 import { textFrom } from './values.js';
 import { checkProfileName, type AppLogin, type ConfigData, type Profile } from '../config/profiles.js';
 import { chosenBaseUrl, chosenProfile, noToken, profileStore, resolveConnection, type Setting } from '../config/resolve.js';
@@ -241,8 +242,25 @@ export async function listProfiles(ctx: Context): Promise<void> {
   await render(rows, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color, view: 'profiles' });
 }
 
-export async function useProfile(ctx: Context, name: string): Promise<void> {
-  checkProfileName(name);
+/** The profile a command names, or one picked from the list at a terminal. */
+async function profileArgument(ctx: Context, given: string | undefined, verb: 'use' | 'remove'): Promise<string> {
+  return argumentOrChoice(ctx, given, {
+    label: '<name>',
+    message: verb === 'use' ? 'Which profile should be active?' : 'Which profile should be removed?',
+    usage: `store-admin profiles ${verb} NAME (see store-admin profiles list)`,
+    choices: () => {
+      const data = profileStore(ctx.io).read();
+      return Object.entries(data.profiles).map(([name, profile]) => ({
+        value: name,
+        name: `${name}${profile.baseUrl ? `  ${profile.baseUrl}` : ''}${data.activeProfile === name ? '  (active)' : ''}`,
+      }));
+    },
+    none: new UsageError('No profiles yet', { hint: 'Run: store-admin auth login' }),
+  });
+}
+
+export async function useProfile(ctx: Context, given: string | undefined): Promise<void> {
+  const name = checkProfileName(await profileArgument(ctx, given, 'use'));
   await profileStore(ctx.io).update((config) => {
     existing(config, name);
     config.activeProfile = name;
@@ -261,8 +279,8 @@ async function confirmRemoval(ctx: Context, name: string, data: ConfigData): Pro
   if (!confirmed) throw new UsageError('Canceled; nothing was removed');
 }
 
-export async function removeProfile(ctx: Context, name: string): Promise<void> {
-  checkProfileName(name);
+export async function removeProfile(ctx: Context, given: string | undefined): Promise<void> {
+  const name = checkProfileName(await profileArgument(ctx, given, 'remove'));
   const store = profileStore(ctx.io);
   await confirmRemoval(ctx, name, store.read());
   await store.update((config) => {

@@ -7,6 +7,7 @@ import { profileStore } from '../config/resolve.js';
 import type { Context } from '../context.js';
 import type { IO } from '../io.js';
 import { HELP_TOPICS } from './help.js';
+import { metaOf } from './meta.js';
 
 interface Position {
   /** The deepest command the words name. */
@@ -32,7 +33,8 @@ export async function candidates(words: string[], ctx: Context): Promise<string[
   else {
     // Commander looks for a subcommand in the first argument only.
     const argument = command.registeredArguments[positionals.length];
-    offered = [...(positionals.length === 0 ? subcommandsOf(command) : []), ...(argument?.argChoices ?? [])];
+    const values = positionals.length === 0 ? ((await metaOf(command)?.argumentValues?.(ctx)) ?? []) : [];
+    offered = [...(positionals.length === 0 ? subcommandsOf(command) : []), ...(argument?.argChoices ?? []), ...values];
   }
   return offered.filter((candidate) => candidate.startsWith(current));
 }
@@ -76,14 +78,17 @@ function valuesOf(option: Option, io: IO): readonly string[] {
   if (option.argChoices) return option.argChoices;
   // Any event name is accepted, so these are suggestions rather than Commander choices.
   if (option.long === '--event') return WEBHOOK_EVENTS;
-  if (option.long === '--profile') {
-    try {
-      return Object.keys(profileStore(io).read().profiles);
-    } catch {
-      return []; // an unreadable config file is reported when a command runs, not here
-    }
-  }
+  if (option.long === '--profile') return profileNames(io);
   return [];
+}
+
+/** The profiles in the config file, for --profile and `profiles use|remove`. */
+export function profileNames(io: IO): string[] {
+  try {
+    return Object.keys(profileStore(io).read().profiles);
+  } catch {
+    return []; // an unreadable config file is reported when a command runs, not here
+  }
 }
 
 function flagsOf(command: Command): string[] {

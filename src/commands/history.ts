@@ -18,10 +18,13 @@ export function register(history: Command, ctx: Context): void {
   );
   describeCommand(
     history
-      .command('show <run>')
-      .description("Show a bulk run line by line: each line's input and outcome")
-      .action(localAction(ctx, async (ctx, _opts, [run]) => (await import('../journal/history-view.js')).showRun(ctx, run!))),
-    { examples: ['store-admin history show 20261123-084012-1a2b', 'store-admin history show 20261123-084012-1a2b --json'] },
+      .command('show [run]')
+      .description("Show a bulk run line by line: each line's input and outcome (picked from the latest runs at a terminal when not given)")
+      .action(localAction(ctx, async (ctx, _opts, [run]) => (await import('../journal/history-view.js')).showRun(ctx, run))),
+    {
+      examples: ['store-admin history show 20261123-084012-1a2b', 'store-admin history show 20261123-084012-1a2b --json'],
+      argumentValues: async (ctx) => (await import('../journal/history-view.js')).latestRunIds(ctx),
+    },
   );
 }
 

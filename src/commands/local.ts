@@ -1,6 +1,7 @@
 // Commands that work on local configuration rather than one API operation share this wiring:
 // the run's one context, with the work imported only when the command runs.
 import type { Command } from 'commander';
+import { UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import type { Options } from './define.js';
 
@@ -9,4 +10,23 @@ export function localAction(ctx: Context, work: (ctx: Context, opts: Options, ar
     const self = received.at(-1) as Command;
     await work(ctx, self.opts<Options>(), received.slice(0, -2) as string[]);
   };
+}
+
+/**
+ * An argument left out: picked from a list at a terminal, a one-line usage error elsewhere (or
+ * when there is nothing to pick). `usage` is the command line that supplies it.
+ */
+export async function argumentOrChoice(
+  ctx: Context,
+  given: string | undefined,
+  ask: { label: string; message: string; usage: string; choices: () => readonly { value: string; name: string }[]; none: UsageError },
+): Promise<string> {
+  if (given !== undefined) return given;
+  if (!ctx.interactive) {
+    const why = ctx.options.input === false ? 'prompts are off (--no-input)' : 'prompts need a terminal';
+    throw new UsageError(`Missing ${ask.label}: ${why}`, { hint: `Run: ${ask.usage}` });
+  }
+  const choices = ask.choices();
+  if (choices.length === 0) throw ask.none;
+  return ctx.prompt.select({ flag: ask.label, message: ask.message, choices });
 }

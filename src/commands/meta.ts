@@ -2,6 +2,7 @@
 // model: the operation it runs and its examples.
 import type { Command } from 'commander';
 import type { OperationId } from '../api/operations.js';
+import type { Context } from '../context.js';
 import type { Field } from './fields.js';
 
 export interface CommandMeta {
@@ -18,6 +19,8 @@ export interface CommandMeta {
    * that does, which a test runs without --yes to hold every such command to the rule.
    */
   confirms?: { when?: string; example: string };
+  /** Completion for the first argument, found when asked (the events `webhooks trigger` can cause). */
+  argumentValues?: (ctx: Context) => Promise<readonly string[]>;
   /** The body fields its options were made from. */
   fields?: readonly Field[];
   /** Completes the help (the schema's limits) before it is shown outside a run, as `help` and the docs do. */

@@ -6,6 +6,9 @@ import { describeCommand } from './meta.js';
 
 const actions = () => import('./auth-actions.js');
 
+/** Completion for a profile argument: the names in the config file. */
+const profileNames = async (ctx: Context) => (await import('./complete-words.js')).profileNames(ctx.io);
+
 export function register(profiles: Command, ctx: Context): void {
   describeCommand(
     profiles
@@ -17,20 +20,21 @@ export function register(profiles: Command, ctx: Context): void {
 
   describeCommand(
     profiles
-      .command('use <name>')
-      .description('Make a profile the active one')
-      .action(localAction(ctx, async (ctx, _opts, [name]) => (await actions()).useProfile(ctx, name!))),
-    { examples: ['store-admin profiles use staging', 'store-admin profiles use prod'] },
+      .command('use [name]')
+      .description('Make a profile the active one (picked from a list at a terminal when not given)')
+      .action(localAction(ctx, async (ctx, _opts, [name]) => (await actions()).useProfile(ctx, name))),
+    { examples: ['store-admin profiles use staging', 'store-admin profiles use prod'], argumentValues: profileNames },
   );
 
   describeCommand(
     profiles
-      .command('remove <name>')
-      .description('Remove a profile and its token (asks first; --yes skips)')
-      .action(localAction(ctx, async (ctx, _opts, [name]) => (await actions()).removeProfile(ctx, name!))),
+      .command('remove [name]')
+      .description('Remove a profile and its token (asks first; --yes skips; picked from a list at a terminal when not given)')
+      .action(localAction(ctx, async (ctx, _opts, [name]) => (await actions()).removeProfile(ctx, name))),
     {
       examples: ['store-admin profiles remove staging', 'store-admin profiles remove old-shop --yes'],
       confirms: { example: 'store-admin profiles remove staging' },
+      argumentValues: profileNames,
     },
   );
 }

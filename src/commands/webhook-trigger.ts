@@ -25,5 +25,6 @@ export function registerTrigger(webhooks: Command, ctx: Context): void {
     );
   describeCommand(command, {
     examples: ['store-admin --sandbox webhooks trigger order.created', 'store-admin --sandbox webhooks trigger subscription.updated --json'],
+    argumentValues: async () => [...(await import('../webhooks/trigger.js')).TRIGGERS.keys()],
   });
 }

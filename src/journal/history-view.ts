@@ -5,6 +5,7 @@ import { UsageError } from '../api/errors.js';
 import { configDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import type { Options } from '../commands/define.js';
+import { argumentOrChoice } from '../commands/local.js';
 import { render } from '../output/render.js';
 import { readHistory, RETENTION_DAYS, RETENTION_ENTRIES, skippedLines } from './history.js';
 import { readRun } from './run-journal.js';
@@ -48,7 +49,30 @@ export async function listHistory(ctx: Context, opts: Options): Promise<void> {
   );
 }
 
-export async function showRun(ctx: Context, id: string): Promise<void> {
+/** How many of the latest runs the picker and completion offer. */
+const PICKED_RUNS = 50;
+
+/** The history's latest bulk runs, newest first. */
+function latestRuns(ctx: Context) {
+  return readHistory(configDir(ctx.io.env))
+    .filter((entry) => entry.run)
+    .slice(-PICKED_RUNS)
+    .reverse();
+}
+
+export function latestRunIds(ctx: Context): string[] {
+  return latestRuns(ctx).map((entry) => entry.run!);
+}
+
+export async function showRun(ctx: Context, given: string | undefined): Promise<void> {
+  const id = await argumentOrChoice(ctx, given, {
+    label: '<run>',
+    message: 'Which run?',
+    usage: 'store-admin history show RUN (the ids are in store-admin history)',
+    choices: () =>
+      latestRuns(ctx).map((entry) => ({ value: entry.run!, name: `${entry.run}  ${entry.command}  ${entry.store}  ${entry.at.slice(0, 16).replace('T', ' ')}` })),
+    none: new UsageError('No bulk runs in the history', { hint: 'Runs of --each are recorded; see: store-admin history' }),
+  });
   let run;
   try {
     run = readRun(configDir(ctx.io.env), id);

@@ -98,6 +98,19 @@ describe('auth and profiles', () => {
     expect((await cli(dir, ['auth', 'logout', '--profile', 'ghost'])).code).toBe(2);
   });
 
+  it('profiles use and remove without a name: one usage line without a terminal, not a parser error', async () => {
+    const dir = freshDir();
+    await login(dir, 'main', TOKEN_A);
+    for (const verb of ['use', 'remove']) {
+      const r = await cli(dir, ['profiles', verb]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`store-admin: Missing <name>: prompts need a terminal\nhint: Run: store-admin profiles ${verb} NAME (see store-admin profiles list)\n`);
+    }
+    const off = await cli(dir, ['profiles', 'use', '--no-input']);
+    expect(off.stderr.split('\n')[0]).toBe('store-admin: Missing <name>: prompts are off (--no-input)');
+    expect(config(dir).profiles.main).toBeDefined();
+  });
+
   it('auth token prints the token alone', async () => {
     const dir = freshDir();
     await login(dir, 'main', TOKEN_A);

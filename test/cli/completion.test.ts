@@ -10,6 +10,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CANCEL_REASONS, EXPORT_TYPES, SUBSCRIPTION_STATUSES } from '../../src/api/enums.js';
 import { BIN, runCli, useConfigDir } from './run.js';
 import { hasTmux } from './tmux.js';
+import { TRIGGERS } from '../../src/webhooks/trigger.js';
+
+/** The events `webhooks trigger` can cause, as the command itself knows them. */
+const TRIGGERABLE = [...TRIGGERS.keys()];
 
 const binDir = mkdtempSync(join(tmpdir(), 'store-admin-bin-'));
 afterAll(() => rmSync(binDir, { recursive: true, force: true }));
@@ -64,6 +68,14 @@ describe('completion in bash', () => {
   it('completes profile names from the config', () => {
     expect(complete('--profile ')).toEqual(['prod', 'staging']);
     expect(complete('categories get 1 --profile st')).toEqual(['staging']);
+    expect(complete('profiles use ')).toEqual(['prod', 'staging']);
+    expect(complete('profiles remove st')).toEqual(['staging']);
+  });
+
+  it('completes the events webhooks trigger can cause, not file names', () => {
+    expect(complete('webhooks trigger ')).toEqual(TRIGGERABLE);
+    expect(complete('webhooks trigger order.')).toEqual(['order.created', 'order.updated']);
+    expect(complete('webhooks trigger order.created ')).toEqual([]);
   });
 
   it('offers nothing where a free value goes, leaving it to file completion', () => {
@@ -130,6 +142,12 @@ describe.each([
     expect(completeIn('subscriptions ')).toEqual(['cancel', 'renew', 'update']);
     expect(completeIn('subscriptions cancel 1 --r')).toEqual(expect.arrayContaining(['--reason', '--retries']));
     expect(completeIn('--profile prod --json subscriptions c')).toEqual(['cancel']);
+  });
+
+  it('completes the events webhooks trigger can cause, and profile names for profiles use', () => {
+    expect(completeIn('webhooks trigger ').sort()).toEqual([...TRIGGERABLE].sort());
+    expect(completeIn('webhooks trigger order.').sort()).toEqual(['order.created', 'order.updated']);
+    expect(completeIn('profiles use ').sort()).toEqual(['prod', 'staging']);
   });
 
   it("completes flags' allowed values and profile names", () => {

@@ -1,4 +1,7 @@
 // Prompts and confirmations, driven in a real pseudo-terminal.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { runCli, useConfigDir } from './run.js';
@@ -240,5 +243,49 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
     expect(t.screen()).toContain('Canceled; nothing was removed');
     const list = await runCli(['profiles', 'list', '--json'], { env: { STORE_ADMIN_CONFIG_DIR: dir } });
     expect(list.json().map((p: { name: string }) => p.name)).toContain('leaving');
+  });
+
+  it('profiles use and remove with no name offer the profiles to pick from', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'store-admin-pick-'));
+    try {
+      for (const profile of ['alpha', 'beta']) {
+        const login = await runCli(['auth', 'login', '--profile', profile, '--base-url', ctx.sandbox.url, '--with-token', '--insecure-storage'], {
+          env: { STORE_ADMIN_CONFIG_DIR: own },
+          stdin: FULL_TOKEN,
+        });
+        expect(login.code, login.stderr).toBe(0);
+      }
+      const use = Terminal.start(['profiles', 'use'], { STORE_ADMIN_CONFIG_DIR: own, NO_COLOR: '1' }, { width });
+      terminals.push(use);
+      await use.waitFor(/Which profile should be active\?[^]*alpha[^]*\(active\)[^]*beta/);
+      use.keys('Down', 'Enter');
+      expect(await use.exitCode()).toBe(0);
+      expect(use.screen()).toContain('Now using profile "beta".');
+      const remove = Terminal.start(['profiles', 'remove'], { STORE_ADMIN_CONFIG_DIR: own, NO_COLOR: '1' }, { width });
+      terminals.push(remove);
+      await remove.waitFor(/Which profile should be removed\?/);
+      remove.keys('Enter');
+      await remove.waitFor(/Remove profile "alpha" and its token\?/);
+      remove.keys('y', 'Enter');
+      expect(await remove.exitCode()).toBe(0);
+      const list = await runCli(['profiles', 'list', '--json'], { env: { STORE_ADMIN_CONFIG_DIR: own } });
+      expect(list.json()).toEqual([expect.objectContaining({ name: 'beta', active: true })]);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
+  it('history show with no run offers the latest runs to pick from', async () => {
+    const run = await runCli(['customers', 'add-note', '--each', '-', '--message', 'picked', '--rate', '0'], {
+      env: { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir },
+      stdin: '1\n2\n',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const id = /Run (\S+);/.exec(run.stderr)![1]!;
+    const t = start(['history', 'show']);
+    await t.waitFor(new RegExp(`Which run\\?[^]*${id}\\s+customers add-note`));
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).toContain(`Run ${id}: customers add-note`);
   });
 });

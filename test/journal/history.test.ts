@@ -55,6 +55,9 @@ describe('store-admin history', () => {
     const none = await cli(['history', '--operation', 'apps update-settings', '-o', 'table']);
     expect(none.code).toBe(0);
     expect(none.stderr).toContain('Nothing recorded that matches (changes are kept for 90 days, 10000 at most)');
+    const missing = await cli(['history', 'show']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('store-admin: Missing <run>: prompts need a terminal\nhint: Run: store-admin history show RUN (the ids are in store-admin history)\n');
     const unknown = await cli(['history', 'show', '20200101-000000-abcd']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.split('\n')[0]).toBe('store-admin: No run 20200101-000000-abcd in the history');
