@@ -58,7 +58,7 @@ export function commandTree(io: IO = processIO()): Promise<Command> {
 /** Runs one command line; tests (and programs embedding the CLI) may put in their own client and prompter. */
 export async function main(argv: string[], io: IO = processIO(), overrides: ContextOverrides = {}): Promise<number> {
   const interrupts = listenForInterrupts(io);
-  const ctx: Context = createContext(io, interrupts, () => buildProgram(ctx), overrides);
+  const ctx: Context = createContext(io, interrupts, () => buildProgram(ctx), overrides, argv);
   const program = await buildProgram(ctx, argv);
   // The one context learns the parsed global options before any command runs.
   program.hook('preAction', (_root, action) => ctx.bind(action.optsWithGlobals()));
@@ -68,7 +68,7 @@ export async function main(argv: string[], io: IO = processIO(), overrides: Cont
   } catch (error) {
     // The error as a JSON object too, on stderr, only when JSON output was asked for by name.
     const { json, output } = program.opts<{ json?: boolean; output?: string }>();
-    const code = report(error, ctx.io, !!json || output === 'json' || output === 'ndjson');
+    const code = report(error, ctx.io, !!json || output === 'json' || output === 'ndjson', interrupts.stoppedBy === 'SIGTERM');
     if (ctx.io.env.GITHUB_ACTIONS === 'true' && code !== EXIT.ok) await annotate(error, code, ctx.io);
     return code;
   } finally {
@@ -84,7 +84,7 @@ async function annotate(error: unknown, exitCode: number, io: IO): Promise<void>
   io.stderr.write(errorAnnotation(exitCode, message, error instanceof StoreAdminError ? error.hint : undefined));
 }
 
-function report(error: unknown, io: IO, json: boolean): number {
+function report(error: unknown, io: IO, json: boolean, terminated: boolean): number {
   if (error instanceof CommanderError) {
     // Commander has already printed help, the version or its own one-line message.
     if (error.exitCode === 0) return EXIT.ok;
@@ -96,7 +96,8 @@ function report(error: unknown, io: IO, json: boolean): number {
   }
   const known = error instanceof StoreAdminError;
   const message = known ? error.message : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-  const exitCode = known ? error.exitCode : EXIT.failure;
+  // Work stopped by SIGTERM ends as a process killed by it would: 143 (128 + 15); Ctrl-C: 130.
+  const exitCode = known ? (terminated && error.exitCode === EXIT.interrupted ? EXIT.terminated : error.exitCode) : EXIT.failure;
   // The status tells a wrong store URL (a bare 404) from a missing object.
   const status = error instanceof ApiError && !message.startsWith(String(error.status)) ? ` (HTTP ${error.status})` : '';
   // One line each, whatever a store put in them.

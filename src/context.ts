@@ -14,6 +14,8 @@ import { printableLine } from './printable.js';
 
 export interface Context {
   io: IO;
+  /** The command line as given after `store-admin`, for hints that repeat it (resuming a run). */
+  readonly argv: readonly string[];
   /** The global options of this run (set before any command runs). */
   readonly options: GlobalOptions;
   readonly format: Format;
@@ -51,6 +53,7 @@ export function createContext(
   interrupts: Pick<Interrupts, 'signal' | 'forceSignal'>,
   commandTree: () => Promise<import('commander').Command>,
   overrides: ContextOverrides = {},
+  argv: readonly string[] = [],
 ): Context {
   // Whatever the run prints, the token it uses is never in it.
   const guarded = guardedIO(io);
@@ -74,6 +77,7 @@ export function createContext(
   };
   return {
     io,
+    argv,
     get options() {
       return options;
     },

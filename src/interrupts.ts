@@ -9,6 +9,8 @@ export interface Interrupts {
   readonly signal: AbortSignal;
   /** Aborted by a second Ctrl-C or SIGTERM: abandon requests in flight. */
   readonly forceSignal: AbortSignal;
+  /** What stopped the run first, if anything did: the exit code follows it (130 or 143). */
+  readonly stoppedBy?: NodeJS.Signals | 'EPIPE';
   dispose(): void;
 }
 
@@ -47,6 +49,9 @@ export function listenForInterrupts(io: IO): Interrupts {
     get forceSignal() {
       arm();
       return force.signal;
+    },
+    get stoppedBy() {
+      return armed && stop.signal.aborted ? (stop.signal.reason as NodeJS.Signals | 'EPIPE') : undefined;
     },
     dispose() {
       if (!armed) return;

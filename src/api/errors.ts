@@ -9,6 +9,7 @@ export const EXIT = {
   auth: 4,
   timedOut: 5,
   interrupted: 130,
+  /** Stopped by SIGTERM (128 + 15), as a process killed by it reports. */
   terminated: 143,
 } as const;
 

@@ -5,7 +5,7 @@ import { StoreAdminError, UsageError } from '../api/errors.js';
 import { operations } from '../api/operations.js';
 import type { Context } from '../context.js';
 import type { OperationCommand, Options } from '../commands/define.js';
-import { commandName } from '../commands/prepare-input.js';
+import { commandName, labelOf } from '../commands/prepare-input.js';
 import { configDir } from '../config/paths.js';
 import { appendHistory, skippedLines } from '../journal/history.js';
 import { lockRun, type RunLock } from '../journal/run-lock.js';
@@ -38,8 +38,9 @@ export async function journalFor(
   const dir = configDir(ctx.io.env);
   const { store, profile } = await ctx.destination();
   const command = commandName(spec);
-  const inputSha = sha256(text);
+  const input = { source, sha256: sha256(text), lines: all.length };
   const requestsSha = sha256(JSON.stringify(all.map((item) => item.input)));
+  const fields = fieldHashes(all);
   const warn = (error: unknown) => ctx.note(`warning: the run's journal cannot be written (${(error as Error).message}); --resume will not know this run`);
 
   if (opts.resume === undefined) {
@@ -50,8 +51,9 @@ export async function journalFor(
       operation: spec.operation,
       store,
       ...(profile ? { profile } : {}),
-      input: { source, sha256: inputSha, lines: all.length },
+      input,
       body: requestsSha,
+      fields,
     };
     let lock: RunLock | undefined;
     return {
@@ -74,7 +76,19 @@ export async function journalFor(
     };
   }
 
-  const found = findRun(dir, { run: opts.resume === true ? true : String(opts.resume), operation: spec.operation, command, store, inputSha, requestsSha });
+  const found = findRun(dir, {
+    run: opts.resume === true ? true : String(opts.resume),
+    operation: spec.operation,
+    command,
+    store,
+    input,
+    requestsSha,
+    fields,
+    flagOf: (field) => {
+      const [part, key] = field.split('.', 2) as ['params' | 'body', string];
+      return labelOf(spec, part, key);
+    },
+  });
   const id = found.header.id;
   // One process at a time: another still sending this run's lines refuses this one, before anything is sent.
   const lock = await lockRun(dir, id);
@@ -106,4 +120,18 @@ export async function journalFor(
     },
     release: () => lock.release(),
   };
+}
+
+/** Each path parameter's and body field's values over the run, hashed (see RunHeader.fields). */
+function fieldHashes(items: Item[]): Record<string, string> {
+  const names = new Set<string>();
+  for (const { input } of items) {
+    for (const key of Object.keys(input.params)) names.add(`params.${key}`);
+    if (input.body && typeof input.body === 'object') for (const key of Object.keys(input.body)) names.add(`body.${key}`);
+  }
+  const valueOf = (input: Item['input'], name: string) => {
+    const [part, key] = name.split('.', 2) as ['params' | 'body', string];
+    return (input[part] as Record<string, unknown> | undefined)?.[key];
+  };
+  return Object.fromEntries([...names].sort().map((name) => [name, sha256(JSON.stringify(items.map((item) => valueOf(item.input, name) ?? null)))]));
 }

@@ -17,7 +17,8 @@ import { rateLimiter } from './limiter.js';
 import { readItems, type Item } from './input.js';
 import { journalFor, type Journaling } from './journaling.js';
 import { failureReason, groupedReasons, shortLine } from './outcomes.js';
-import { duration, progressBar } from './progress.js';
+import { duration, progressBar, shownRate } from './progress.js';
+import { resumeCommand } from './resume.js';
 
 export async function runBulk(spec: OperationCommand, ctx: Context, fixed: string[], opts: Options): Promise<void> {
   const { options, io } = ctx;
@@ -59,7 +60,7 @@ async function sendLines(spec: OperationCommand, ctx: Context, client: StoreClie
   const redo = opts.failed === undefined ? undefined : redoFile(String(opts.failed), header);
   const journal = await journaling.open();
 
-  const progress = options.quiet ? { tick() {}, done() {} } : progressBar(io.stderr, items.length);
+  const progress = options.quiet ? { tick() {}, done() {} } : progressBar(io.stderr, items.length, opts.rate);
   const failed: Item[] = [];
   const reasons: string[] = [];
   // Changes whose answer was lost: they may have been applied, so they are named, not re-run.
@@ -90,7 +91,7 @@ async function sendLines(spec: OperationCommand, ctx: Context, client: StoreClie
       });
       succeeded++;
       journal?.outcome(item.line, 'applied', { input: item.values, status });
-      return { input: item.values, ok: true, status, data: spec.present ? spec.present(data, opts) : data };
+      return { line: item.line, input: item.values, ok: true, status, data: spec.present ? spec.present(data, opts) : data };
     } catch (error) {
       if (error instanceof NotStartedError) {
         waiting.push(item);
@@ -115,6 +116,7 @@ async function sendLines(spec: OperationCommand, ctx: Context, client: StoreClie
       }
       const described = error instanceof StoreAdminError ? error : new StoreAdminError(String(error));
       return {
+        line: item.line,
         input: item.values,
         ok: false,
         ...(lost ? { outcome: 'unknown' } : {}),
@@ -170,7 +172,7 @@ async function sendLines(spec: OperationCommand, ctx: Context, client: StoreClie
   const parts = [`${succeeded} succeeded`, `${failed.length} failed`];
   if (unknown.length > 0) parts.push(`${unknown.length} with an unknown outcome`);
   if (notStarted.length > 0) parts.push(`${notStarted.length} not started`);
-  ctx.note(`${commandName(spec)}: ${plural(items.length, 'line')} — ${parts.join(', ')} in ${duration(seconds)} (${(next / Math.max(seconds, 0.001)).toFixed(1)}/s)`);
+  ctx.note(`${commandName(spec)}: ${plural(items.length, 'line')} — ${parts.join(', ')} in ${duration(seconds)} (${shownRate(next, seconds, opts.rate)})`);
   if (reasons.length > 0) ctx.note(`Failures: ${groupedReasons(reasons)}`);
   if (unknown.length > 0) {
     ctx.note(`Lines ${unknown.map((item) => item.line).join(', ')} may or may not have been applied (their answers were lost): check them before running them again`);
@@ -180,7 +182,12 @@ async function sendLines(spec: OperationCommand, ctx: Context, client: StoreClie
   if (refusal) {
     throw new AuthError(`Stopped: the store refused the token (${refusal.message}); ${plural(notStarted.length, 'line')} not started`, { hint: refusal.hint });
   }
-  if (stop.aborted) throw new InterruptedError(`Interrupted: ${plural(notStarted.length, 'line')} not started${failed.length ? `, ${failed.length} failed` : ''}; every line that ran is reported above`);
+  if (stop.aborted) {
+    const interrupted = new InterruptedError(`Interrupted: ${plural(notStarted.length, 'line')} not started${failed.length ? `, ${failed.length} failed` : ''}; every line that ran is reported above`);
+    // The very command that picks the run up, as it would be typed again.
+    if (journal) interrupted.hint = `Resume with: ${resumeCommand(ctx.argv, journal.header.id)}`;
+    throw interrupted;
+  }
   const bad = failed.length + unknown.length;
   if (bad > 0) throw new StoreAdminError(`${bad} of ${items.length} failed`, opts.failed === undefined ? { hint: 'Pass --failed FILE to collect them for a re-run' } : {});
   if (journaling.leftUnknown > 0) {

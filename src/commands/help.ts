@@ -52,7 +52,8 @@ token: exit 4). STORE_ADMIN_TOKEN set without STORE_ADMIN_BASE_URL goes to the s
   5    timed out waiting (--wait-timeout): what was waited for goes on, and the message says how
        to finish later (exports download ID --wait)
   130  interrupted (Ctrl-C); for a change, it may or may not have been applied
-  143  terminated (SIGTERM) while waiting for or downloading an export
+  143  stopped by SIGTERM (a cancelled CI job, kill), whatever the command, a sandbox or a
+       listener included; for a change, as for 130
 
 Once a change has gone through, nothing that follows exits 2: a failure after it is exit 1, and
 the message says what was created. On GitHub Actions (GITHUB_ACTIONS=true) an error is also

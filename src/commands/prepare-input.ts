@@ -65,12 +65,11 @@ function explain(error: ValidationError, spec: OperationCommand, input: Input, o
     let value: unknown;
     let suggestion: string | undefined;
     if (where === 'params' && field) {
-      const arg = spec.args?.find(([, param]) => param === field);
-      label = arg ? `<${arg[0]}>` : field;
+      label = labelOf(spec, 'params', field);
       value = input.params[field];
     } else if (where === 'body' && field) {
       const declared = spec.fields?.find((f) => f.key === field);
-      label = declared ? flagOf(declared) : `--${field.replace(/_/g, '-')}`;
+      label = labelOf(spec, 'body', field);
       if (rest.length > 0) label = `${label} (${rest.join('.')})`;
       const typed = declared && rest.length === 0 ? opts[attributeOf(declared)] : undefined;
       value = typeof typed === 'string' ? typed : rest.length === 0 ? (input.body as Record<string, unknown> | undefined)?.[field] : undefined;
@@ -83,6 +82,16 @@ function explain(error: ValidationError, spec: OperationCommand, input: Input, o
     return `${label}: ${issue.message}${shown}${suggestion ? `; ${suggestion}` : ''}`;
   });
   return new UsageError(parts.join('; '));
+}
+
+/** How a person names a path parameter or body field: its argument (`<id>`) or flag (`--reason`). */
+export function labelOf(spec: OperationCommand, part: 'params' | 'body', key: string): string {
+  if (part === 'params') {
+    const arg = spec.args?.find(([, param]) => param === key);
+    return arg ? `<${arg[0]}>` : key;
+  }
+  const declared = spec.fields?.find((f) => f.key === key);
+  return declared ? flagOf(declared) : `--${key.replace(/_/g, '-')}`;
 }
 
 /**

@@ -19,6 +19,11 @@ export interface RunHeader {
   input: { source: string; sha256: string; lines: number };
   /** A hash of the flags' body, so a resume is the same command: the body itself may hold secrets. */
   body: string;
+  /**
+   * A hash of each path parameter's and body field's values over the run (`params.id`,
+   * `body.cancel_reason`), so a resume with other flags can name them. Absent in older journals.
+   */
+  fields?: Record<string, string>;
 }
 
 type JournalRecord =

@@ -129,10 +129,22 @@ describe('--resume', () => {
     writeFileSync(file, '1\n2\n1\n');
     const changed = await runCli(['customers', 'add-note', '--each', file, '--message', 'x', '--resume', id], { env });
     expect(changed.code).toBe(2);
-    expect(changed.stderr.split('\n')[0]).toBe(`store-admin: --resume ${id}: the input is not the one that run read (${file} has changed)`);
+    expect(changed.stderr.split('\n')[0]).toBe(`store-admin: --resume ${id}: the input is not the one that run read (${file} has 3 lines, not 2)`);
+    // Without a run named, the refusal says the input changed, and how, and which run it was compared with.
+    const latest = await runCli(['customers', 'add-note', '--each', file, '--message', 'x', '--resume'], { env });
+    expect(latest.code).toBe(2);
+    expect(latest.stderr.split('\n')[0]).toBe(
+      `store-admin: --resume: no earlier customers add-note run over this input on ${new URL(sandbox.url).host}: since its latest run (${id}), ${file} has 3 lines, not 2`,
+    );
+    expect(latest.stderr).toContain(`hint: Resume over that run's input, unchanged (--resume ${id})`);
+    writeFileSync(file, '2\n1\n');
+    const reordered = await runCli(['customers', 'add-note', '--each', file, '--message', 'x', '--resume'], { env });
+    expect(reordered.stderr.split('\n')[0]).toMatch(new RegExp(`: since its latest run \\(${id}\\), ${file} has the same 2 lines, with other text \\(checksum [0-9a-f]{12}, not [0-9a-f]{12}\\)$`));
     writeFileSync(file, '1\n2\n');
     const flags = await runCli(['customers', 'add-note', '--each', file, '--message', 'y', '--resume', id], { env });
-    expect(flags.stderr.split('\n')[0]).toBe(`store-admin: --resume ${id}: the flags differ from that run's`);
+    expect(flags.stderr.split('\n')[0]).toBe(`store-admin: --resume ${id}: --message differs from that run's`);
+    const resumed = await runCli(['customers', 'add-note', '--each', file, '--message', 'x', '--resume'], { env });
+    expect(resumed.code, resumed.stderr).toBe(0);
     const missing = await runCli(['customers', 'add-note', '--each', file, '--message', 'x', '--resume', '20200101-000000-abcd'], { env });
     expect(missing.stderr.split('\n')[0]).toBe('store-admin: --resume: no run 20200101-000000-abcd');
     const hostile = await runCli(['customers', 'add-note', '--each', file, '--message', 'x', '--resume', '../../etc/passwd'], { env });
@@ -199,6 +211,35 @@ describe('--resume', () => {
     expect(resumed.stderr).toMatch(new RegExp(`warning: skipped 2 unreadable lines of run ${id}'s journal \\(\\d+, \\d+\\)`));
     expect(resumed.stderr).toContain('is complete: every line was applied');
     expect(sandbox.counters.received).toBe(before);
+  });
+
+  it('after Ctrl-C (exit 130) or SIGTERM (exit 143), the summary gives the command that resumes the run, and it does', async () => {
+    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+      const store = memoryStore();
+      const sandbox = await startSandbox({ token: FULL_TOKEN, store });
+      closers.push(() => sandbox.close());
+      const env = { PATH: process.env.PATH ?? '', STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
+      const file = join(dir, `notes-${signal}.txt`);
+      writeFileSync(file, Array.from({ length: 8 }, (_, i) => `${10001 + (i % 3)}\n`).join(''));
+      const args = ['orders', 'add-note', '--each', file, '--message', `cut short by ${signal}`, '--rate', '5', '--concurrency', '1'];
+      const child = spawn(process.execPath, [BIN, ...args], { env });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      const applied = () => sandbox.counters.byOperation['orders.addNote']?.applied ?? 0;
+      await until(() => applied() >= 2);
+      child.kill(signal);
+      expect(await exited).toBe(code);
+      const id = /Run (\d{8}-\d{6}-[0-9a-f]{4});/.exec(stderr)![1]!;
+      const hint = /^hint: Resume with: (.*)$/m.exec(stderr)?.[1];
+      expect(hint).toBe(`store-admin orders add-note --each ${file} --message 'cut short by ${signal}' --rate 5 --concurrency 1 --resume ${id}`);
+      // The hint, run as a shell would, finishes the run.
+      const words = [...hint!.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!).slice(1);
+      const resumed = await runCli(words, { env });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toContain(`Resuming run ${id}`);
+      expect(Object.values(store.state.orderNotes).flat().filter((note) => note.message === `cut short by ${signal}`)).toHaveLength(8);
+    }
   });
 
   it('keeps journals private and free of the token', () => {

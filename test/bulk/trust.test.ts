@@ -87,13 +87,36 @@ describe('--each cut short by SIGTERM', () => {
     expect(early.every((id) => id.startsWith('99999'))).toBe(true);
     expect(early.length).toBeGreaterThan(0);
     child.kill('SIGTERM');
-    expect(await exited).toBe(130);
+    // As a process killed by SIGTERM reports it: 128 + 15.
+    expect(await exited).toBe(143);
     const ran = lines(stdout);
     const redo = readFileSync(failed, 'utf8').trim().split('\n');
     const ranOk = ran.filter((l) => l.ok).map((l) => l.input[0]);
     // Every line is either done or to run again, none twice.
     expect([...ranOk, ...redo].sort()).toEqual([...ids].sort());
     expect(readFileSync(input, 'utf8')).toBe(`${ids.join('\n')}\n`);
+  });
+});
+
+describe('a single command cut short by SIGTERM', () => {
+  const dir = useConfigDir();
+
+  it('exits 143, as --each does, saying the change may or may not have been applied', async () => {
+    const sandbox = await startSandbox({ token: FULL_TOKEN, faults: parseFaults('latency=3000', 1) });
+    try {
+      const child = spawn(process.execPath, [BIN, 'customers', 'add-note', '1', '--message', 'slow'], {
+        env: { PATH: process.env.PATH, STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir },
+      });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      while (sandbox.counters.received < 1) await new Promise((r) => setTimeout(r, 20));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(143);
+      expect(stderr).toMatch(/may or may not have been applied/);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
 

@@ -26,7 +26,17 @@ describe('--each', () => {
     expect(out.map((l) => l.input)).toEqual(expect.arrayContaining([['1'], ['2'], ['1']]));
     expect(out).toHaveLength(3);
     for (const line of out) expect(line).toMatchObject({ ok: true, status: 200, data: { message: 'Bulk hello' } });
+    // Each record names the input line it came from (blank lines and comments count).
+    expect(out.map((l) => [l.line, l.input]).sort((a, b) => a[0] - b[0])).toEqual([[1, ['1']], [2, ['2']], [5, ['1']]]);
     expect(r.stderr).toMatch(/customers add-note: 3 lines — 3 succeeded, 0 failed in/);
+  });
+
+  it('never shows a rate above --rate, though n lines span n - 1 gaps', async () => {
+    const r = await cli(['categories', 'get', '--each', '-', '--rate', '4', '--concurrency', '4'], '1\n2\n1\n2\n1\n');
+    expect(r.code, r.stderr).toBe(0);
+    const rate = Number(/categories get: 5 lines — 5 succeeded, 0 failed in \S+ \((\d+\.\d)\/s\)/.exec(r.stderr)?.[1]);
+    expect(rate).toBeGreaterThan(0);
+    expect(rate).toBeLessThanOrEqual(4);
   });
 
   it('fills the last arguments from each line, and --query applies to each result', async () => {
@@ -164,7 +174,8 @@ describe.runIf(hasTmux)('--each in a terminal', () => {
       NO_COLOR: '1',
     });
     try {
-      await t.waitFor(/\[[█░]{24}\] [1-5]\/6 \d+%\s+\d+\.\d\/s\s+ETA \d/);
+      const bar = await t.waitFor(/\[[█░]{24}\] [1-5]\/6 \d+%\s+\d+\.\d\/s\s+ETA \d/);
+      expect(Number(/(\d+\.\d)\/s/.exec(bar)![1])).toBeLessThanOrEqual(3);
       expect(await t.exitCode()).toBe(0);
       expect(t.screen()).toMatch(/categories get: 6 lines — 6 succeeded, 0 failed/);
     } finally {
