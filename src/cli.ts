@@ -66,6 +66,7 @@ export async function main(argv: string[], io: IO = processIO(), overrides: Cont
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (error) {
+    await ctx.explain(error);
     // The error as a JSON object too, on stderr, only when JSON output was asked for by name.
     const { json, output } = program.opts<{ json?: boolean; output?: string }>();
     const code = report(error, ctx.io, !!json || output === 'json' || output === 'ndjson', interrupts.stoppedBy === 'SIGTERM');

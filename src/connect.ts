@@ -2,7 +2,7 @@
 // sandbox. Verbose tracing hooks in here, with the token and secrets redacted.
 import { AuthError, UsageError } from './api/errors.js';
 import { createClient, type ClientOptions, type StoreClient } from './api/client.js';
-import { storeUrlFromInput } from './api/url.js';
+import { noteAssumedHttps, storeUrlFromInput } from './api/url.js';
 import type { IO } from './io.js';
 import type { GlobalOptions } from './options.js';
 import { noToken, resolveConnection } from './config/resolve.js';
@@ -18,6 +18,8 @@ export interface Connection {
   profile?: string;
   /** The scopes granted to the partner app's login whose token is in use (auth login --app). */
   grant?: Grant;
+  /** Adds what only the connection knows to a failure's hint (https assumed for a bare host). */
+  explain?(error: unknown): void;
   close(): Promise<void>;
 }
 
@@ -86,7 +88,16 @@ export async function connect(
     allowHttp: resolved.allowHttp,
   });
   const grant = resolved.app && resolved.profile ? { profile: resolved.profile.value, clientId: resolved.app.clientId, scopes: resolved.app.scopes } : undefined;
-  return { client, token: resolved.token?.value, store: new URL(client.baseUrl).host, profile: resolved.profile?.value, grant, close: () => client.close() };
+  const given = resolved.baseUrl.source === 'profile' ? undefined : resolved.baseUrl.value;
+  return {
+    client,
+    token: resolved.token?.value,
+    store: new URL(client.baseUrl).host,
+    profile: resolved.profile?.value,
+    grant,
+    explain: (error) => noteAssumedHttps(error, given),
+    close: () => client.close(),
+  };
 }
 
 /** STORE_ADMIN_MAX_RESPONSE_MB: the largest answer read, in megabytes. */

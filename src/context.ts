@@ -37,6 +37,8 @@ export interface Context {
   commandTree(): Promise<import('commander').Command>;
   /** A diagnostic line on stderr, unless --quiet. */
   note(message: string): void;
+  /** Adds what the connection knows to a failure before it is reported (https assumed for a bare host). */
+  explain(error: unknown): Promise<void>;
   /** Takes the parsed global options; called once, before the command's action. */
   bind(options: GlobalOptions): void;
   close(): Promise<void>;
@@ -114,6 +116,9 @@ export function createContext(
       return { store, ...(profile ? { profile } : {}) };
     },
     grant: async () => (overrides.client ? undefined : (await connect()).grant),
+    explain: async (error) => {
+      if (connection) (await connection.catch(() => undefined))?.explain?.(error);
+    },
     close: async () => {
       if (connection) await (await connection.catch(() => undefined))?.close();
     },

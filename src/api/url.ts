@@ -1,5 +1,5 @@
 // Store URLs as users paste them, normalised once; and the rule for sending a token in clear text.
-import { UsageError } from './errors.js';
+import { NetworkError, UsageError } from './errors.js';
 
 export const API_PREFIX = '/api/admin';
 
@@ -31,10 +31,22 @@ export function storeUrlFromInput(raw: string, onDropped: (message: string) => v
   return `${origin}${path}`;
 }
 
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/**
+ * A TLS failure reaching a store URL that was given without a scheme: https was assumed, which a
+ * plain-http store cannot speak, so the hint says so and how to say otherwise.
+ */
+export function noteAssumedHttps(error: unknown, given: string | undefined): void {
+  if (given === undefined || SCHEME.test(given.trim()) || !(error instanceof NetworkError) || error.kind !== 'tls') return;
+  const host = given.trim();
+  error.hint = `https://${host} was assumed, as the store URL names no scheme; if the store speaks plain http, give http://${host}${error.hint ? `. ${error.hint}` : ''}`;
+}
+
 function parseStoreUrl(raw: string): URL {
   const trimmed = raw.trim();
   if (!trimmed) throw new UsageError('The store URL is empty');
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
+  const withScheme = SCHEME.test(trimmed) ? trimmed : `https://${trimmed}`;
   let url: URL;
   try {
     url = new URL(withScheme);

@@ -2,7 +2,7 @@
 import { ApiError, AuthError, StoreAdminError, UsageError } from '../api/errors.js';
 import { createClient } from '../api/client.js';
 import { operations } from '../api/operations.js';
-import { assertSafeTransport, normalizeStoreUrl, storeUrlFromInput } from '../api/url.js';
+import { assertSafeTransport, normalizeStoreUrl, noteAssumedHttps, storeUrlFromInput } from '../api/url.js';
 import type { Context } from '../context.js';
 import { render } from '../output/render.js';
 import { maskToken } from '../output/mask.js';
@@ -51,7 +51,11 @@ function existing(data: ConfigData, name: string) {
 }
 
 /** The store a login is for: the same order as every other command; asked for when nothing gives one. */
-export async function loginStore(ctx: Context, name: string, known: Profile | undefined): Promise<{ baseUrl: string; allowHttp: boolean }> {
+export async function loginStore(
+  ctx: Context,
+  name: string,
+  known: Profile | undefined,
+): Promise<{ baseUrl: string; allowHttp: boolean; given: string }> {
   const profile = { value: name, source: ctx.options.profile !== undefined ? 'flag' : 'profile' } as const;
   const rawUrl =
     chosenBaseUrl(ctx.options, ctx.io.env, profile, known)?.value ??
@@ -60,7 +64,8 @@ export async function loginStore(ctx: Context, name: string, known: Profile | un
   const baseUrl = rawUrl === known?.baseUrl ? normalizeStoreUrl(rawUrl) : storeUrlFromInput(rawUrl, ctx.note);
   const allowHttp = !!ctx.options.allowHttp;
   assertSafeTransport(baseUrl, allowHttp);
-  return { baseUrl, allowHttp };
+  // `given` is the URL as typed: a TLS failure says when https was assumed for it.
+  return { baseUrl, allowHttp, given: rawUrl };
 }
 
 export async function login(ctx: Context, opts: Options): Promise<void> {
@@ -68,7 +73,9 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
   const data = store.read();
   const name = targetProfile(ctx, data, 'default');
   const known = data.profiles[name];
-  const { baseUrl, allowHttp } = await loginStore(ctx, name, known);
+  const { baseUrl, allowHttp, given } = await loginStore(ctx, name, known);
+  // Before the token is asked for: a token typed in to be refused afterwards is typed in vain.
+  store.checkPrivate();
   let token: string;
   if (opts.withToken) token = cleanToken(await textFrom('-', '--with-token', ctx.io), '--with-token');
   else if (ctx.interactive) token = cleanToken(await ctx.prompt.secret({ flag: '--with-token', message: 'API token:' }), 'The pasted token');
@@ -84,6 +91,7 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
       verdict = await verify(baseUrl, token, allowHttp);
     } catch (error) {
       if (error instanceof StoreAdminError) error.hint = 'Nothing was saved. Check the store URL, or pass --skip-verify to save the token anyway';
+      noteAssumedHttps(error, given);
       throw error;
     }
     if (!verdict.authenticated) {

@@ -64,6 +64,7 @@ export function register(auth: Command, ctx: Context): void {
         'store-admin auth login --app --client-id my-app --base-url shop.example.com',
         'STORE_ADMIN_CLIENT_SECRET=… store-admin auth login --app --client-id my-app --scopes "orders:read orders:write" --no-browser',
       ],
+      globals: ['--profile', '--base-url', '--allow-http'],
     },
   );
 

@@ -28,7 +28,7 @@ export const HELP_TOPICS: Record<string, string> = {
   STORE_ADMIN_DEBUG        set (e.g. to 1) to add the stack trace to any error
   STORE_ADMIN_PAGER        pager for long output on a terminal (beats PAGER; empty: none)
   PAGER                    pager when STORE_ADMIN_PAGER is not set (default: less -FRX if installed)
-  COLUMNS                  width of a table forced into a pipe with -o table
+  COLUMNS                  width of a table forced into a pipe with -o table (default 80)
   NO_COLOR                 set to anything to disable colour
   FORCE_COLOR              1, 2 or 3 forces colour even when output is not a terminal
 
@@ -84,8 +84,10 @@ Tables are printed when stdout is a terminal; JSON otherwise.
   --raw                print a string result bare, a list of strings or numbers one per line
   --no-color           no colour (also NO_COLOR); FORCE_COLOR=1 forces it
 
-Tables fit the terminal's width (COLUMNS for a table forced into a pipe): long cells wrap, long
-words are cut with …, nested values are summarised (--json shows them whole). On a terminal, JSON is
+Tables fit the terminal's width (a table forced into a pipe: COLUMNS, else 80): long cells wrap
+at words, and no word is cut: a column keeps its longest word (an id) whole while the table can
+fit so, history leaves out its store column first, and only a word wider than the room is broken
+across lines. Nested values are summarised (--json shows them whole). On a terminal, JSON is
 coloured and output longer than the screen goes through a pager: STORE_ADMIN_PAGER, else PAGER, else
 less -FRX when installed; an empty value or cat turns it off.
 

@@ -19,6 +19,8 @@ export interface CommandMeta {
    * that does, which a test runs without --yes to hold every such command to the rule.
    */
   confirms?: { when?: string; example: string };
+  /** Global flags this command is used with, listed with its own under FLAGS (auth login's --profile). */
+  globals?: readonly string[];
   /** Completion for the first argument, found when asked (the events `webhooks trigger` can cause). */
   argumentValues?: (ctx: Context) => Promise<readonly string[]>;
   /** The body fields its options were made from. */

@@ -130,9 +130,15 @@ export class ProfileStore {
     return checkShape(store, (problem) => this.broken(new Error(problem)));
   }
 
-  /** Tokens go only into a dir that other users cannot read. */
-  private checkPrivate(): void {
-    const mode = statSync(this.dir).mode & 0o777;
+  /** Tokens go only into a dir that other users cannot read (one not made yet will be private). */
+  checkPrivate(): void {
+    let mode: number;
+    try {
+      mode = statSync(this.dir).mode & 0o777;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
     if (mode & 0o077) {
       throw new ConfigError(`${this.dir} can be read by other users (mode ${mode.toString(8).padStart(4, '0')}); not writing a token there`, {
         hint: `Make it private: chmod 700 ${this.dir}`,

@@ -36,8 +36,7 @@ export async function listHistory(ctx: Context, opts: Options): Promise<void> {
     ctx.note(`Nothing recorded${opts.since !== undefined || wanted ? ' that matches' : ''} (changes are kept for ${RETENTION_DAYS} days, ${RETENTION_ENTRIES} at most)`);
     return;
   }
-  await show(
-    ctx,
+  await render(
     entries.map((entry) => ({
       when: entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
       command: entry.command,
@@ -46,6 +45,8 @@ export async function listHistory(ctx: Context, opts: Options): Promise<void> {
       outcome: 'applied' in entry ? `${entry.applied} applied, ${entry.failed} failed, ${entry.unknown} unknown, ${entry.not_sent} not sent` : entry.outcome,
       ...(entry.status !== undefined ? { status: entry.status } : {}),
     })),
+    ctx.io,
+    { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color, view: 'history' },
   );
 }
 

@@ -30,12 +30,16 @@ export function formatHelp(cmd: Command, helper: Help): string {
   section(sections, 'COMMANDS', items(subcommands.map((c) => [c.name(), helper.subcommandDescription(c)]), width, helper));
   // The command's own flags first, then groups such as the bulk flags of --each.
   const options = helper.visibleOptions(cmd);
-  section(sections, 'FLAGS', optionItems(options.filter((o) => !o.helpGroupHeading), width, helper));
+  // The global flags a command is used with join its own, where they are looked for.
+  const globals = (meta?.globals ?? []).map((flag) => root.options.find((o) => o.long === flag)).filter((o): o is Option => !!o);
+  const own = options.filter((o) => !o.helpGroupHeading);
+  const help = own.filter((o) => o.long === '--help');
+  section(sections, 'FLAGS', optionItems([...own.filter((o) => !help.includes(o)), ...globals, ...help], width, helper));
   for (const group of new Set(options.map((o) => o.helpGroupHeading).filter((g): g is string => !!g))) {
     section(sections, group, optionItems(options.filter((o) => o.helpGroupHeading === group), width, helper));
   }
   if (!isRoot) section(sections, 'INHERITED FLAGS', [inheritedLine(helper.visibleGlobalOptions(cmd), root.name(), width, helper)]);
-  if (meta && meta.examples.length > 0) section(sections, 'EXAMPLES', meta.examples.map((e) => wrapIndented(`$ ${e}`, width, 4, helper)));
+  if (meta && meta.examples.length > 0) section(sections, 'EXAMPLES', meta.examples.map((e) => exampleLines(e, width)));
 
   const learn: string[] = [...(meta?.learnMore ?? [])];
   if (meta?.confirms) {
@@ -89,6 +93,32 @@ function inheritedLine(globals: readonly Option[], program: string, width: numbe
   const shown = named.map((o) => o.short ?? o.long);
   return wrapIndented(`${shown.join(' ')} …  (all: \`${program} help flags\`)`, width, 2, helper);
 }
+
+/**
+ * An example as typed at a prompt: `  $ ` and the command, split between shell words when it is too
+ * long, each line but the last ending in ` \` so that it still pastes as one command. A quoted
+ * word is never split (a line break inside quotes would change the value).
+ */
+export function exampleLines(example: string, width: number): string {
+  if (4 + example.length <= width) return `  $ ${example}`;
+  const room = width - CONTINUED.length - 2;
+  const words = example.match(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g) ?? [example];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    if (line && line.length + 1 + word.length > room) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  lines.push(line);
+  return lines.map((text, i) => `${i === 0 ? '  $ ' : CONTINUED}${text}${i < lines.length - 1 ? ' \\' : ''}`).join('\n');
+}
+
+/** Where an example's continuation lines start. */
+const CONTINUED = '      ';
 
 /** Two spaces in, continuation lines further in. */
 function wrapIndented(text: string, width: number, hanging: number, helper: Help): string {

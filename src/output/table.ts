@@ -22,25 +22,31 @@ export async function renderTable(data: unknown, options: RenderOptions, width: 
     // Labels may be the store's own keys.
     head = head.map(printableLine);
     const colWidths = fitColumns(head.length > 0 ? [head, ...rows] : rows, width);
-    const t = new Table({ head, style, chars, ...(colWidths ? { colWidths, wordWrap: true, wrapOnWordBoundary: true } : {}) });
-    t.push(...rows);
+    // A word longer than its column is broken across lines, never cut: an id must stay whole.
+    const fit = (row: string[]) => (colWidths ? row.map((cell, i) => breakLongWords(cell, colWidths[i]! - 2)) : row);
+    const t = new Table({ head: fit(head), style, chars, ...(colWidths ? { colWidths, wordWrap: true, wrapOnWordBoundary: true } : {}) });
+    t.push(...rows.map(fit));
     return t.toString();
   };
   // Without colour the header stands out in capitals, as no rule separates the rows.
   const heading = (labels: string[]) => (options.color > 0 ? labels : labels.map((h) => h.toUpperCase()));
-  const listTable = (rows: unknown[], columns: Column[] | undefined) => {
+  const listTable = (rows: unknown[], columns: Column[] | undefined, optional: readonly string[] = []) => {
     if (rows.length === 0) return fmt.dim('(none)');
     if (!columns && rows.every((row) => typeof row !== 'object' || row === null)) {
       return table([], rows.map((row) => [fmt.text(row)]));
     }
-    const cols = columns ?? autoColumns(rows);
-    return table(
-      heading(cols.map(([label]) => label)),
-      rows.map((row) => cols.map(([, cell]) => cell(asRecord(row), fmt))),
-    );
+    let cols = columns ?? autoColumns(rows);
+    const cells = (shown: Column[]) => [heading(shown.map(([label]) => label)), ...rows.map((row) => shown.map(([, cell]) => cell(asRecord(row), fmt)))];
+    // Rather than break a word (a run id), the columns a view can spare go, in its order.
+    for (const label of optional) {
+      if (wordsFit(cells(cols), width)) break;
+      cols = cols.filter(([name]) => name !== label);
+    }
+    const [head, ...body] = cells(cols);
+    return table(head!, body);
   };
 
-  if (Array.isArray(data)) return listTable(data, view.columns);
+  if (Array.isArray(data)) return listTable(data, view.columns, view.optional);
   if (typeof data !== 'object' || data === null) return fmt.text(data);
   const record = data as Record<string, unknown>;
   if (view.keyValue) {
@@ -57,9 +63,12 @@ export async function renderTable(data: unknown, options: RenderOptions, width: 
   return parts.join('\n\n');
 }
 
-/** The terminal's width, or COLUMNS for a table forced into a pipe; undefined: no limit. */
+/** The width of a table forced into a pipe without COLUMNS: as wide as a classic terminal, as help is. */
+export const PIPE_WIDTH = 80;
+
+/** The terminal's width; in a pipe, COLUMNS or else 80. Undefined (no limit) only for a terminal that gives none. */
 export function outputWidth(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv): number | undefined {
-  const columns = stream.isTTY ? stream.columns : Number(env.COLUMNS);
+  const columns = stream.isTTY ? stream.columns : Number(env.COLUMNS) || PIPE_WIDTH;
   return columns && columns >= 20 ? columns : undefined;
 }
 
@@ -67,26 +76,73 @@ const NARROWEST = 8;
 
 /**
  * cli-table3 column widths (padding included) that fit `width`, or undefined when the table fits
- * as it is. The widest column gives way first, down to a few characters.
+ * as it is. The widest column gives way first, but none below its longest word while the table
+ * can fit so; only then do columns narrow further (to a few characters), and a word too long for
+ * its column is broken across lines (breakLongWords), never cut.
  */
 export function fitColumns(rows: string[][], width: number | undefined): number[] | undefined {
   if (width === undefined || rows.length === 0) return undefined;
   const count = Math.max(...rows.map((row) => row.length));
   const widths = Array.from({ length: count }, (_, i) => 2 + Math.max(0, ...rows.map((row) => longestLine(row[i] ?? ''))));
   const budget = width - (count + 1);
-  let total = widths.reduce((a, b) => a + b, 0);
-  if (total <= budget) return undefined;
-  while (total > budget) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if (widths[widest]! <= NARROWEST + 2) break;
-    widths[widest]!--;
-    total--;
-  }
+  if (sum(widths) <= budget) return undefined;
+  narrow(widths, wordWidths(rows, count), budget);
+  narrow(widths, widths.map(() => NARROWEST + 2), budget);
   return widths;
 }
 
+/** Whether the table fits `width` with no word broken (true without a width). */
+export function wordsFit(rows: string[][], width: number | undefined): boolean {
+  if (width === undefined || rows.length === 0) return true;
+  const count = Math.max(...rows.map((row) => row.length));
+  return sum(wordWidths(rows, count)) <= width - (count + 1);
+}
+
+/** Each column's narrowest width that keeps every word whole. */
+function wordWidths(rows: string[][], count: number): number[] {
+  return Array.from({ length: count }, (_, i) => 2 + Math.max(1, ...rows.map((row) => longestWord(row[i] ?? ''))));
+}
+
+/** Takes a character at a time from the widest column still above its floor, until the budget is met. */
+function narrow(widths: number[], floors: number[], budget: number): void {
+  for (let total = sum(widths); total > budget; total--) {
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++) if (widths[i]! > floors[i]! && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+    if (widest < 0) return;
+    widths[widest]!--;
+  }
+}
+
+/** Words wider than `room` split into pieces of `room` characters, one per line; colour codes ride along. */
+export function breakLongWords(cell: string, room: number): string {
+  if (room < 1) return cell;
+  return cell.replace(/\S+/g, (word) => {
+    if (visible(word).length <= room) return word;
+    let out = '';
+    let run = 0;
+    for (const [piece] of word.matchAll(/\x1b\[[0-9;]*m|[^]/gu)) {
+      if (!piece.startsWith('\x1b')) {
+        if (run === room) {
+          out += '\n';
+          run = 0;
+        }
+        run++;
+      }
+      out += piece;
+    }
+    return out;
+  });
+}
+
+const visible = (text: string) => [...text.replace(/\x1b\[[0-9;]*m/g, '')];
+const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+
 function longestLine(cell: string): number {
-  return Math.max(...cell.replace(/\x1b\[[0-9;]*m/g, '').split('\n').map((line) => [...line].length));
+  return Math.max(...cell.split('\n').map((line) => visible(line).length));
+}
+
+function longestWord(cell: string): number {
+  return Math.max(0, ...cell.split(/\s+/).map((word) => visible(word).length));
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

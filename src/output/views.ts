@@ -14,6 +14,8 @@ export interface View {
   columns?: Column[];
   /** For a free-form object: one row per key. */
   keyValue?: boolean;
+  /** Labels of the list's columns that go, in this order, when the terminal is too narrow to show every word whole. */
+  optional?: readonly string[];
   /** The list a result wraps: -o ndjson prints one line per item of it. */
   items?: (data: Row) => unknown;
 }
@@ -190,6 +192,18 @@ export const views = {
     ],
   },
   settings: { keyValue: true },
+  // The history's entries, as history-view.ts shapes them: the run id must stay whole, the store may go.
+  history: {
+    columns: [
+      ['When', (r, f) => f.text(r.when)],
+      ['Command', (r, f) => f.text(r.command)],
+      ['Target', (r, f) => f.text(r.target)],
+      ['Store', (r, f) => f.text(r.store)],
+      ['Outcome', (r, f) => f.text(r.outcome)],
+      ['Status', (r, f) => f.text(r.status)],
+    ],
+    optional: ['Store'],
+  },
   profiles: {
     columns: [
       ['Name', (r, f) => f.bold(f.text(r.name))],

@@ -111,6 +111,28 @@ describe('auth and profiles', () => {
     expect(config(dir).profiles.main).toBeDefined();
   });
 
+  it('a store URL without a scheme that fails TLS says https was assumed', async () => {
+    const host = new URL(ctx.sandbox.url).host;
+    const dir = freshDir();
+    const r = await login(dir, 'bare', TOKEN_A, [], host);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^store-admin: TLS failure talking to ${host.replace(/\./g, '\\.')} `));
+    expect(r.stderr).toContain(`hint: https://${host} was assumed, as the store URL names no scheme; if the store speaks plain http, give http://${host}`);
+    // The same for any command given the URL so.
+    const command = await cli(dir, ['categories', 'get', '1'], { env: { STORE_ADMIN_BASE_URL: host, STORE_ADMIN_TOKEN: TOKEN_A } });
+    expect(command.code).toBe(1);
+    expect(command.stderr).toContain(`hint: https://${host} was assumed`);
+    // Given with its scheme, nothing is assumed, and nothing said.
+    const explicit = await cli(dir, ['categories', 'get', '1'], { env: { STORE_ADMIN_BASE_URL: `https://${host}`, STORE_ADMIN_TOKEN: TOKEN_A } });
+    expect(explicit.stderr).not.toContain('was assumed');
+  });
+
+  it('auth login --help lists --profile, --base-url and --allow-http with its own flags', async () => {
+    const r = await runCli(['auth', 'login', '--help']);
+    const flags = r.stdout.slice(r.stdout.indexOf('FLAGS\n'), r.stdout.indexOf('INHERITED FLAGS'));
+    for (const flag of ['--with-token', '--profile <name>', '--base-url <url>', '--allow-http']) expect(flags).toContain(flag);
+  });
+
   it('auth token prints the token alone', async () => {
     const dir = freshDir();
     await login(dir, 'main', TOKEN_A);

@@ -68,6 +68,32 @@ describe('help', () => {
     expect(text.split('\n').length).toBeLessThan(columns === 80 ? 60 : 50);
   });
 
+  it.each([80, 120])('at %i columns, an example too long for a line continues with a trailing \\, never mid-word', async (columns) => {
+    const wide = await programAt(columns);
+    let continued = 0;
+    for (const command of commands(wide)) {
+      const examples = metaOf(command)?.examples ?? [];
+      if (examples.length === 0) continue;
+      const text = fullHelp(command);
+      const lines = text.slice(text.indexOf('EXAMPLES\n') + 'EXAMPLES\n'.length).split('\n\n')[0]!.split('\n');
+      // Each example starts at a prompt; every other line follows one ending in " \".
+      const shown: string[] = [];
+      for (const [i, line] of lines.entries()) {
+        if (line.startsWith('  $ ')) shown.push(line.slice(4));
+        else {
+          expect(lines[i - 1], `${command.name()}: ${line}`).toMatch(/ \\$/);
+          expect(line).toMatch(/^ {6}\S/);
+          shown[shown.length - 1] = `${shown.at(-1)!.replace(/ \\$/, '')} ${line.trim()}`;
+          continued++;
+        }
+      }
+      // Joined again, the lines are the examples' words: nothing was broken inside a word.
+      const words = (line: string) => line.replace(/ \\$/, '').split(/\s+/);
+      expect(shown.map(words)).toEqual(examples.map(words));
+    }
+    if (columns === 80) expect(continued).toBeGreaterThan(0);
+  });
+
   it.each([
     ['environment', /STORE_ADMIN_TOKEN/],
     ['exit-codes', /130\s+interrupted/],

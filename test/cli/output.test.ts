@@ -69,6 +69,19 @@ describe('output', () => {
     expect(JSON.parse(queried.stdout)).toEqual(types[0]);
   });
 
+  it('-o table in a pipe without COLUMNS is 80 columns wide, and cuts no word', async () => {
+    const widest = (text: string) => Math.max(...text.split('\n').map((line) => [...line].length));
+    const wide = await cli(['categories', 'get', '1', '-o', 'table'], { COLUMNS: '200' });
+    expect(widest(wide.stdout)).toBeGreaterThan(80);
+    const piped = await cli(['categories', 'get', '1', '-o', 'table']);
+    expect(widest(piped.stdout)).toBeLessThanOrEqual(80);
+    const words = (text: string) => new Set(text.replace(/[│┌┐└┘─┬┴├┤┼]/g, ' ').split(/\s+/).filter(Boolean));
+    // Wrapped, none cut: every word that fits a column is still there whole (longer ones are broken across lines).
+    expect(piped.stdout).not.toContain('…');
+    const shown = words(piped.stdout);
+    for (const word of words(wide.stdout)) if (word.length <= 20) expect(shown).toContain(word);
+  });
+
   it('colours statuses only when allowed', async () => {
     const forced = await cli(['webhooks', 'get', '1', '-o', 'table'], { FORCE_COLOR: '1' });
     expect(forced.stdout).toContain('\x1b[');

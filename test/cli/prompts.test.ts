@@ -1,5 +1,5 @@
 // Prompts and confirmations, driven in a real pseudo-terminal.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -287,5 +287,20 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
     t.keys('Enter');
     expect(await t.exitCode()).toBe(0);
     expect(t.screen()).toContain(`Run ${id}: customers add-note`);
+  });
+
+  it('auth login checks the config dir is private before asking for the token', async () => {
+    const loose = mkdtempSync(join(tmpdir(), 'store-admin-loose-'));
+    try {
+      chmodSync(loose, 0o755);
+      const t = Terminal.start(['auth', 'login', '--base-url', ctx.sandbox.url], { STORE_ADMIN_CONFIG_DIR: loose, NO_COLOR: '1' }, { width });
+      terminals.push(t);
+      expect(await t.exitCode()).toBe(2);
+      const screen = t.screen();
+      expect(screen).toContain(`${loose} can be read by other users (mode 0755); not writing a token there`);
+      expect(screen).not.toContain('API token:');
+    } finally {
+      rmSync(loose, { recursive: true, force: true });
+    }
   });
 });

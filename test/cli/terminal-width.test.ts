@@ -1,7 +1,7 @@
 // Help, tables, the pager and coloured JSON in a real terminal, at 80 and 120 columns.
 import { afterEach, describe, expect, it } from 'vitest';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
-import { useConfigDir } from './run.js';
+import { runCli, useConfigDir } from './run.js';
 import { hasTmux, Terminal } from './tmux.js';
 
 describe.runIf(hasTmux)('a real terminal', () => {
@@ -40,6 +40,23 @@ describe.runIf(hasTmux)('a real terminal', () => {
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(width);
     // Every row keeps its frame: nothing was wrapped by the terminal.
     expect(lines.every((l) => l.endsWith('│') || l.endsWith('┐'))).toBe(true);
+  });
+
+  it('history at 80 columns shows every run id whole, wrapping cells or leaving the store out', async () => {
+    const run = await runCli(['fulfillment-orders', 'reject-cancellation', '--each', '-', '--yes', '--rate', '0'], {
+      env: { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir },
+      stdin: '401\n402\n',
+    });
+    const id = /Run (\S+);/.exec(run.stderr)![1]!;
+    for (const width of [80, 120]) {
+      const t = start(['history'], { width, height: 40 });
+      expect(await t.exitCode()).toBe(0);
+      const lines = printed(t.screen()).filter((l) => /^[│┌└]/.test(l));
+      expect(lines.join('\n')).toContain(id);
+      expect(lines.join('\n')).not.toContain('…');
+      expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(width);
+      expect(lines.every((l) => /[│┐┘]$/.test(l))).toBe(true);
+    }
   });
 
   it('long output goes through the pager on a terminal', async () => {

@@ -5,7 +5,7 @@ import { summary } from '../../src/output/format.js';
 import { colorJson } from '../../src/output/json-color.js';
 import { pagerCommand } from '../../src/output/pager.js';
 import { rawLines } from '../../src/output/query.js';
-import { fitColumns, outputWidth } from '../../src/output/table.js';
+import { breakLongWords, fitColumns, outputWidth, wordsFit } from '../../src/output/table.js';
 
 describe('fitColumns', () => {
   const rows = [
@@ -24,14 +24,32 @@ describe('fitColumns', () => {
     expect(widths.reduce((a, b) => a + b, 0) + widths.length + 1).toBe(60);
   });
 
+  it('keeps every word whole while the table can fit so, narrowing the others', () => {
+    const id = '20261123-084012-1a2b';
+    const widths = fitColumns([['WHEN', 'TARGET', 'OUTCOME'], ['2026-11-23 08:40:12Z', `run ${id}`, 'applied, and a long explanation of what happened to every line']], 52)!;
+    expect(widths[1]).toBeGreaterThanOrEqual(id.length + 2);
+    expect(widths.reduce((a, b) => a + b, 0) + widths.length + 1).toBe(52);
+    expect(wordsFit([['a', id]], 30)).toBe(true);
+    expect(wordsFit([['a', id]], 20)).toBe(false);
+  });
+
+  it('breaks a word too long for its column across lines instead of cutting it', () => {
+    const url = 'https://cdn.example.com/a/very/long/path.png';
+    const broken = breakLongWords(`see ${url} now`, 10);
+    expect(broken.split('\n').every((line) => line.split(' ').every((word) => word.length <= 10))).toBe(true);
+    expect(broken.replace(/\n/g, '')).toBe(`see ${url} now`);
+    // Colour codes are not counted, and stay where they were.
+    expect(breakLongWords('\x1b[1mabcdef\x1b[22m', 3)).toBe('\x1b[1mabc\ndef\x1b[22m');
+  });
+
   it('ignores colour codes when measuring', () => {
     expect(fitColumns([['\x1b[1mID\x1b[22m', 'x']], 10)).toBeUndefined();
   });
 
-  it('takes the terminal width on a terminal, COLUMNS in a pipe', () => {
+  it('takes the terminal width on a terminal, COLUMNS in a pipe, else 80', () => {
     expect(outputWidth({ isTTY: true, columns: 80 }, { COLUMNS: '50' })).toBe(80);
     expect(outputWidth({ isTTY: false }, { COLUMNS: '50' })).toBe(50);
-    expect(outputWidth({ isTTY: false }, {})).toBeUndefined();
+    expect(outputWidth({ isTTY: false }, {})).toBe(80);
   });
 });
 
