@@ -64,7 +64,8 @@ export async function main(argv: string[], io: IO = processIO(), overrides: Cont
   program.hook('preAction', (_root, action) => ctx.bind(action.optsWithGlobals()));
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return EXIT.ok;
+    // A command that ends cleanly once told to stop (the sandbox, webhooks listen) still reports SIGTERM.
+    return interrupts.stoppedBy === 'SIGTERM' ? EXIT.terminated : EXIT.ok;
   } catch (error) {
     await ctx.explain(error);
     // The error as a JSON object too, on stderr, only when JSON output was asked for by name.

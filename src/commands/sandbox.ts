@@ -82,7 +82,7 @@ export function register(sandbox: Command, ctx: Context): void {
     )
     .action(async (options: RunSandboxOptions) => {
       const { runSandbox } = await import('../sandbox/run.js');
-      await runSandbox(options, ctx.io);
+      await runSandbox(options, ctx.io, ctx.signal);
     });
   describeCommand(start, {
     examples: [

@@ -1,4 +1,4 @@
-// Runs the sandbox in the foreground until SIGINT or SIGTERM.
+// Runs the sandbox in the foreground until the run's interrupt signal: Ctrl-C or SIGTERM.
 import type { IO } from '../io.js';
 import { parseFaults } from './faults.js';
 import { DEFAULT_CLIENT_SECRET, REGISTERED_REDIRECT_URIS } from './oauth.js';
@@ -19,7 +19,7 @@ export interface RunSandboxOptions {
   oauthRedirectUri: string[];
 }
 
-export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<void> {
+export async function runSandbox(options: RunSandboxOptions, io: IO, signal: AbortSignal): Promise<void> {
   const faults = options.faults !== undefined || options.seed !== undefined ? parseFaults(options.faults ?? '', options.seed) : undefined;
   let sandbox;
   try {
@@ -70,15 +70,8 @@ export async function runSandbox(options: RunSandboxOptions, io: IO): Promise<vo
       '',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  // The one interrupt mechanism of every command, so SIGTERM ends this run as it ends any (143).
+  await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
   await sandbox.close();
   io.stderr.write('Sandbox stopped.\n');
 }
