@@ -216,7 +216,7 @@ describe('--resume', () => {
   it('after Ctrl-C (exit 130) or SIGTERM (exit 143), the summary gives the command that resumes the run, and it does', async () => {
     for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
       const store = memoryStore();
-      const sandbox = await startSandbox({ token: FULL_TOKEN, store });
+      const sandbox = await startTestSandbox({ token: FULL_TOKEN, store });
       closers.push(() => sandbox.close());
       const env = { PATH: process.env.PATH ?? '', STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
       const file = join(dir, `notes-${signal}.txt`);

@@ -102,7 +102,7 @@ describe('a single command cut short by SIGTERM', () => {
   const dir = useConfigDir();
 
   it('exits 143, as --each does, saying the change may or may not have been applied', async () => {
-    const sandbox = await startSandbox({ token: FULL_TOKEN, faults: parseFaults('latency=3000', 1) });
+    const sandbox = await startTestSandbox({ token: FULL_TOKEN, faults: parseFaults('latency=3000', 1) });
     try {
       const child = spawn(process.execPath, [BIN, 'customers', 'add-note', '1', '--message', 'slow'], {
         env: { PATH: process.env.PATH, STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir },
