@@ -44,11 +44,13 @@ token: exit 4). STORE_ADMIN_TOKEN set without STORE_ADMIN_BASE_URL goes to the s
 
   0    success
   1    the store answered with an error, could not be reached, or its answer was unreadable;
-       or webhooks apply found two store webhooks with a name the file declares
+       or webhooks apply found two store webhooks with a name the file declares; or a --resume
+       found its run held by another process (nothing was sent)
   2    usage or validation error (bad flags, arguments or input), or a declined confirmation:
        nothing was sent
-  4    authentication or permission: no store or token configured, the store answered 401 or 403,
-       or it refused a partner app's login (auth login --app)
+  4    authentication or permission: no store or token configured (or only one that belongs to
+       another store), the store answered 401 or 403, or it refused a partner app's login
+       (auth login --app)
   5    timed out waiting (--wait-timeout): what was waited for goes on, and the message says how
        to finish later (exports download ID --wait)
   130  interrupted (Ctrl-C); for a change, it may or may not have been applied
