@@ -1,7 +1,8 @@
 // `auth login --app`: signs in as a partner app through the platform's Authorization Code flow.
 // The browser goes to the store's consent page; the store sends it back to a listener on this
-// machine with a code, checked against the state sent; the code is traded for a token, and the
-// token, refresh token and client secret are kept as a dashboard token is.
+// machine with a code (the listener refuses any answer without the state sent); the code is
+// traded for a token, and the token, refresh token and client secret are kept as a dashboard
+// token is.
 import { randomBytes } from 'node:crypto';
 import { AuthError, InterruptedError, StoreAdminError, UsageError } from '../api/errors.js';
 import { AUTHORIZE_PATH } from '../api/oauth.js';
@@ -36,16 +37,18 @@ export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
   const clientSecret = await clientSecretFrom(ctx, opts);
   ctx.io.protect?.(clientSecret);
 
-  const listener = await listenForCallback(port);
+  const state = randomBytes(24).toString('base64url');
+  const listener = await listenForCallback(port, state, () =>
+    ctx.note("warning: refused an answer that did not carry this login's state (it did not come from this login); still waiting"),
+  );
   try {
-    const state = randomBytes(24).toString('base64url');
     const url = new URL(`${baseUrl}${AUTHORIZE_PATH}`);
     for (const [key, value] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: scopes.join(' '), state })) {
       url.searchParams.set(key, value);
     }
     await showConsentPage(ctx, url.href, opts.browser !== false);
     const callback = await waitForCallback(listener.callback, ctx.signal, waitSeconds(ctx.io.env));
-    const login: AppLoginRequest = { name, baseUrl, allowHttp, clientId, clientSecret, redirectUri, state, scopes, insecureStorage: !!opts.insecureStorage };
+    const login: AppLoginRequest = { name, baseUrl, allowHttp, clientId, clientSecret, redirectUri, scopes, insecureStorage: !!opts.insecureStorage };
     const { token, granted, saved } = await complete(ctx, store, callback, login);
 
     const storage = saved.inKeychain ? 'the OS keychain' : store.path;
@@ -76,7 +79,6 @@ interface AppLoginRequest {
   clientId: string;
   clientSecret: string;
   redirectUri: string;
-  state: string;
   scopes: string[];
   insecureStorage: boolean;
 }
@@ -88,7 +90,7 @@ interface AppLoginRequest {
 async function complete(ctx: Context, store: ProfileStore, callback: Callback, login: AppLoginRequest) {
   let refused = true;
   try {
-    const code = checkCallback(callback.params, login.state, new URL(login.baseUrl).host);
+    const code = checkCallback(callback.params, new URL(login.baseUrl).host);
     refused = false;
     const answer = await exchangeCode({ ...login, code, timeoutMs: (ctx.options.timeout ?? DEFAULTS.timeoutSeconds) * 1000, signal: ctx.signal });
     ctx.io.protect?.(answer.access_token);
@@ -196,13 +198,8 @@ function waitForCallback(callback: Promise<Callback>, signal: AbortSignal, secon
 }
 
 /** The code, from a callback that is the answer to this login from the store being logged into. */
-function checkCallback(params: URLSearchParams, state: string, storeHost: string): string {
-  // The state first: an answer without it may come from anyone, whatever it says.
-  if (params.get('state') !== state) {
-    throw new AuthError("The answer did not carry this login's state, so it did not come from this login; it was refused and nothing was saved", {
-      hint: 'Run the login again, and approve it in the browser window it opens',
-    });
-  }
+function checkCallback(params: URLSearchParams, storeHost: string): string {
+  // The listener has checked the state: only an answer to this login gets here.
   const error = params.get('error');
   if (error === 'access_denied') throw new AuthError("The store refused the app's access (Deny was chosen); nothing was saved");
   if (error) {

@@ -38,11 +38,19 @@ export async function openBrowser(url: string, env: NodeJS.ProcessEnv, platform:
 /** Starts the opener and lets it run on its own; the reason it could not start, if it could not. */
 function start(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { env, stdio: 'ignore', detached: true, windowsVerbatimArguments: command === 'cmd' });
+    const child = spawn(command, args, { env: browserEnv(env), stdio: 'ignore', detached: true, windowsVerbatimArguments: command === 'cmd' });
     child.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ENOENT' ? 'not found' : error.message));
     child.once('spawn', () => {
       child.unref();
       resolve(undefined);
     });
   });
+}
+
+/**
+ * The opener's environment without this tool's own variables: the browser outlives the login, and
+ * a token or client secret would sit in its environment (and its children's) for as long.
+ */
+function browserEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('STORE_ADMIN_')));
 }

@@ -1,9 +1,12 @@
 // The loopback listener an app login waits on: http://127.0.0.1:<port>/callback, where the store
-// sends the browser back. It takes one callback, holds the browser's request open until the login
-// knows how it ended (so the tab can say), and answers anything else with a 404 that changes nothing.
+// sends the browser back. It takes one callback carrying this login's state, holds the browser's
+// request open until the login knows how it ended (so the tab can say), and answers anything else
+// with a 404 that changes nothing. A callback with another state is refused with a 400 and the wait
+// goes on: any web page can make the browser fetch this URL, and it must not end the login.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StoreAdminError } from '../api/errors.js';
+import { tabPage } from './tab-page.js';
 
 export const CALLBACK_PATH = '/callback';
 
@@ -15,12 +18,12 @@ export interface Callback {
 
 export interface Listener {
   redirectUri: string;
-  /** The first callback: a GET of /callback carrying `code` or `error`. */
+  /** The first callback with this login's state: a GET of /callback carrying `code` or `error`. */
   callback: Promise<Callback>;
   close(): Promise<void>;
 }
 
-export async function listenForCallback(port: number): Promise<Listener> {
+export async function listenForCallback(port: number, state: string, onForged: () => void): Promise<Listener> {
   let deliver!: (callback: Callback) => void;
   const callback = new Promise<Callback>((resolve) => (deliver = resolve));
   let taken = false;
@@ -28,6 +31,10 @@ export async function listenForCallback(port: number): Promise<Listener> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const isCallback = req.method === 'GET' && url.pathname === CALLBACK_PATH && (url.searchParams.has('code') || url.searchParams.has('error'));
     if (taken || !isCallback) return send(res, 404, 'Not found.', 'text/plain; charset=utf-8');
+    if (url.searchParams.get('state') !== state) {
+      onForged();
+      return send(res, 400, FORGED_PAGE, 'text/html; charset=utf-8');
+    }
     taken = true;
     deliver({ params: url.searchParams, answer: (status, html) => send(res, status, html, 'text/html; charset=utf-8') });
   });
@@ -52,6 +59,12 @@ export async function listenForCallback(port: number): Promise<Listener> {
       }),
   };
 }
+
+const FORGED_PAGE = tabPage(
+  false,
+  'The login was refused',
+  "This answer did not carry the state of the login in progress, so it did not come from it: it was ignored, and the login still waits for the store's answer.",
+);
 
 function send(res: ServerResponse, status: number, body: string, type: string): Promise<void> {
   return new Promise((resolve) => {

@@ -133,16 +133,22 @@ describe.skipIf(!!skipped)(`auth login --app in a real browser${skipped ? ` (${s
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 
-  it('a forged callback with the wrong state, opened in the browser, is refused and changes nothing', async () => {
+  it('a forged callback with the wrong state, opened in the browser, is refused and changes nothing; the real approval still works', async () => {
     const { dir, run, page } = await begin();
+    const consent = page.url();
     const exchanges = sandbox.counters.oauth.exchanges;
     const forged = await page.goto(`http://127.0.0.1:${port}/callback?store=${new URL(sandbox.url).host}&code=forged-code&state=not-the-state`);
     expect(forged?.status()).toBe(400);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('The login was refused');
-    const end = await run.exited;
-    expect(end.code).toBe(4);
-    expect(end.stderr).toContain("did not carry this login's state");
     expect(sandbox.counters.oauth.exchanges).toBe(exchanges);
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    await page.goto(consent);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL(`http://127.0.0.1:${port}/callback?**`);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Logged in');
+    const end = await run.exited;
+    expect(end.code, end.stderr).toBe(0);
+    expect(end.stderr).toContain("refused an answer that did not carry this login's state");
+    expect(sandbox.counters.oauth.exchanges).toBe(exchanges + 1);
   });
 });

@@ -136,19 +136,23 @@ describe('auth login --app (scripted)', () => {
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 
-  it('a forged callback with the wrong state is refused: exit 4, no exchange, nothing saved', async () => {
+  it('a forged callback with the wrong state is refused with a 400 and changes nothing: the login goes on', async () => {
     const dir = freshDir();
     const exchanges = sandbox.counters.oauth.exchanges;
     const run = login(dir, ['--no-browser'], { STORE_ADMIN_CLIENT_SECRET: SECRET });
-    await run.url;
+    const url = await run.url;
     const forged = await fetch(`http://127.0.0.1:${port}/callback?store=${new URL(sandbox.url).host}&code=stolen-code&state=guessed`);
     expect(forged.status).toBe(400);
-    expect(await forged.text()).toContain('The login was refused');
-    const end = keep(await run.exited);
-    expect(end.code).toBe(4);
-    expect(end.stderr).toContain("store-admin: The answer did not carry this login's state, so it did not come from this login; it was refused and nothing was saved");
+    expect(await forged.text()).toContain('it was ignored, and the login still waits');
     expect(sandbox.counters.oauth.exchanges).toBe(exchanges);
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    // The person's own approval still completes the login.
+    expect(await runStandIn(url)).toBe(0);
+    const end = keep(await run.exited);
+    expect(end.code, end.stderr).toBe(0);
+    expect(end.stderr).toContain("warning: refused an answer that did not carry this login's state (it did not come from this login); still waiting");
+    expect(sandbox.counters.oauth.exchanges).toBe(exchanges + 1);
+    remember(dir);
   });
 
   it('a code from another store is refused, naming both stores', async () => {
@@ -291,8 +295,9 @@ describe('auth login --app (scripted)', () => {
       }
       haystacks.push([file, readFileSync(file, 'utf8')]);
     }
-    // The stand-in's logs record the argument list the CLI gave the browser.
+    // The stand-in's logs record the argument list and the environment the CLI gave the browser.
     expect(haystacks.some(([name, text]) => name.includes('stand-in') && text.includes('argv: http://127.0.0.1'))).toBe(true);
+    expect(haystacks.some(([name, text]) => name.includes('stand-in') && text.includes('\nenv: '))).toBe(true);
     for (const secret of tokens) for (const [name, text] of haystacks) expect(text.includes(secret), `${name} holds a secret`).toBe(false);
     writeFileSync(join(root, 'swept'), 'ok');
   });
