@@ -6,7 +6,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AUTHORIZE_PATH, TOKEN_PATH } from '../api/oauth.js';
 import { consentPage, errorPage } from './consent-page.js';
-import { HttpError } from './http-error.js';
+import { readBody } from './read-body.js';
 import { PARTNER_APP, STORE_NAME } from './seed.js';
 
 export const DEFAULT_CLIENT_SECRET = 'sandbox-secret';
@@ -68,8 +68,8 @@ export function oauthStore(options: OAuthOptions, tokens: { issue(scopes: string
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     if (url.pathname === AUTHORIZE_PATH && req.method === 'GET') authorize(req, res, url);
-    else if (url.pathname === AUTHORIZE_PATH && req.method === 'POST') decide(res, await readForm(req));
-    else if (url.pathname === TOKEN_PATH && req.method === 'POST') exchange(req, res, await readForm(req));
+    else if (url.pathname === AUTHORIZE_PATH && req.method === 'POST') decide(res, new URLSearchParams(await readBody(req, MAX_FORM_BYTES)));
+    else if (url.pathname === TOKEN_PATH && req.method === 'POST') exchange(req, res, new URLSearchParams(await readBody(req, MAX_FORM_BYTES)));
     else if (url.pathname === AUTHORIZE_PATH || url.pathname === TOKEN_PATH) sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` });
     else return false;
     return true;
@@ -228,13 +228,3 @@ function sendHtml(res: ServerResponse, status: number, html: string) {
   res.end(html);
 }
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_FORM_BYTES) throw new HttpError(413, { detail: 'Request body too large.' });
-    chunks.push(chunk);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-}

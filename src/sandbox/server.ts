@@ -27,6 +27,7 @@ import {
 } from './exports.js';
 import { handlers } from './handlers.js';
 import { HttpError } from './http-error.js';
+import { readBody } from './read-body.js';
 import { matchRoute } from '../api/routes.js';
 import { faultInjector, type Decision, type FaultKind, type FaultSpec } from './faults.js';
 import { oauthStore, type OAuthCounters, type OAuthOptions } from './oauth.js';
@@ -193,7 +194,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
     }
 
-    const raw = await readBody(req);
+    const raw = await readBody(req, MAX_BODY_BYTES);
     const schemas = await op.schemas();
     let body: unknown;
     if ('body' in schemas && schemas.body) {
@@ -290,7 +291,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
    */
   async function sendSample(req: IncomingMessage, res: ServerResponse) {
     authenticate(req.headers.authorization);
-    const body = parseJson(await readBody(req), req.headers['content-type']) as { event?: unknown };
+    const body = parseJson(await readBody(req, MAX_BODY_BYTES), req.headers['content-type']) as { event?: unknown };
     const event = typeof body?.event === 'string' ? body.event : '';
     if (!EVENTS_WITHOUT_CHANGE.includes(event)) {
       throw new HttpError(400, { event: [`Send one of the events no change causes: ${EVENTS_WITHOUT_CHANGE.join(', ')}.`] });
@@ -394,17 +395,6 @@ function send(res: ServerResponse, status: number, body: unknown) {
   const text = body === undefined ? '' : JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, { detail: 'Request body too large.' });
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parseJson(raw: string, contentType: string | undefined): unknown {
