@@ -14,8 +14,8 @@ export interface Prompter {
   text(ask: Ask & { validate?: (value: string) => string | true | Promise<string | true>; optional?: boolean }): Promise<string>;
   /** Choices are values, or values with the readable name shown for them. */
   select<T extends string>(ask: Ask & { choices: readonly (T | { value: T; name: string })[] }): Promise<T>;
-  /** Known choices to tick, plus free text for others. */
-  checkbox(ask: Ask & { choices: readonly string[] }): Promise<string[]>;
+  /** Known choices to tick, plus free text for others, each typed name asked again until `validate` passes. */
+  checkbox(ask: Ask & { choices: readonly string[]; validate?: (name: string) => string | true }): Promise<string[]>;
   confirm(ask: { message: string; refusal: string }): Promise<boolean>;
   /** Masked input, for tokens and secrets. */
   secret(ask: Ask & { optional?: boolean }): Promise<string>;
@@ -46,12 +46,14 @@ export function createPrompter(io: IO, interactive: boolean): Prompter {
       const shown = choices.map((choice) => (typeof choice === 'string' ? { value: choice } : choice));
       return guard(() => select({ message, choices: shown, pageSize: 10 }, context));
     },
-    async checkbox({ flag, message, choices }) {
+    async checkbox({ flag, message, choices, validate }) {
       if (!interactive) return needs(flag);
       const { checkbox, input } = await import('@inquirer/prompts');
       const ticked = await guard(() => checkbox({ message, choices: choices.map((value) => ({ value })), pageSize: 12 }, context));
-      const others = await guard(() => input({ message: 'Other names, comma-separated (Enter for none):' }, context));
-      const all = [...ticked, ...others.split(',').map((s) => s.trim()).filter(Boolean)];
+      const split = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
+      const checkAll = (text: string) => split(text).map((name) => validate?.(name) ?? true).find((verdict) => verdict !== true) ?? true;
+      const others = await guard(() => input({ message: 'Other names, comma-separated (Enter for none):', validate: checkAll }, context));
+      const all = [...ticked, ...split(others)];
       if (all.length === 0) throw new UsageError(`Pick at least one, or pass ${flag}`);
       return all;
     },

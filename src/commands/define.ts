@@ -29,8 +29,6 @@ export interface OperationCommand {
   fields?: readonly Field[];
   /** The body may also be given whole as JSON with --data (fields override it). */
   data?: boolean;
-  /** Checks of the fields' body beyond its schema, before anything is sent (webhook event names). */
-  checkBody?: (body: Record<string, unknown>, opts: Options) => void;
   /** When the body may not be empty: what to pass instead. */
   requireSome?: string;
   /** Builds the body when it is not just its fields (defaults to the fields' body). */
@@ -120,7 +118,6 @@ export function learnMoreOf(id: OperationId): string[] {
 async function bodyOfFields(spec: OperationCommand, opts: Options, ctx: Context): Promise<Record<string, unknown>> {
   const { body }: OperationSchemas = await operations[spec.operation].schemas();
   const result = await fieldBody(spec.fields!, opts, ctx, body);
-  spec.checkBody?.(result, opts);
   return spec.requireSome ? requireSomething(result, spec.requireSome, opts.data !== undefined) : result;
 }
 

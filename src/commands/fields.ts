@@ -24,8 +24,10 @@ export interface Field {
   help: string;
   /** Values offered in help, completion and pickers (the schema still decides what is valid). */
   choices?: readonly string[];
-  /** Values offered in a picker but not enforced (webhook events: any name is accepted). */
+  /** Values offered in a picker; others may be typed (webhook events). */
   suggestions?: readonly string[];
+  /** For lists: why an item is refused beyond the schema (an unknown event name), or undefined. Flags and prompts alike. */
+  checkItem?: (item: string, opts: Options) => string | undefined;
   /** Readable names for choices where the value read as words is not enough. */
   labels?: Readonly<Record<string, string>>;
   /** Words with a meaning of their own, e.g. `none` for an empty resolution. */
@@ -264,10 +266,11 @@ export async function fieldBody(
     try {
       result[field.key] =
         field.kind === 'list'
-          ? (typed as string[]).flatMap((item) => convertList(item))
+          ? checkedItems(field, (typed as string[]).flatMap((item) => convertList(item)), opts)
           : await convert(field, String(typed), ctx, isNullable(shape[field.key]));
     } catch (error) {
-      if (error instanceof BadValue) throw new UsageError(`${flag}: ${error.message}${field.kind === 'date' ? '' : ` (got ${JSON.stringify(typed)})`}`);
+      // A date's reason and a list item's check name the value themselves.
+      if (error instanceof BadValue) throw new UsageError(`${flag}: ${error.message}${field.kind === 'date' || field.kind === 'list' ? '' : ` (got ${JSON.stringify(typed)})`}`);
       throw error;
     }
   }
@@ -283,10 +286,18 @@ export async function fieldBody(
     if (!field.prompt || result[field.key] !== undefined || !wanted(field.prompt, result, given)) continue;
     if (typeof field.prompt.when === 'function' && !prompted) continue;
     prompted = true;
-    const value = await ask(field, ctx, shape[field.key]);
+    const value = await ask(field, ctx, shape[field.key], opts);
     if (value !== undefined) result[field.key] = value;
   }
   return result;
+}
+
+function checkedItems(field: Field, items: string[], opts: Options): string[] {
+  for (const item of items) {
+    const problem = field.checkItem?.(item, opts);
+    if (problem) throw new BadValue(problem);
+  }
+  return items;
 }
 
 function convertList(item: string): string[] {
@@ -310,7 +321,7 @@ export function missingError(names: string[], ctx: Context): UsageError {
 }
 
 /** Prompts for one field until the answer passes the field's own schema. */
-async function ask(field: Field, ctx: Context, schema: ZodMiniType | undefined): Promise<unknown> {
+async function ask(field: Field, ctx: Context, schema: ZodMiniType | undefined, opts: Options): Promise<unknown> {
   const { prompt } = field;
   const flag = flagOf(field);
   const nullable = isNullable(schema);
@@ -321,7 +332,8 @@ async function ask(field: Field, ctx: Context, schema: ZodMiniType | undefined):
     return picked === '' ? undefined : picked;
   }
   if (field.kind === 'list') {
-    return ctx.prompt.checkbox({ flag, message: prompt!.message, choices: field.suggestions ?? field.choices ?? [] });
+    const validate = field.checkItem && ((item: string) => field.checkItem!(item, opts) ?? true);
+    return ctx.prompt.checkbox({ flag, message: prompt!.message, choices: field.suggestions ?? field.choices ?? [], ...(validate ? { validate } : {}) });
   }
   const check = async (answer: string): Promise<string | true> => {
     if (!answer.trim() && prompt!.optional) return true;

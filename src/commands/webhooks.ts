@@ -1,6 +1,5 @@
 // `store-admin webhooks …`
 import type { Command } from 'commander';
-import { UsageError } from '../api/errors.js';
 import { WEBHOOK_EVENTS } from '../api/enums.js';
 import type { Context } from '../context.js';
 import { redactSecrets } from '../output/redact.js';
@@ -21,14 +20,6 @@ const masked = (data: unknown) => redactSecrets(data);
 const allowUnknownEvent = (command: Command) =>
   command.option(ALLOW_UNKNOWN_EVENT, 'accept event names the platform publishes after this version of the tool');
 
-/** A typo in an event name would subscribe to nothing: refused with the nearest published name. */
-function checkEvents(body: Record<string, unknown>, opts: Options): void {
-  if (opts.allowUnknownEvent || !Array.isArray(body.events)) return;
-  for (const name of body.events as string[]) {
-    const problem = unknownEvent(name);
-    if (problem) throw new UsageError(`--event: ${problem}`);
-  }
-}
 
 const targetField: Field = { key: 'target', help: 'the URL that receives the events' };
 const eventsField: Field = {
@@ -37,6 +28,8 @@ const eventsField: Field = {
   kind: 'list',
   help: `events to subscribe to, e.g. order.created (the platform's published names; ${ALLOW_UNKNOWN_EVENT} for others)`,
   suggestions: WEBHOOK_EVENTS,
+  // A typo would subscribe to nothing: refused with the nearest published name.
+  checkItem: (name, opts) => (opts.allowUnknownEvent ? undefined : unknownEvent(name)),
 };
 const secretField: Field = {
   key: 'secret_key',
@@ -80,7 +73,6 @@ export function register(webhooks: Command, ctx: Context): void {
     name: 'create',
     operation: 'webhooks.create',
     fields: createFields,
-    checkBody: checkEvents,
     options: (command) => allowUnknownEvent(showSecret(command)),
     present,
     view: 'webhook',
@@ -110,7 +102,6 @@ export function register(webhooks: Command, ctx: Context): void {
     args: [['id', 'id', 'webhook id']],
     description: 'Change some fields of a webhook (only the fields given are sent)',
     fields: updateFields,
-    checkBody: checkEvents,
     requireSome: 'at least one of --target, --event, --name, --secret-key(-file), --webhook-api-version, --active, --inactive',
     options: allowUnknownEvent,
     present: masked,

@@ -59,7 +59,8 @@ const OPERATION: Record<Exclude<Action, 'unchanged'>, OperationId> = {
 const COUNTED = { create: 'created', update: 'updated', delete: 'deleted', unchanged: 'unchanged' } as const;
 
 
-export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promise<void> {
+/** Carries out the plan and prints it; the result is also returned (a CI integration reads its counts). */
+export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promise<ApplyResult> {
   const dryRun = !!ctx.options.dryRun;
   // Without a terminal, --prune needs --yes before anything is read or sent (help exit-codes).
   if (options.prune && !dryRun && !ctx.options.yes && !ctx.interactive) {
@@ -94,7 +95,8 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
   show(planText(result, ctx.color > 0));
   if (dryRun || steps.every((step) => step.action === 'unchanged')) {
     if (!dryRun) result.result = 'no changes';
-    return finish(ctx, result, show, dryRun ? results : []);
+    await finish(ctx, result, show, dryRun ? results : []);
+    return result;
   }
   const deletes = steps.filter((step) => step.action === 'delete');
   if (deletes.length > 0 && !ctx.options.yes) {
@@ -128,6 +130,7 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
     error.hint = [error.hint, 'What was done stays done: run the same apply again to finish the plan.'].filter(Boolean).join('. ');
     throw error;
   }
+  return result;
 }
 
 async function readStore(client: StoreClient, ctx: Context, turn: () => Promise<void> | undefined) {

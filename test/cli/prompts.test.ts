@@ -57,6 +57,21 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
     expect(t.screen()).toMatch(/Events\s+│ app\.uninstalled, cart\.abandoned, custom\.event, another\.one/);
   });
 
+  it('asks again for an event name the platform does not publish, suggesting the nearest', async () => {
+    const t = start(['webhooks', 'create', '--target', 'https://hooks.example.com/typo']);
+    await t.waitFor(/Events to subscribe to/);
+    t.keys('Enter');
+    await t.waitFor(/Other names, comma-separated/);
+    t.type('order.craeted');
+    t.keys('Enter');
+    await t.waitFor(/unknown event "order\.craeted"; did you mean order\.created\?/);
+    t.keys('C-u');
+    t.type('order.created');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).toMatch(/Events\s+│ order\.created/);
+  });
+
   it('asks for the export type and dates', async () => {
     const t = start(['exports', 'create']);
     await t.waitFor(/What to export\?/);
