@@ -103,7 +103,7 @@ describe('inputs read from files', () => {
       [['api', '/webhooks/', '-F', `name=@${folder}`, '-f', 'target=https://h.example.com/'], `-F: ${folder} is a directory, not a file`],
       [['api', '/subscriptions/2/', '-X', 'PATCH', '--input', folder], `--input: ${folder} is a directory, not a file`],
       [['orders', 'add-note', '10001', '--message-file', big], `--message-file: ${big} is larger than 16 MB`],
-      [['webhooks', 'create', '--target', 'https://h.example.com/', '--event', 'a.b', '--secret-key-file', empty], `--secret-key-file: ${empty} is empty`],
+      [['webhooks', 'create', '--target', 'https://h.example.com/', '--event', 'order.created', '--secret-key-file', empty], `--secret-key-file: ${empty} is empty`],
     ];
     for (const [args, message] of cases) {
       const r = await cli(args);
