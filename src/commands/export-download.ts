@@ -123,10 +123,10 @@ async function fetchFile(id: number, target: DownloadTarget, ctx: Context, link:
   }
 }
 
-/** Hands a finished download to the CI: step outputs and a summary on GitHub Actions. */
+/** Hands a finished download to the CI: step outputs (`export_id` goes first, on its own) and a summary on GitHub Actions. */
 export async function reportDownload(ctx: Context, saved: SavedExport): Promise<void> {
   const { setOutputs, addSummary, markdownCode } = await import('../output/github-actions.js');
-  setOutputs(ctx.io, { export_id: saved.id, ...(saved.path === '-' ? {} : { path: saved.path }), bytes: saved.bytes, sha256: saved.sha256 });
+  setOutputs(ctx.io, { ...(saved.path === '-' ? {} : { path: saved.path }), bytes: saved.bytes, sha256: saved.sha256 });
   addSummary(
     ctx.io,
     `### Export ${saved.id} downloaded\n\n| File | Bytes | SHA-256 |\n|---|---|---|\n| ${saved.path === '-' ? 'stdout' : markdownCode(saved.path)} | ${saved.bytes} | ${markdownCode(saved.sha256)} |\n`,
@@ -139,6 +139,8 @@ export async function saveDownload(data: unknown, opts: Options, ctx: Context, i
   const target = { file: outputOf(opts, id), force: !!opts.force };
   const saved = await downloadExport(id, target, ctx, { link: typeof link === 'string' ? link : undefined, later: finishLater(id, target.file, target.force) });
   if (!saved) return undefined;
+  const { setOutputs } = await import('../output/github-actions.js');
+  setOutputs(ctx.io, { export_id: id });
   await reportDownload(ctx, saved);
   // What was saved, as data, when asked for by name (stdout is otherwise left empty, or the file's).
   const asked = ctx.options.json || ctx.options.output === 'json';

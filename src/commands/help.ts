@@ -29,6 +29,11 @@ export const HELP_TOPICS: Record<string, string> = {
   STORE_ADMIN_PAGER        pager for long output on a terminal (beats PAGER; empty: none)
   PAGER                    pager when STORE_ADMIN_PAGER is not set (default: less -FRX if installed)
   COLUMNS                  width of a table forced into a pipe with -o table (default 80)
+  GITHUB_OUTPUT            set by GitHub Actions: exports and webhooks apply append their
+                           results there as step outputs (docs/ci.md)
+  GITHUB_STEP_SUMMARY      set by GitHub Actions: they append a short Markdown summary there
+  GITHUB_ACTIONS           true on GitHub Actions: an error is also printed as an ::error
+                           annotation
   NO_COLOR                 set to anything to disable colour
   FORCE_COLOR              1, 2 or 3 forces colour even when output is not a terminal
 

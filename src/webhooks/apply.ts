@@ -10,6 +10,7 @@ import { addHint, confirm } from '../commands/prepare-input.js';
 import { recordChange } from '../commands/run-operation.js';
 import type { Context } from '../context.js';
 import { DEFAULTS } from '../defaults.js';
+import { addSummary, markdownCode, setOutputs } from '../output/github-actions.js';
 import { render } from '../output/render.js';
 import { readDeclaredWebhooks } from './declared.js';
 import { listAllWebhooks } from './list.js';
@@ -163,7 +164,17 @@ async function finish(ctx: Context, result: ApplyResult, show: (text: string) =>
   for (const step of done) result.counts[COUNTED[step.action]]++;
   result.counts.unchanged = result.plan.filter((step) => step.action === 'unchanged').length;
   show(outcomeText(result));
+  reportToActions(ctx, result);
   if (ctx.format !== 'table' && printData) await render(result, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color });
+}
+
+/** On GitHub Actions: the counts as step outputs (`steps.<id>.outputs.created`…) and a line of the job's summary. */
+function reportToActions(ctx: Context, { counts, result, file }: ApplyResult): void {
+  setOutputs(ctx.io, counts);
+  addSummary(
+    ctx.io,
+    `### Webhooks from ${file === '-' ? 'standard input' : markdownCode(file)}: ${result}\n\n| Created | Updated | Deleted | Unchanged |\n|---|---|---|---|\n| ${counts.created} | ${counts.updated} | ${counts.deleted} | ${counts.unchanged} |\n`,
+  );
 }
 
 function doneLine(step: StepResult): string {
