@@ -94,14 +94,10 @@ export class UnknownOutcomeError extends StoreAdminError {
   override name = 'UnknownOutcomeError';
 }
 
+/** Stopped by Ctrl-C (130); the CLI reports work stopped by SIGTERM as 143. */
 export class InterruptedError extends StoreAdminError {
   override name = 'InterruptedError';
-  override readonly exitCode: number;
-  /** `by`: the abort signal's reason; SIGTERM exits 143, as a shell reports a terminated process. */
-  constructor(message: string, options?: { cause?: unknown; hint?: string; by?: unknown }) {
-    super(message, options);
-    this.exitCode = options?.by === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
-  }
+  override readonly exitCode: number = EXIT.interrupted;
 }
 
 /** A wait that gave up (`--wait-timeout`): what was waited for goes on, and can be finished later. */

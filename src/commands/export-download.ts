@@ -91,7 +91,7 @@ export async function downloadExport(id: number, target: DownloadTarget, ctx: Co
   } catch (error) {
     if (signal.aborted) {
       if (signal.reason === 'EPIPE') return undefined;
-      throw stopped(`Stopped downloading export ${id} (${target.file === '-' ? 'the output is incomplete' : `${target.file} was not written`})`, signal, later);
+      throw stopped(`Stopped downloading export ${id} (${target.file === '-' ? 'the output is incomplete' : `${target.file} was not written`})`, later);
     }
     // The export exists and is available: say how to fetch it without creating another.
     const hint = `The export is available: ${later}`;

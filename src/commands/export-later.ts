@@ -13,6 +13,6 @@ function shellWord(text: string): string {
 }
 
 /** Ctrl-C or SIGTERM while waiting or downloading: the export goes on, and `later` finishes the job. */
-export function stopped(what: string, signal: AbortSignal, later: string): InterruptedError {
-  return new InterruptedError(`${what}; the export itself goes on`, { hint: `Fetch it later: ${later}`, by: signal.reason });
+export function stopped(what: string, later: string): InterruptedError {
+  return new InterruptedError(`${what}; the export itself goes on`, { hint: `Fetch it later: ${later}` });
 }

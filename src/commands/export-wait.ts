@@ -108,7 +108,7 @@ export async function waitBeforeDownload(opts: Options, ctx: Context, input: { p
   try {
     current = (await client.call('exports.get', { params: { id } }, { signal: ctx.signal })) as ExportState;
   } catch (error) {
-    if (ctx.signal.aborted) throw stopped(`Stopped waiting for export ${id}`, ctx.signal, later);
+    if (ctx.signal.aborted) throw stopped(`Stopped waiting for export ${id}`, later);
     throw error;
   }
   await waitUntilAvailable({ id, status: current.status }, opts, ctx, later);
@@ -120,7 +120,7 @@ async function waitUntilAvailable(created: ExportState, opts: Options, ctx: Cont
   try {
     return await poll(created, ctx, timeoutMs, later);
   } catch (error) {
-    if (ctx.signal.aborted) throw stopped(`Stopped waiting for export ${created.id}`, ctx.signal, later);
+    if (ctx.signal.aborted) throw stopped(`Stopped waiting for export ${created.id}`, later);
     throw error;
   }
 }
