@@ -117,7 +117,7 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
     } catch (error) {
       shown.status = 'failed';
       shown.error = (error as Error).message;
-      if (error instanceof ApiError) addHint(error, operations[OPERATION[step.action]].scopes);
+      if (error instanceof ApiError) addHint(error, operations[OPERATION[step.action]].scopes, await ctx.grant());
       failure = error;
       break;
     }
@@ -138,7 +138,7 @@ async function readStore(client: StoreClient, ctx: Context, turn: () => Promise<
   try {
     return await listAllWebhooks(client, {}, ctx.signal, turn);
   } catch (error) {
-    if (error instanceof ApiError) addHint(error, operations['webhooks.list'].scopes);
+    if (error instanceof ApiError) addHint(error, operations['webhooks.list'].scopes, await ctx.grant());
     throw error;
   }
 }

@@ -3,10 +3,11 @@
 // names them. Every problem is reported with its place in the file (`webhooks[2].target: …`)
 // before anything is sent.
 import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
 import { create } from '../api/schemas/webhooks.js';
+import { configDir } from '../config/paths.js';
 import { toFieldIssues } from '../api/validate.js';
 import { textFrom } from '../commands/values.js';
 import type { IO } from '../io.js';
@@ -19,7 +20,7 @@ export interface DeclaredWebhook {
   target: string;
   /** True unless the file says false. */
   active: boolean;
-  /** Null (the store's default) unless the file names one. */
+  /** Null when the file names none: the store's version is then left as it is. */
   api_version: string | null;
   /** Where the secret comes from, as the plan may show it (`env ORDERS_HOOK_SECRET`). */
   secretSource?: string;
@@ -133,16 +134,30 @@ async function secretOf(
     return {};
   }
   if (keys[0] === 'env') {
+    // The tool's own settings hold its token and the app's secret: a file in a repository must
+    // not be able to lift them into the store, where anyone with webhooks:read may read them back.
+    if (value.startsWith('STORE_ADMIN_')) {
+      problems.push(`${place}.env: ${value} is one of store-admin's own settings, not a webhook secret`);
+      return {};
+    }
     const secret = io.env[value];
     if (!secret?.trim()) {
       problems.push(`${place}.env: ${value} is not set${secret === undefined ? '' : ' (it is empty)'}`);
       return {};
     }
+    io.protect?.(secret);
     return { secret, secretSource: `env ${value}` };
   }
+  const file = resolve(base, value);
+  const config = configDir(io.env);
+  if (file === config || file.startsWith(`${config}${sep}`)) {
+    problems.push(`${place}.file: ${value} is in store-admin's config directory, which holds its tokens, not a webhook secret`);
+    return {};
+  }
   try {
-    const secret = (await readFile(resolve(base, value), 'utf8')).replace(/\r?\n$/, '');
+    const secret = (await readFile(file, 'utf8')).replace(/\r?\n$/, '');
     if (!secret.trim()) throw new Error('it is empty');
+    io.protect?.(secret);
     return { secret, secretSource: `file ${value}` };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -72,7 +72,7 @@ export async function listCommand(ctx: Context, opts: Options): Promise<void> {
       ? { next: null, previous: null, results: await listAllWebhooks(client, query, ctx.signal) }
       : await client.call('webhooks.list', { query }, { signal: ctx.signal });
   } catch (error) {
-    if (error instanceof ApiError) addHint(error, operations['webhooks.list'].scopes);
+    if (error instanceof ApiError) addHint(error, operations['webhooks.list'].scopes, await ctx.grant());
     throw error;
   } finally {
     stop();

@@ -86,7 +86,8 @@ function compare(d: DeclaredWebhook, found: StoreWebhook, options: PlanOptions):
   if (!sameNames(events, d.events)) set('events', events, d.events);
   if (found.target !== d.target) set('target', found.target ?? null, d.target);
   if ((found.active ?? true) !== d.active) set('active', found.active ?? null, d.active);
-  if ((found.api_version || null) !== d.api_version) set('api_version', found.api_version ?? null, d.api_version);
+  // A file that names no version leaves the store's alone: it is not managed.
+  if (d.api_version !== null && (found.api_version || null) !== d.api_version) set('api_version', found.api_version ?? null, d.api_version);
   // A secret cannot be read back, so it is set again only when asked.
   if (options.rotateSecrets && d.secret !== undefined) set('secret_key', null, d.secretSource, d.secret);
   const id = found.id ?? null;

@@ -174,7 +174,6 @@ describe('--resume', () => {
     expect(overlap.stderr).toMatch(new RegExp(`^store-admin: Run \\d{8}-\\d{6}-[0-9a-f]{4} is in use by process ${child.pid} \\(since [^)]+\\); nothing was sent\n`));
     expect(overlap.stdout).toBe('');
     await until(() => applied() >= 4);
-    await new Promise((r) => setTimeout(r, 60));
     child.kill('SIGKILL');
     await gone;
     expect(applied()).toBeLessThan(16);

@@ -151,6 +151,9 @@ describe('webhooks apply', () => {
       [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: 'hunter2' }] }, /webhooks\[0\]\.secret: a secret is never written in the file/],
       [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: { env: 'NOT_SET_ANYWHERE' } }] }, /webhooks\[0\]\.secret\.env: NOT_SET_ANYWHERE is not set/],
       [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: { file: 'missing.secret' } }] }, /webhooks\[0\]\.secret\.file: cannot read missing\.secret \(ENOENT\)/],
+      // The tool's own token and files are never a webhook's secret (the store may show it back).
+      [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: { env: 'STORE_ADMIN_TOKEN' } }] }, /webhooks\[0\]\.secret\.env: STORE_ADMIN_TOKEN is one of store-admin's own settings, not a webhook secret/],
+      [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: { file: join(config, 'config.json') } }] }, /webhooks\[0\]\.secret\.file: .*config\.json is in store-admin's config directory/],
       [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com' }, { name: 'x', events: ['order.created'], target: 'https://h.example.com' }] }, /webhooks\[1\]\.name: "x" is declared twice \(also webhooks\[0\]\)/],
       [{ webhooks: [{ name: 'x', events: [], target: 'https://h.example.com', colour: 'red' }] }, /webhooks\[0\]\.events: must name at least one event; webhooks\[0\]: unknown field: colour/],
       [{ hooks: [] }, /webhooks: is required; \(file\): unknown field: hooks/],
@@ -167,6 +170,18 @@ describe('webhooks apply', () => {
     // A name the platform adds later passes when allowed.
     const later = files.write('later.json', { webhooks: [{ name: 'later', events: ['inventory.changed'], target: 'https://h.example.com/l' }] });
     expect((await apply(['-f', later, '--allow-unknown-event', '--dry-run', '--json'])).json().plan[0]).toMatchObject({ action: 'create', status: 'planned' });
+  });
+
+  it('a file that names no api_version leaves the store\'s alone: no update, whatever version the store shows', async () => {
+    const file = files.write('unversioned.json', { webhooks: [{ name: 'unversioned', events: ['order.created'], target: 'https://hooks.example.com/u' }] });
+    expect((await apply(['-f', file, '--json'])).json().counts).toMatchObject({ created: 1 });
+    const made = (await stored(ctx.sandbox)).find((w) => w.name === 'unversioned')!;
+    // The store (or a person) sets a version: the file, which names none, does not manage it.
+    await ctx.client.webhooks.update({ params: { id: made.id! }, body: { api_version: '2023-02-10' } });
+    const again = await apply(['-f', file, '--json']);
+    expect(again.json()).toMatchObject({ result: 'no changes', counts: { created: 0, updated: 0, unchanged: 1 } });
+    expect((await stored(ctx.sandbox)).find((w) => w.name === 'unversioned')?.api_version).toBe('2023-02-10');
+    await ctx.client.webhooks.delete({ params: { id: made.id! } });
   });
 
   it('two store webhooks with a declared name are an error naming both ids; nothing changes', async () => {
