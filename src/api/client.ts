@@ -6,7 +6,8 @@ import { ApiError, AuthError, describeErrorBody, withoutSecret } from './errors.
 import { attempt, type AttemptLimits } from './attempt.js';
 import { httpPool, type HttpPool, type OpenAnswer } from './http.js';
 import { operations, type OperationId, type OperationSchemas } from './operations.js';
-import { redactQuery, requestBuilder, type Built, type PreparedRequest, type RawRequest } from './request-builder.js';
+import { redactQuery } from './redaction.js';
+import { requestBuilder, type Built, type PreparedRequest, type RawRequest } from './request-builder.js';
 import type { RetryOptions } from './retry.js';
 import { withRetries } from './retry-loop.js';
 import type { Dispatcher } from 'undici';
@@ -14,7 +15,8 @@ import type { OperationInput, OperationOutput, Response } from './types.js';
 import { assertSafeTransport, normalizeStoreUrl } from './url.js';
 import { DEFAULTS } from '../defaults.js';
 
-export { REDACTED, redactHeaders, redactQuery, type PreparedRequest, type RawRequest } from './request-builder.js';
+export { REDACTED, redactHeaders, redactQuery } from './redaction.js';
+export type { PreparedRequest, RawRequest } from './request-builder.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
 export const CLIENT_VERSION = typeof __STORE_ADMIN_VERSION__ === 'string' ? __STORE_ADMIN_VERSION__ : '0.0.0-dev';

@@ -5,6 +5,7 @@ import { operations, type OperationId, type OperationSchemas } from './operation
 import type { OperationInput } from './types.js';
 import { API_PREFIX, apiRoot, fillPath, insideApiRoot } from './url.js';
 import { validateInput } from './validate.js';
+import { redactHeaders } from './redaction.js';
 
 export interface PreparedRequest {
   /** Absent for raw requests (`store-admin api`). */
@@ -26,21 +27,6 @@ export interface RawRequest {
   headers?: Record<string, string>;
   /** Sent as JSON. */
   body?: unknown;
-}
-
-export const REDACTED = '***';
-
-/** A URL safe to print: a signed link's query is its signature, and works without a token. */
-export function redactQuery(url: string): string {
-  const at = url.indexOf('?');
-  return at === -1 ? url : `${url.slice(0, at)}?${REDACTED}`;
-}
-
-/** A copy of the headers that is safe to print. */
-export function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  const safe = { ...headers };
-  if (safe.authorization) safe.authorization = `Bearer ${REDACTED}`;
-  return safe;
 }
 
 /** A request ready to send: what may be shown (`prepared`, token redacted) and the headers to send (no token yet). */

@@ -1,6 +1,6 @@
 // Secrets the store may send back (a webhook's secret_key) never reach the screen or a log as is;
 // in a trace, neither does a signed download link.
-import { redactQuery } from '../api/request-builder.js';
+import { redactQuery } from '../api/redaction.js';
 import { SECRET_KEYS_MASK } from './mask.js';
 
 const SECRET_FIELDS = new Set(['secret_key']);
