@@ -4,6 +4,7 @@ import { UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import type { RunSandboxOptions } from '../sandbox/run.js';
 import { describeCommand } from './meta.js';
+import { registerClock } from './sandbox-clock.js';
 
 function collectScopedToken(value: string, previous: Record<string, string[]>) {
   const match = /^([^=\s]+)=([\w:,\s]*)$/.exec(value);
@@ -108,4 +109,6 @@ export function register(sandbox: Command, ctx: Context): void {
       ctx.io.stderr.write('The embedded sandbox is back to its seed data.\n');
     });
   describeCommand(reset, { examples: ['store-admin sandbox reset', 'STORE_ADMIN_CONFIG_DIR=/tmp/demo store-admin sandbox reset'] });
+
+  registerClock(sandbox, ctx);
 }

@@ -1,22 +1,30 @@
 // Sends the webhook deliveries queued in the state's outbox, after the change that queued them is
-// saved: a signed JSON POST, retried with exponential backoff unless answered 200. Each failure raises the
+// saved: a signed JSON POST, retried on the platform's schedule unless answered 200. Each failure raises the
 // webhook's warning_count and sets next_check_date; a 410, or a failure after the last retry,
-// switches the webhook off (platform facts, "Webhook deliveries").
+// switches the webhook off (platform facts, "Webhook deliveries"). Every attempt is kept in the
+// delivery log. Times are the sandbox clock's (clock.ts), so advancing the clock brings retries due.
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { WEBHOOK_SIGNATURE_HEADER } from '../webhooks/signature.js';
+import { clockNow, isoSeconds } from './clock.js';
+import { recordAttempt, type DeliveryAttempt } from './delivery-log.js';
 import { outbox, type OutboxDelivery } from './events.js';
 import type { SandboxState } from './state.js';
 import type { StateStore } from './store.js';
 
-export const MAX_RETRIES = 10;
+/**
+ * THE retry schedule: the wait before each retry, counted from the failure before it, in minutes.
+ * Doubling from 5 minutes, the tenth retry comes some 85 hours (3.5 days) after the first try. The
+ * table in README.md ("Retry schedule") is derived from it, and a test keeps the two equal.
+ */
+export const RETRY_SCHEDULE_MINUTES = [5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560] as const;
+export const MAX_RETRIES = RETRY_SCHEDULE_MINUTES.length;
 /** The platform's limit for an answer. */
 export const DELIVERY_TIMEOUT_MS = 20_000;
-/** Retries come after 5 min, 10 min, 20 min, …: the tenth some 85 hours (3.5 days) after the first try. */
-export const DEFAULT_BACKOFF_MS = 5 * 60_000;
+export const DEFAULT_BACKOFF_MS = RETRY_SCHEDULE_MINUTES[0] * 60_000;
 
 export interface DeliveryOptions {
-  /** The first retry's delay; each further retry waits twice as long. */
+  /** The first retry's delay; the later ones keep the schedule's proportions (each twice the one before). */
   backoffMs?: number;
   timeoutMs?: number;
   /** Told of each attempt once its outcome is saved (tests wait on it). */
@@ -35,6 +43,8 @@ export interface DeliveryOutcome {
   failures: number;
   /** The webhook was switched off by this attempt. */
   deactivated: boolean;
+  /** The attempt's id in the delivery log. */
+  delivery: string;
 }
 
 export interface Deliverer {
@@ -42,8 +52,22 @@ export interface Deliverer {
   kick(): void;
   /** Resolves when nothing is being sent (what was due has had its attempt). */
   settle(): Promise<void>;
+  /** Attempts everything due now and waits for the outcomes; says how many attempts were made. */
+  attemptDue(): Promise<number>;
+  /** When the next attempt falls due, sandbox time (Infinity for never). */
+  nextAttemptAt(state: SandboxState): number;
   /** Stops planning retries and abandons attempts in flight. */
   close(): void;
+}
+
+/** The wait after the `failures`-th failed attempt, scaled so the first retry waits `backoffMs`. */
+export function retryDelayMs(failures: number, backoffMs: number = DEFAULT_BACKOFF_MS): number {
+  return (backoffMs * RETRY_SCHEDULE_MINUTES[failures - 1]!) / RETRY_SCHEDULE_MINUTES[0];
+}
+
+/** The platform counts only a 200 as delivered: a 204 or any other 2xx is retried like a failure. */
+export function delivered(status: number | undefined | null): boolean {
+  return status === 200;
 }
 
 export function createDeliverer(store: StateStore, options: DeliveryOptions = {}): Deliverer {
@@ -53,17 +77,18 @@ export function createDeliverer(store: StateStore, options: DeliveryOptions = {}
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  let attempts = 0;
 
   async function drain(): Promise<void> {
     for (;;) {
       again = false;
       // A read first: most runs have nothing due, and a file-backed store then writes nothing.
-      const { due, next } = await store.transact((state) => survey(state, Date.now()), false);
+      const { due, wait } = await store.transact((state) => survey(state, Date.now()), false);
       if (abort.signal.aborted) return;
       if (!due) {
         if (again) continue;
         clearTimeout(timer);
-        if (Number.isFinite(next)) timer = setTimeout(kick, Math.max(0, next - Date.now())).unref();
+        if (Number.isFinite(wait)) timer = setTimeout(kick, Math.min(2 ** 31 - 1, Math.max(0, wait))).unref();
         return;
       }
       const claimed = await store.transact((state) => claimDue(state, Date.now(), timeoutMs), true);
@@ -72,9 +97,11 @@ export function createDeliverer(store: StateStore, options: DeliveryOptions = {}
   }
 
   async function attempt({ delivery, target }: { delivery: OutboxDelivery; target: string }) {
-    const answer = await post(target, delivery, timeoutMs, abort.signal);
+    const headers = deliveryHeaders(delivery.body, delivery.signature);
+    const answer = await post(target, headers, delivery.body, timeoutMs, abort.signal);
     if (abort.signal.aborted) return;
-    const outcome = await store.transact((state) => record(state, delivery, answer, Date.now(), backoffMs), true);
+    attempts++;
+    const outcome = await store.transact((state) => record(state, delivery, target, headers, answer, backoffMs), true);
     if (outcome) options.onDelivery?.(outcome);
   }
 
@@ -87,11 +114,21 @@ export function createDeliverer(store: StateStore, options: DeliveryOptions = {}
     running = drain().finally(() => (running = undefined));
   }
 
+  async function settle() {
+    while (running) await running.catch(() => undefined);
+  }
+
   return {
     kick,
-    settle: async () => {
-      while (running) await running.catch(() => undefined);
+    settle,
+    attemptDue: async () => {
+      await settle();
+      const before = attempts;
+      kick();
+      await settle();
+      return attempts - before;
     },
+    nextAttemptAt: (state) => nextAttempt(state, Date.now()),
     close: () => {
       abort.abort();
       clearTimeout(timer);
@@ -99,24 +136,33 @@ export function createDeliverer(store: StateStore, options: DeliveryOptions = {}
   };
 }
 
-function isDue(delivery: OutboxDelivery, now: number): boolean {
-  return delivery.dueAt <= now && (delivery.claimedUntil ?? 0) <= now;
+function isDue(delivery: OutboxDelivery, nowMs: number, realMs: number): boolean {
+  return delivery.dueAt <= nowMs && (delivery.claimedUntil ?? 0) <= realMs;
 }
 
-/** Whether anything is due now, and when the next attempt is (Infinity for never). */
-function survey(state: SandboxState, now: number) {
+/** The next attempt's time, leaving out deliveries another process is sending (they are its to record). */
+function nextAttempt(state: SandboxState, realMs: number): number {
+  return Math.min(...outbox(state).filter((d) => (d.claimedUntil ?? 0) <= realMs).map((d) => d.dueAt));
+}
+
+/** Whether anything is due now, and how long (real ms) until the next attempt (Infinity for never). */
+function survey(state: SandboxState, realMs: number) {
+  const now = clockNow(state, realMs);
   const list = outbox(state);
-  return { due: list.some((d) => isDue(d, now)), next: Math.min(...list.map((d) => Math.max(d.dueAt, d.claimedUntil ?? 0))) };
+  const soonest = Math.min(...list.map((d) => Math.max(d.dueAt - now, (d.claimedUntil ?? 0) - realMs)));
+  return { due: list.some((d) => isDue(d, now, realMs)), wait: soonest };
 }
 
 /** Marks the due deliveries as being sent by this process; drops those whose webhook is gone or off. */
-function claimDue(state: SandboxState, now: number, timeoutMs: number) {
+function claimDue(state: SandboxState, realMs: number, timeoutMs: number) {
+  const now = clockNow(state, realMs);
   const claimed: { delivery: OutboxDelivery; target: string }[] = [];
   state.webhookOutbox = outbox(state).filter((delivery) => {
     const webhook = state.webhooks[delivery.webhook];
     if (!webhook || webhook.active === false || !webhook.target) return false;
-    if (isDue(delivery, now)) {
-      delivery.claimedUntil = now + timeoutMs + 5_000;
+    if (isDue(delivery, now, realMs)) {
+      // Real time: the claim keeps another process off while this one waits for the answer.
+      delivery.claimedUntil = realMs + timeoutMs + 5_000;
       claimed.push({ delivery: { ...delivery }, target: webhook.target });
     }
     return true;
@@ -124,19 +170,28 @@ function claimDue(state: SandboxState, now: number, timeoutMs: number) {
   return claimed;
 }
 
-interface Answer {
+export interface Answer {
   status?: number;
   error?: string;
+  durationMs: number;
 }
 
-function record(state: SandboxState, sent: OutboxDelivery, answer: Answer, now: number, backoffMs: number): DeliveryOutcome | undefined {
+function record(
+  state: SandboxState,
+  sent: OutboxDelivery,
+  target: string,
+  headers: Record<string, string>,
+  answer: Answer,
+  backoffMs: number,
+): DeliveryOutcome | undefined {
   const list = outbox(state);
   const delivery = list.find((d) => d.event_id === sent.event_id && d.webhook === sent.webhook);
   const webhook = state.webhooks[sent.webhook];
   if (!delivery || !webhook) return undefined;
-  // The platform counts only a 200 as delivered: a 204 or any other 2xx is retried like a failure.
-  const ok = answer.status === 200;
+  const now = clockNow(state);
+  const ok = delivered(answer.status);
   let deactivated = false;
+  let nextAttemptAt: number | undefined;
   if (ok) {
     list.splice(list.indexOf(delivery), 1);
   } else {
@@ -148,11 +203,23 @@ function record(state: SandboxState, sent: OutboxDelivery, answer: Answer, now: 
       deactivated = true;
       state.webhookOutbox = list.filter((d) => d.webhook !== webhook.id);
     } else {
-      delivery.dueAt = now + backoffMs * 2 ** (delivery.failures - 1);
+      nextAttemptAt = delivery.dueAt = now + retryDelayMs(delivery.failures, backoffMs);
     }
   }
   const pending = outbox(state).filter((d) => d.webhook === webhook.id).map((d) => d.dueAt);
-  webhook.next_check_date = pending.length > 0 ? new Date(Math.min(...pending)).toISOString().replace(/\.\d{3}Z$/, 'Z') : null;
+  webhook.next_check_date = pending.length > 0 ? isoSeconds(Math.min(...pending)) : null;
+  const kept = recordAttempt(state, {
+    event_id: sent.event_id,
+    event_type: sent.event_type,
+    webhook: sent.webhook,
+    attempt: sent.failures + 1,
+    target,
+    headers,
+    body: sent.body,
+    ...attemptOutcome(now, answer),
+    next_attempt_at: nextAttemptAt === undefined ? null : isoSeconds(nextAttemptAt),
+    deactivated,
+  });
   return {
     webhook: sent.webhook,
     event_id: sent.event_id,
@@ -162,43 +229,55 @@ function record(state: SandboxState, sent: OutboxDelivery, answer: Answer, now: 
     ...(answer.error ? { error: answer.error } : {}),
     failures: delivery.failures,
     deactivated,
+    delivery: kept.id,
+  };
+}
+
+/** The outcome fields of a delivery-log record. */
+export function attemptOutcome(nowMs: number, answer: Answer): Pick<DeliveryAttempt, 'sent_at' | 'status' | 'error' | 'duration_ms' | 'ok'> {
+  return {
+    // Sent when the answer's wait began, on the sandbox's clock.
+    sent_at: isoSeconds(nowMs - answer.durationMs),
+    status: answer.status ?? null,
+    ...(answer.error ? { error: answer.error } : {}),
+    duration_ms: answer.durationMs,
+    ok: delivered(answer.status),
+  };
+}
+
+/** The headers of a delivery, as sent and as kept in the log. */
+export function deliveryHeaders(body: string, signature?: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    'user-agent': 'store-admin-sandbox',
+    ...(signature ? { [WEBHOOK_SIGNATURE_HEADER]: signature } : {}),
   };
 }
 
 /** Hosts reserved for documentation and tests never resolve (RFC 2606, 6761): fail without asking DNS. */
 const RESERVED_HOST = /(^|\.)(example|test|invalid)$|(^|\.)example\.(com|net|org)$/i;
 
-function post(target: string, delivery: OutboxDelivery, timeoutMs: number, signal: AbortSignal): Promise<Answer> {
+/** One POST of a delivery's bytes; never throws: a failure is an answer without a status. */
+export function post(target: string, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal): Promise<Answer> {
+  const started = performance.now();
+  const took = () => Math.round(performance.now() - started);
   const url = new URL(target);
-  if (RESERVED_HOST.test(url.hostname)) return Promise.resolve({ error: `${url.hostname} is a reserved name that never resolves` });
+  if (RESERVED_HOST.test(url.hostname)) return Promise.resolve({ error: `${url.hostname} is a reserved name that never resolves`, durationMs: 0 });
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
-    const req = send(url, {
-      method: 'POST',
-      signal,
-      headers: {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(delivery.body),
-        'user-agent': 'store-admin-sandbox',
-        ...(delivery.signature ? { [WEBHOOK_SIGNATURE_HEADER]: delivery.signature } : {}),
-      },
-    });
+    const req = send(url, { method: 'POST', ...(signal ? { signal } : {}), headers });
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+    const done = (answer: Omit<Answer, 'durationMs'>) => {
+      clearTimeout(timer);
+      resolve({ ...answer, durationMs: took() });
+    };
     req.on('response', (res) => {
       res.resume();
-      res.on('end', () => {
-        clearTimeout(timer);
-        resolve({ status: res.statusCode });
-      });
-      res.on('error', () => {
-        clearTimeout(timer);
-        resolve({ status: res.statusCode });
-      });
+      res.on('end', () => done({ status: res.statusCode }));
+      res.on('error', () => done({ status: res.statusCode }));
     });
-    req.on('error', (error) => {
-      clearTimeout(timer);
-      resolve({ error: error.message });
-    });
-    req.end(delivery.body);
+    req.on('error', (error) => done({ error: error.message }));
+    req.end(body);
   });
 }

@@ -19,9 +19,11 @@ export const EVENTS_BY_CHANGE = {
   'customers.addNote': ['customer.updated'],
   // A dispute on a transaction marks it disputed: a change to the transaction and to its order.
   'disputes.create': ['dispute.created', 'transaction.updated', 'order.updated'],
-  // Not a request: an export turning available, some time after exports.create (exports.ts).
+  // Not requests: the sandbox's clock passing a moment (scheduler.ts). An export turns available
+  // some time after exports.create; an active subscription renews at its next_renewal_date.
   'export.available': ['export.created'],
-} as const satisfies Partial<Record<OperationId | 'export.available', readonly string[]>>;
+  'subscription.renewalDue': ['order.created', 'transaction.created', 'subscription.updated'],
+} as const satisfies Partial<Record<OperationId | 'export.available' | 'subscription.renewalDue', readonly string[]>>;
 
 /**
  * The platform's events that no change in the sandbox's API causes (nothing there creates a

@@ -1,6 +1,7 @@
 // Exports as the platform's guide describes them: created `pending`, `available` after a delay
-// counted in wall time, their file reached through a temporary signed link. The readiness time is
-// kept in the state, so the embedded sandbox honours the delay across commands.
+// counted on the sandbox's clock (scheduler.ts turns them), their file reached through a temporary
+// signed link. The readiness time is kept in the state, so the embedded sandbox honours the delay
+// across commands.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { API_PREFIX } from '../api/url.js';
 import { exportCsv } from './export-csv.js';
@@ -30,29 +31,10 @@ export function createExport(state: SandboxState, fields: Omit<ExportRecord, 'id
   return { ...created };
 }
 
-/** Exports whose delay has run out at `nowMs`. */
-export function dueExports(state: SandboxState, nowMs: number): ExportRecord[] {
-  return Object.keys(state.exportsReadyAt)
-    .filter((id) => state.exportsReadyAt[id]! <= nowMs)
-    .map((id) => state.exports[id])
-    .filter((found): found is ExportRecord => found !== undefined);
-}
-
-/** Turns every due export available; true when something changed (and must be saved). */
-/** Makes every due export available; `onAvailable` queues its event and says how many deliveries it queued. */
-export function settleExports(state: SandboxState, nowMs: number, onAvailable: (record: ExportRecord) => number): number {
-  let queued = 0;
-  for (const record of dueExports(state, nowMs)) {
-    markAvailable(state, record);
-    queued += onAvailable(record);
-  }
-  return queued;
-}
-
 /**
  * THE place an export turns available. Its file is made now, from the records of its date range
  * as they are at this moment (later changes are not in it), and the platform sends
- * `export.created` at this moment: a webhook outbox emits it here.
+ * `export.created` at this moment: the scheduler, its only caller, emits it right after.
  */
 export function markAvailable(state: SandboxState, record: ExportRecord): void {
   state.exportFiles[record.id] = exportCsv(state, String(record.type), { from: String(record.date_from), to: String(record.date_to) });

@@ -9,8 +9,9 @@ import { outbox, type EventsOf } from './events.js';
 import { badRequest, HttpError, notFound } from './http-error.js';
 import { fromCents, sumCents, toCents } from './money.js';
 import { pageOf } from './pages.js';
-import { renewalOrder } from './seed.js';
-import type { FulfillmentOrder, OrderLine, SandboxState, SubscriptionLineRecord, SubscriptionRecord, Webhook } from './state.js';
+import { renewSubscription } from './renewal.js';
+import type { FulfillmentOrder, OrderLine, SandboxState, SubscriptionRecord, Webhook } from './state.js';
+import { subscriptionAnswer, subscriptionView, updatedSubscriptionAnswer } from './subscription-views.js';
 import { recomputeOrderTotals } from './totals.js';
 
 export interface HandlerContext<Id extends OperationId> {
@@ -26,7 +27,7 @@ export interface HandlerContext<Id extends OperationId> {
   /** The sandbox's own origin, for URLs it hands out. */
   origin: string;
   now: string;
-  /** The same moment in ms: exports turn available and links expire in wall time. */
+  /** The same moment in ms, on the sandbox's clock (clock.ts). */
   nowMs: number;
   /** How long a new export stays pending. */
   exportDelayMs: number;
@@ -88,23 +89,7 @@ export const handlers: Handlers = {
     const subscription = findSubscription(state, params.id);
     // The platform renews only active subscriptions; a past_due one is retried by another operation.
     if (subscription.status !== 'active') throw badRequest(renewRefusal(params.id, subscription.status));
-    const number = String(++state.lastIds.order);
-    const order = renewalOrder(state, subscription, number, now);
-    const billingCycle = Math.max(0, ...(subscription.orders ?? []).map((o) => o.billing_cycle ?? 0)) + 1;
-    order.subscriptions = [{ billing_cycle: billingCycle, id: params.id }];
-    state.orders[number] = order;
-    state.orderNotes[number] = [];
-    subscription.orders = [...(subscription.orders ?? []), { billing_cycle: billingCycle, order_number: number }];
-    subscription.num_orders = subscription.orders.length;
-    subscription.next_renewal_date = addInterval(
-      subscription.next_renewal_date ?? now,
-      subscription.interval ?? 'month',
-      subscription.interval_count ?? 1,
-    );
-    subscription.status = 'active';
-    emit('order.created', order);
-    for (const transaction of order.transactions ?? []) emit('transaction.created', transaction);
-    emit('subscription.updated', subscriptionView(subscription));
+    renewSubscription(state, subscription, now, emit);
     return subscriptionAnswer(subscription);
   },
 
@@ -291,7 +276,7 @@ function findWebhook(state: SandboxState, id: number): Webhook {
 }
 
 /** The sandbox delivers for real: plain http only to this machine, never across a network. */
-function checkDeliveryTarget(target: string) {
+export function checkDeliveryTarget(target: string) {
   const url = new URL(target);
   const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(url.hostname);
   if (url.protocol === 'http:' && !loopback) {
@@ -371,41 +356,6 @@ function findTransaction(state: SandboxState, id: number) {
   return undefined;
 }
 
-/** Cancel and renew answer lines in the first shape of spec 2.7, without the stored variant fields. */
-export function subscriptionAnswer(subscription: SubscriptionRecord) {
-  return { ...subscription, lines: subscription.lines.map(({ variant_id: _id, variant_title: _title, ...line }) => line) };
-}
-
-/**
- * A subscription with its lines in both shapes at once: what `subscription.*` events carry, cut
- * down to the shape of the webhook's API version (payloads.ts).
- */
-export function subscriptionView(subscription: SubscriptionRecord) {
-  const lines: SubscriptionLineRecord[] = subscription.lines;
-  return { ...subscription, lines: lines.map((line) => ({ ...line, ...updateShapeLine(line) })) };
-}
-
-/** The partial-update response shows lines flattened (spec 2.7, second shape). */
-export function updatedSubscriptionAnswer(subscription: SubscriptionRecord) {
-  const { is_tax_known: _taxKnown, ...fields } = subscription;
-  return { ...fields, lines: subscription.lines.map(updateShapeLine) };
-}
-
-function updateShapeLine(line: SubscriptionRecord['lines'][number]) {
-  return {
-    id: line.id,
-    metadata: line.metadata,
-    price: line.price,
-    product_id: line.product?.id,
-    product_image: line.product?.images?.[0]?.src,
-    product_title: line.product?.title,
-    product_url: line.product?.url,
-    quantity: line.quantity,
-    sku: line.stockrecord?.partner_sku,
-    variant_id: line.variant_id,
-    variant_title: line.variant_title,
-  };
-}
 
 /** Retrieval responses carry the *_excl_discounts prices; reject responses carry total_discount. */
 export function withLineShape(fo: FulfillmentOrder, shape: 'retrieval' | 'reject'): FulfillmentOrder {
@@ -418,21 +368,4 @@ export function withLineShape(fo: FulfillmentOrder, shape: 'retrieval' | 'reject
         : { ...rest, total_discount };
     }),
   };
-}
-
-/** Calendar arithmetic in UTC; a month step from the 31st lands on the month's last day. */
-export function addInterval(from: string, interval: string, count: number): string {
-  const date = new Date(from);
-  if (Number.isNaN(date.getTime())) return from;
-  if (interval === 'day' || interval === 'week') {
-    date.setUTCDate(date.getUTCDate() + count * (interval === 'week' ? 7 : 1));
-  } else {
-    const months = count * (interval === 'year' ? 12 : 1);
-    const day = date.getUTCDate();
-    date.setUTCDate(1);
-    date.setUTCMonth(date.getUTCMonth() + months);
-    const lastDay = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
-    date.setUTCDate(Math.min(day, lastDay));
-  }
-  return date.toISOString().replace('.000Z', 'Z');
 }

@@ -1,5 +1,6 @@
 // Runs the sandbox in the foreground until the run's interrupt signal: Ctrl-C or SIGTERM.
 import type { IO } from '../io.js';
+import type { DeliveryOutcome } from './deliverer.js';
 import { parseFaults } from './faults.js';
 import { DEFAULT_CLIENT_SECRET, REGISTERED_REDIRECT_URIS } from './oauth.js';
 import { PARTNER_APP } from './seed.js';
@@ -34,11 +35,7 @@ export async function runSandbox(options: RunSandboxOptions, io: IO, signal: Abo
       oauth: { clientSecret: options.oauthClientSecret, redirectUris: options.oauthRedirectUri },
       webhooks: {
         ...(options.webhookBackoff !== undefined ? { backoffMs: options.webhookBackoff } : {}),
-        onDelivery: (o) =>
-          io.stderr.write(
-            `webhook ${o.webhook}: ${o.event_type} ${o.ok ? 'delivered' : 'failed'} (${o.status ?? o.error})` +
-              `${o.ok ? '' : o.deactivated ? ', webhook switched off' : `, attempt ${o.failures}; will retry`}\n`,
-          ),
+        onDelivery: deliveryReport((line) => io.stderr.write(line)),
       },
       onError: (error) => io.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`),
     });
@@ -74,4 +71,30 @@ export async function runSandbox(options: RunSandboxOptions, io: IO, signal: Abo
   await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
   await sandbox.close();
   io.stderr.write('Sandbox stopped.\n');
+}
+
+/**
+ * The console's line per delivery. A webhook that keeps failing (the seed's webhook points at a
+ * host that never resolves) is told once, then again only when it recovers or is switched off.
+ */
+export function deliveryReport(write: (line: string) => void): (o: DeliveryOutcome) => void {
+  const failing = new Set<number>();
+  return (o) => {
+    const what = `webhook ${o.webhook}: ${o.event_type}`;
+    if (o.ok) {
+      if (failing.delete(o.webhook)) write(`webhook ${o.webhook} is delivered to again\n`);
+      return write(`${what} delivered (${o.status})\n`);
+    }
+    const reason = `${o.status ?? o.error}`;
+    if (o.deactivated) {
+      failing.delete(o.webhook);
+      return write(`${what} failed (${reason}); webhook ${o.webhook} switched off\n`);
+    }
+    if (failing.has(o.webhook)) return;
+    failing.add(o.webhook);
+    write(
+      `${what} failed (${reason}), attempt ${o.failures}; will retry. Further failures of webhook ${o.webhook} are not shown ` +
+        `until it succeeds or is switched off: store-admin webhooks deliveries --webhook ${o.webhook} --failed lists them\n`,
+    );
+  };
 }

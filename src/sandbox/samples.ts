@@ -3,7 +3,7 @@
 // built against every event the platform publishes. Nothing in the store changes.
 import { HttpError } from './http-error.js';
 import { customerObject } from './customers.js';
-import { subscriptionView } from './handlers.js';
+import { subscriptionView } from './subscription-views.js';
 import type { SandboxState } from './state.js';
 
 export interface Sample {

@@ -1,7 +1,9 @@
 // The sandbox store's starting data: a small outdoor apparel shop with three orders, two customers,
 // four subscriptions and the objects around them. Every call builds fresh objects, so the caller
-// may change the result freely. All dates are fixed, so two seeds are always equal.
+// may change the result freely. All dates are fixed, so two seeds are equal but for the clock's
+// offset, which starts the sandbox's clock at the seed's moment (clock.ts).
 import { EXPORT_TYPES } from '../api/enums.js';
+import { seedClockOffset } from './clock.js';
 import { markAvailable } from './exports.js';
 import { fromCents, toCents } from './money.js';
 import { STATE_SCHEMA, withNullPrototypes } from './state.js';
@@ -1236,6 +1238,7 @@ export function createSeed(): SandboxState {
   const allOrders = Object.values(orders);
   const state = withNullPrototypes({
     schema: STATE_SCHEMA,
+    clockOffsetMs: seedClockOffset(),
     orders,
     orderNotes: { '10001': [orderNote()], '10002': [], '10003': [] },
     customers: {
@@ -1263,6 +1266,7 @@ export function createSeed(): SandboxState {
       export: 1,
       dispute: 0,
       webhook: 2,
+      delivery: 0,
       transaction: highest(allOrders.flatMap((order) => (order.transactions ?? []).map((t) => t.id))),
     },
   });

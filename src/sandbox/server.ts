@@ -10,21 +10,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { operations, versionsOf, type OperationId } from '../api/operations.js';
 import { missingScopes } from '../api/scopes.js';
 import { toFieldIssues } from '../api/validate.js';
-import { SANDBOX_EVENTS_PATH, SANDBOX_PATH, SANDBOX_WEBHOOKS_PATH } from '../webhooks/sandbox-admin.js';
+import { SANDBOX_PATH } from '../webhooks/sandbox-admin.js';
+import { clockNow, isoSeconds } from './clock.js';
 import { createDeliverer, type DeliveryOptions } from './deliverer.js';
-import { emitEvent, EVENTS_WITHOUT_CHANGE, outbox } from './events.js';
+import { emitEvent } from './events.js';
+import { checkLink, DEFAULT_EXPORT_DELAY_SECONDS, DEFAULT_LINK_TTL_SECONDS, EXPORT_FILES, signedLink } from './exports.js';
 import { payloadShaper } from './payloads.js';
-import { sampleFor } from './samples.js';
-import {
-  checkLink,
-  DEFAULT_EXPORT_DELAY_SECONDS,
-  DEFAULT_LINK_TTL_SECONDS,
-  dueExports,
-  EXPORT_FILES,
-  presentExport,
-  settleExports,
-  signedLink,
-} from './exports.js';
+import { sandboxOnly } from './sandbox-routes.js';
+import { applyDueChanges, createScheduler, nextChangeAt } from './scheduler.js';
 import { handlers } from './handlers.js';
 import { HttpError } from './http-error.js';
 import { readBody } from './read-body.js';
@@ -93,6 +86,8 @@ export interface Sandbox {
 const ALL_SCOPES = Symbol('all scopes');
 /** The platform's documented limit per access token (platform facts, "Rate limits"). */
 export const PLATFORM_RATE_PER_SECOND = 4;
+/** A read found a change due on the clock: it is applied by a write first, then the read runs again. */
+const DUE = Symbol('changes due');
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Deeper JSON is refused before it is parsed: validating it would exhaust the stack. */
 const MAX_JSON_DEPTH = 256;
@@ -120,6 +115,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const deliverer = createDeliverer(store, options.webhooks);
   // Deliveries carry each object in the shape of the webhook's API version (payloads.ts).
   const shape = await payloadShaper();
+  const scheduler = createScheduler(store, deliverer, { origin: () => origin, shape }, (error) => options.onError?.(error));
 
   function signExportLink(id: number, nowMs: number): string {
     // The expired-links fault hands out links that are already dead, as if fetched too late.
@@ -129,16 +125,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return signedLink(origin, id, nowMs - 1000, linkSecret);
     }
     return signedLink(origin, id, nowMs + linkTtlMs, linkSecret);
-  }
-
-  /** Turns due exports available and queues their `export.created` events, as the platform does. */
-  async function settleDueExports(nowMs: number): Promise<void> {
-    if (!(await store.transact((state) => dueExports(state, nowMs).length > 0, false))) return;
-    const queued = await store.transact(
-      (state) => settleExports(state, nowMs, (record) => emitEvent(state, 'export.created', presentExport(record, origin), nowMs, shape)),
-      true,
-    );
-    if (queued > 0) deliverer.kick();
   }
 
   const server = createServer((req, res) => {
@@ -158,8 +144,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (await oauth.handle(req, res, url)) return;
     // How the CLI tells a sandbox from a real store without sending a token there.
     if (url.pathname === SANDBOX_PATH && req.method === 'GET') return send(res, 200, { sandbox: true });
-    if (url.pathname === SANDBOX_EVENTS_PATH && req.method === 'POST') return sendSample(req, res);
-    if (url.pathname.startsWith(SANDBOX_WEBHOOKS_PATH)) return sandboxWebhooks(req, res, url.pathname.slice(SANDBOX_WEBHOOKS_PATH.length));
+    if (url.pathname.startsWith(SANDBOX_PATH)) {
+      authenticate(req.headers.authorization);
+      const answer = await sandboxOnly(req.method ?? 'GET', url, await readBody(req, MAX_BODY_BYTES), { store, deliverer, scheduler, shape });
+      if (answer.status === 204) return void res.writeHead(204).end();
+      return send(res, answer.status, answer.body);
+    }
 
     const route = matchRoute(req.method ?? 'GET', url.pathname);
     if (route.kind === 'not-found') throw new HttpError(404, { detail: 'Not found.' });
@@ -207,34 +197,47 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       body = parsed.data;
     }
     const query = 'query' in schemas && schemas.query ? checkedQuery(schemas.query, url.searchParams) : undefined;
-    const nowMs = Date.now();
-    // Exports turn available in wall time; the change is saved once, when a request first sees it due.
-    if (route.id.startsWith('exports.')) await settleDueExports(nowMs);
+    const write = op.method !== 'GET';
     let queued = 0;
-    const result = await store.transact((state) => {
-      const handler = handlers[route.id] as (ctx: unknown) => unknown;
-      const emit = (event: string, data: unknown) => (queued += emitEvent(state, event, structuredClone(data), nowMs, shape));
-      return handler({
-        state,
-        params: route.params,
-        body,
-        query,
-        url,
-        pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
-        origin,
-        now: new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-        nowMs,
-        exportDelayMs,
-        signExportLink: (id: number) => signExportLink(id, nowMs),
-        emit,
-      });
-    }, op.method !== 'GET');
+    let wake = { at: Infinity, now: 0 };
+    const answer = () =>
+      store.transact((state) => {
+        const nowMs = clockNow(state);
+        // What the clock has made due happens first; a read leaves that to a write of its own.
+        if (nextChangeAt(state) <= nowMs) {
+          if (!write) return DUE;
+          queued += applyDueChanges(state, nowMs, { origin, shape });
+        }
+        const handler = handlers[route.id] as (ctx: unknown) => unknown;
+        const emit = (event: string, data: unknown) => (queued += emitEvent(state, event, structuredClone(data), nowMs, shape));
+        const result = handler({
+          state,
+          params: route.params,
+          body,
+          query,
+          url,
+          pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
+          origin,
+          now: isoSeconds(nowMs),
+          nowMs,
+          exportDelayMs,
+          signExportLink: (id: number) => signExportLink(id, nowMs),
+          emit,
+        });
+        if (write) wake = { at: nextChangeAt(state), now: nowMs };
+        return result;
+      }, write);
+    let result = await answer();
+    if (result === DUE) {
+      await scheduler.catchUp();
+      result = await answer();
+    }
     if (op.method !== 'GET') count.applied++;
     options.onAnswer?.(route.id, result, version);
     // Saved: now the deliveries it queued may go out.
     if (queued > 0) deliverer.kick();
-    // A long-running sandbox turns a new export available on time even if nobody polls it.
-    if (route.id === 'exports.create') setTimeout(() => void settleDueExports(Date.now()).catch(options.onError), exportDelayMs + 10).unref();
+    // A long-running sandbox renews and turns exports available on time even if nobody asks.
+    if (write) scheduler.plan(wake.at, wake.now);
     if (decision?.after === 'reset-after') return void req.socket.destroy();
     if (decision?.after === 'truncate') return sendTruncated(res, op.success, result);
     send(res, op.success, result);
@@ -248,80 +251,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return granted;
   }
 
-  /**
-   * The sandbox's own view of webhooks, which no store offers: `GET` lists them with their pending
-   * deliveries (for `webhooks trigger`), `DELETE <id>` removes one (`webhooks listen --register`
-   * removes its own on exit). Answering at all is how the CLI tells a sandbox from a real store.
-   */
-  async function sandboxWebhooks(req: IncomingMessage, res: ServerResponse, rest: string) {
-    authenticate(req.headers.authorization);
-    if (req.method === 'GET' && rest === '') {
-      const list = await store.transact(
-        (state) =>
-          Object.values(state.webhooks).map((w) => ({
-            id: w.id,
-            active: w.active,
-            events: w.events,
-            target: w.target,
-            warning_count: w.warning_count,
-            pending_deliveries: outbox(state).filter((d) => d.webhook === w.id).length,
-          })),
-        false,
-      );
-      return send(res, 200, { sandbox: true, webhooks: list });
-    }
-    const id = /^(\d{1,9})$/.exec(rest)?.[1];
-    if (req.method === 'DELETE' && id) {
-      const found = await store.transact((state) => {
-        if (!state.webhooks[id]) return false;
-        delete state.webhooks[id];
-        state.webhookOutbox = outbox(state).filter((d) => d.webhook !== Number(id));
-        return true;
-      }, true);
-      if (!found) throw new HttpError(404, { detail: 'Not found.' });
-      res.writeHead(204).end();
-      return;
-    }
-    throw new HttpError(404, { detail: 'Not found.' });
-  }
-
-  /**
-   * `POST {"event": NAME}`: sends an event that no change in the API causes (`webhooks trigger`)
-   * with a seeded object of its kind, to the webhooks subscribed to it. Nothing else changes.
-   */
-  async function sendSample(req: IncomingMessage, res: ServerResponse) {
-    authenticate(req.headers.authorization);
-    const body = parseJson(await readBody(req, MAX_BODY_BYTES), req.headers['content-type']) as { event?: unknown };
-    const event = typeof body?.event === 'string' ? body.event : '';
-    if (!EVENTS_WITHOUT_CHANGE.includes(event)) {
-      throw new HttpError(400, { event: [`Send one of the events no change causes: ${EVENTS_WITHOUT_CHANGE.join(', ')}.`] });
-    }
-    const nowMs = Date.now();
-    const answer = await store.transact((state) => {
-      const sample = sampleFor(state, event, new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z'));
-      const webhooks = Object.values(state.webhooks).filter((w) => w.active !== false && (w.events ?? []).includes(event)).map((w) => w.id);
-      emitEvent(state, event, structuredClone(sample.data), nowMs, shape);
-      return { event, said: sample.said, webhooks };
-    }, true);
-    if (answer.webhooks.length > 0) deliverer.kick();
-    send(res, 200, answer);
-  }
-
   /** A signed link's file, as a storage service serves it: no token, the signature and expiry checked. */
   async function serveExportFile(res: ServerResponse, url: URL) {
-    const link = checkLink(url, Date.now(), linkSecret);
-    if (!link.ok) return sendStorageError(res, link.reason);
-    const id = link.id;
     const csv = await store.transact((state) => {
-      const found = state.exports[id];
-      return found?.status === 'available' ? state.exportFiles[id] : undefined;
+      // Links expire on the sandbox's clock: advancing it past a link's expiry kills the link.
+      const link = checkLink(url, clockNow(state), linkSecret);
+      if (!link.ok) return link;
+      const found = state.exports[link.id];
+      const text = found?.status === 'available' ? state.exportFiles[link.id] : undefined;
+      return text === undefined ? undefined : { ok: true as const, id: link.id, text };
     }, false);
     if (csv === undefined) return sendStorageError(res, 'not-found');
+    if (!csv.ok) return sendStorageError(res, csv.reason);
+    const id = csv.id;
     res.writeHead(200, {
       'content-type': 'text/csv; charset=utf-8',
       'content-disposition': `attachment; filename="export-${id}.csv"`,
     });
-    res.end(csv);
+    res.end(csv.text);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -331,7 +278,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   origin = `http://${host}:${address.port}`;
-  // Deliveries left from an earlier run (the embedded sandbox's state file) go out when due.
+  // What fell due while no sandbox ran (the embedded sandbox's state file) happens now, and
+  // deliveries left from an earlier run go out when due.
+  await scheduler.catchUp();
   deliverer.kick();
 
   return {
@@ -341,6 +290,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store,
     close: async () => {
       if (options.webhooks?.finishOnClose) await deliverer.settle();
+      scheduler.close();
       deliverer.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -7,6 +7,7 @@ import type * as exports from '../api/schemas/exports.js';
 import type * as orders from '../api/schemas/orders.js';
 import type * as subscriptions from '../api/schemas/subscriptions.js';
 import type * as webhooks from '../api/schemas/webhooks.js';
+import type { DeliveryAttempt } from './delivery-log.js';
 import type { OutboxDelivery } from './events.js';
 
 export type Order = z.output<typeof orders.order>;
@@ -31,10 +32,12 @@ export type ExportRecord = Omit<DataExport, 'url' | 'id'> & { id: number };
 export type Dispute = z.output<typeof disputes.dispute>;
 
 /** Bumped when the layout changes, so an old saved state is reseeded rather than misread. */
-export const STATE_SCHEMA = 3;
+export const STATE_SCHEMA = 4;
 
 export interface SandboxState {
   schema: typeof STATE_SCHEMA;
+  /** The sandbox clock's lead over real time, in ms (clock.ts): kept here, so it outlives a command. */
+  clockOffsetMs: number;
   /** By order number. */
   orders: Record<string, Order>;
   /** Notes by order number. */
@@ -55,17 +58,19 @@ export interface SandboxState {
   webhooks: Record<string, Webhook>;
   /** Webhook deliveries not yet made or to be retried (absent in states saved before deliveries). */
   webhookOutbox?: OutboxDelivery[];
+  /** Every delivery attempt, oldest first, bounded (delivery-log.ts). */
+  deliveryLog?: DeliveryAttempt[];
   /** By export id. */
   exports: Record<string, ExportRecord>;
   /** The CSV file of each available export, made when it turned available, by export id. */
   exportFiles: Record<string, string>;
-  /** When each pending export turns available (ms since the epoch), by export id. */
+  /** When each pending export turns available (sandbox clock, ms since the epoch), by export id. */
   exportsReadyAt: Record<string, number>;
   /** By dispute id. */
   disputes: Record<string, Dispute>;
   exportTypes: { code: string; name: string }[];
   /** The last id handed out per kind of object; new objects take the next one. */
-  lastIds: Record<'order' | 'line' | 'note' | 'export' | 'dispute' | 'webhook' | 'transaction', number>;
+  lastIds: Record<'order' | 'line' | 'note' | 'export' | 'dispute' | 'webhook' | 'transaction' | 'delivery', number>;
 }
 
 const KEYED_MAPS = [

@@ -1,11 +1,15 @@
-// What only a sandbox store answers: its list of webhooks and the removal of one. Asking is also
-// how `listen --register` and `trigger` tell a sandbox from a real store, which they refuse.
+// What only a sandbox store answers (src/sandbox/sandbox-routes.ts): its webhooks, its clock and
+// its delivery log. Asking is also how these commands tell a sandbox from a real store, which they
+// refuse: each first reads something only a sandbox answers, and changes nothing on a store that
+// does not.
 import { StoreAdminError, UsageError } from '../api/errors.js';
 import type { StoreClient } from '../api/client.js';
 
-/** Where a sandbox answers, without a token, that it is one (src/sandbox/server.ts). */
+/**
+ * Where a sandbox serves what no store offers, outside the API's /api/admin
+ * (src/sandbox/sandbox-routes.ts); GET of the path itself answers, without a token, that it is one.
+ */
 export const SANDBOX_PATH = '/sandbox/';
-/** Where a sandbox serves its own view of webhooks, outside the API's /api/admin. */
 export const SANDBOX_WEBHOOKS_PATH = `${SANDBOX_PATH}webhooks/`;
 /** Where a sandbox sends, on request, an event that no change in its API causes (`webhooks trigger`). */
 export const SANDBOX_EVENTS_PATH = `${SANDBOX_PATH}events/`;
@@ -14,28 +18,58 @@ const VERSION = '2024-04-01';
 
 export interface SandboxWebhook {
   id: number;
+  name: string | null;
   active: boolean;
   events: string[];
   target: string;
   warning_count: number;
+  next_check_date: string | null;
   pending_deliveries: number;
 }
 
-function sandboxUrl(client: StoreClient, rest = ''): string {
-  return `${new URL(client.baseUrl).origin}${SANDBOX_WEBHOOKS_PATH}${rest}`;
+function sandboxUrl(client: StoreClient, rest: string): string {
+  return `${new URL(client.baseUrl).origin}${SANDBOX_PATH}${rest}`;
+}
+
+/** The refusal of a store that is not a sandbox, naming the command (`what`) that needs one. */
+export function notASandbox(client: StoreClient, what: string): UsageError {
+  return new UsageError(`${what} works only with a sandbox store, and ${new URL(client.baseUrl).origin} is not one`, {
+    hint: 'Add --sandbox, or point --base-url at a running `store-admin sandbox`',
+  });
+}
+
+/** A GET of a sandbox-only path (`rest` under /sandbox/); a UsageError naming `what` when the store is not a sandbox. */
+export async function sandboxRead<T>(client: StoreClient, what: string, rest: string, query?: Record<string, string>): Promise<T> {
+  // Asked without the token first: a real store's paths outside /api/admin never get it.
+  if (!(await isSandbox(client))) throw notASandbox(client, what);
+  const answer = await client.raw({ method: 'GET', path: sandboxUrl(client, rest), version: VERSION, ...(query ? { query } : {}) });
+  const body = answer.body as ({ sandbox?: unknown } & T) | undefined;
+  if (body?.sandbox !== true) throw notASandbox(client, what);
+  // The sandbox's own "not found" (a delivery id it never made) carries `sandbox: true` as well.
+  if (answer.status !== 200) throw new StoreAdminError(sandboxProblem(body));
+  return body;
+}
+
+/** A change through a sandbox-only path, once `sandboxRead` has shown the store is a sandbox. */
+export async function sandboxWrite<T>(client: StoreClient, rest: string, body: unknown): Promise<T> {
+  const answer = await client.raw({ method: 'POST', path: sandboxUrl(client, rest), version: VERSION, body });
+  if (answer.status === 400) throw new UsageError(sandboxProblem(answer.body));
+  if (answer.status !== 200) throw new StoreAdminError(sandboxProblem(answer.body));
+  return answer.body as T;
+}
+
+/** The sandbox's own error body, as one line: `{"detail": …}` or `{"field": ["…"]}`. */
+function sandboxProblem(body: unknown): string {
+  const object = (body ?? {}) as Record<string, unknown>;
+  if (typeof object.detail === 'string') return object.detail;
+  const first = Object.values(object).flat()[0];
+  return typeof first === 'string' ? first : 'The sandbox refused the request';
 }
 
 /** The sandbox's webhooks; a UsageError naming `what` when the store is not a sandbox. */
 export async function sandboxWebhooks(client: StoreClient, what: string): Promise<SandboxWebhook[]> {
-  const notOne = () =>
-    new UsageError(`${what} works only with a sandbox store, and ${new URL(client.baseUrl).origin} is not one`, {
-      hint: 'Add --sandbox, or point --base-url at a running `store-admin sandbox`',
-    });
-  // Asked without the token: a real store's paths outside /api/admin never get it.
-  if (!(await isSandbox(client))) throw notOne();
-  const answer = await client.raw({ method: 'GET', path: sandboxUrl(client), version: VERSION });
-  const body = answer.body as { sandbox?: unknown; webhooks?: SandboxWebhook[] } | undefined;
-  if (answer.status !== 200 || body?.sandbox !== true || !Array.isArray(body.webhooks)) throw notOne();
+  const body = await sandboxRead<{ webhooks?: SandboxWebhook[] }>(client, what, 'webhooks/');
+  if (!Array.isArray(body.webhooks)) throw notASandbox(client, what);
   return body.webhooks;
 }
 
@@ -61,7 +95,7 @@ async function isSandbox(client: StoreClient): Promise<boolean> {
 
 /** Removes a webhook from the sandbox; false when it was already gone. */
 export async function removeSandboxWebhook(client: StoreClient, id: number): Promise<boolean> {
-  const answer = await client.raw({ method: 'DELETE', path: sandboxUrl(client, String(id)), version: VERSION });
+  const answer = await client.raw({ method: 'DELETE', path: sandboxUrl(client, `webhooks/${id}`), version: VERSION });
   return answer.status === 204;
 }
 

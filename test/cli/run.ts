@@ -1,5 +1,5 @@
 // Runs the built CLI as a user would: a separate process, real environment, real sockets.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,4 +54,41 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<Result
     );
     child.stdin.end(options.stdin ?? '');
   });
+}
+
+/** A long-running command (listen), read line by line as it prints. */
+export function startCli(args: string[], env: Record<string, string>) {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: 'pipe',
+  });
+  const out = { stdout: '', stderr: '' };
+  const waiters: { stream: 'stdout' | 'stderr'; pattern: RegExp; resolve: (m: RegExpMatchArray) => void; reject: (e: Error) => void }[] = [];
+  const check = () => {
+    for (const w of waiters.slice()) {
+      const match = out[w.stream].match(w.pattern);
+      if (match) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(match);
+      }
+    }
+  };
+  child.stdout.on('data', (chunk: Buffer) => ((out.stdout += chunk.toString()), check()));
+  child.stderr.on('data', (chunk: Buffer) => ((out.stderr += chunk.toString()), check()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  exited.then(() => {
+    for (const w of waiters.splice(0)) w.reject(new Error(`exited before printing ${w.pattern}:\n${out.stderr}`));
+  });
+  return {
+    out,
+    exited,
+    /** Resolves when `stream` has printed something matching `pattern`. */
+    printed(stream: 'stdout' | 'stderr', pattern: RegExp): Promise<RegExpMatchArray> {
+      return new Promise((resolve, reject) => {
+        waiters.push({ stream, pattern, resolve, reject });
+        check();
+      });
+    },
+    interrupt: () => child.kill('SIGINT'),
+  };
 }

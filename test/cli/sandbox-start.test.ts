@@ -154,6 +154,21 @@ describe('sandbox start', () => {
     expect(r.stdout).toBe('');
   });
 
+  it("does not flood its console with the seeded webhook's failures: the first is told, then the switch-off", async () => {
+    const sandbox = await start(['--port', '0', '--token', 'dev']);
+    const env = { STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: 'dev' };
+    // Seeded webhook 1 subscribes to order.created at a host that never resolves: the four days
+    // advanced make its delivery fail on every attempt of the schedule.
+    expect((await runCli(['subscriptions', 'renew', '1', '--yes'], { env })).code).toBe(0);
+    expect((await runCli(['sandbox', 'clock', 'advance', '4d'], { env })).code).toBe(0);
+    const { stderr } = await sandbox.stop();
+    const aboutHook1 = stderr.split('\n').filter((line) => line.startsWith('webhook 1'));
+    expect(aboutHook1).toEqual([
+      expect.stringMatching(/^webhook 1: order\.created failed \(hooks\.northwind-outfitters\.example is a reserved name that never resolves\), attempt 1; will retry\. Further failures of webhook 1 are not shown/),
+      'webhook 1: order.created failed (hooks.northwind-outfitters.example is a reserved name that never resolves); webhook 1 switched off',
+    ]);
+  });
+
   it('says when the port is taken', async () => {
     const taken = await start(['--port', '0']);
     const port = new URL(taken.url).port;

@@ -1,6 +1,5 @@
 // webhooks listen, trigger and verify, end to end: the built CLI in its own processes, a sandbox
 // and receivers on real sockets.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,45 +14,8 @@ import { webhookHmac } from '../../src/webhooks/signature.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { independentDumps, pythonMissing, pythonSignature } from '../webhooks/python.js';
 import { gate, outcomeLog, startReceiver } from '../webhooks/receiver.js';
-import { BIN, runCli, useConfigDir } from './run.js';
+import { runCli, startCli, useConfigDir } from './run.js';
 import { hasTmux, Terminal } from './tmux.js';
-
-/** A long-running command (listen), read line by line as it prints. */
-function startCli(args: string[], env: Record<string, string>) {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: 'pipe',
-  });
-  const out = { stdout: '', stderr: '' };
-  const waiters: { stream: 'stdout' | 'stderr'; pattern: RegExp; resolve: (m: RegExpMatchArray) => void; reject: (e: Error) => void }[] = [];
-  const check = () => {
-    for (const w of waiters.slice()) {
-      const match = out[w.stream].match(w.pattern);
-      if (match) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(match);
-      }
-    }
-  };
-  child.stdout.on('data', (chunk: Buffer) => ((out.stdout += chunk.toString()), check()));
-  child.stderr.on('data', (chunk: Buffer) => ((out.stderr += chunk.toString()), check()));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  exited.then(() => {
-    for (const w of waiters.splice(0)) w.reject(new Error(`exited before printing ${w.pattern}:\n${out.stderr}`));
-  });
-  return {
-    out,
-    exited,
-    /** Resolves when `stream` has printed something matching `pattern`. */
-    printed(stream: 'stdout' | 'stderr', pattern: RegExp): Promise<RegExpMatchArray> {
-      return new Promise((resolve, reject) => {
-        waiters.push({ stream, pattern, resolve, reject });
-        check();
-      });
-    },
-    interrupt: () => child.kill('SIGINT'),
-  };
-}
 
 describe('webhooks listen --register against a sandbox store', () => {
   const ctx = useSandbox();

@@ -2,12 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OperationId } from '../../src/api/operations.js';
+import { clockNow, isoSeconds } from '../../src/sandbox/clock.js';
 import { MAX_RETRIES } from '../../src/sandbox/deliverer.js';
 import { EVENTS_BY_CHANGE } from '../../src/sandbox/events.js';
 import { memoryStore } from '../../src/sandbox/store.js';
 import { webhookHmac } from '../../src/webhooks/signature.js';
 import { validInputs } from '../fixtures.js';
-import { useSandbox } from '../helpers.js';
+import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { independentDumps, pythonMissing, pythonSignature } from '../webhooks/python.js';
 import { outcomeLog, startReceiver, type Receiver } from '../webhooks/receiver.js';
 
@@ -51,7 +52,12 @@ describe('every change in the event table emits its events', () => {
   it.each(Object.entries(EVENTS_BY_CHANGE))('%s emits %j', async (change, events) => {
     const before = receiver.requests.length;
     const id = change as OperationId;
-    const result = change === 'export.available' ? await exportTurnedAvailable() : ((await ctx.client.call(id, inputOf(id) as never)) as Record<string, unknown>);
+    const result =
+      change === 'export.available'
+        ? await exportTurnedAvailable()
+        : change === 'subscription.renewalDue'
+          ? await renewalFellDue()
+          : ((await ctx.client.call(id, inputOf(id) as never)) as Record<string, unknown>);
     const arrived = (await receiver.received(before + events.length)).slice(before);
     expect(arrived.map((r) => r.json.event_type).sort()).toEqual([...events].sort());
     for (const request of arrived) {
@@ -72,6 +78,18 @@ describe('every change in the event table emits its events', () => {
     }
     expect(new Set(receiver.requests.map((r) => r.json.event_id)).size).toBe(receiver.requests.length);
   });
+
+  /** Not a request: the clock passes an active subscription's renewal date, an hour ahead. */
+  async function renewalFellDue(): Promise<Record<string, unknown>> {
+    const due = await ctx.sandbox.store.transact((state) => {
+      Object.assign(state.subscriptions['2']!, { status: 'active', next_renewal_date: isoSeconds(clockNow(state) + 3_600_000) });
+      return clockNow(state) + 7_200_000;
+    }, true);
+    const headers = { authorization: `Bearer ${FULL_TOKEN}`, 'content-type': 'application/json' };
+    const clock = await fetch(`${ctx.sandbox.url}/sandbox/clock/`, { method: 'POST', headers, body: JSON.stringify({ to: new Date(due).toISOString() }) });
+    expect(((await clock.json()) as { renewals: unknown[] }).renewals).toEqual([expect.objectContaining({ subscription: 2 })]);
+    return {};
+  }
 
   /** Not a request: a new export turns available in wall time, and only then is `export.created` sent. */
   async function exportTurnedAvailable(): Promise<Record<string, unknown>> {

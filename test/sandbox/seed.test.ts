@@ -6,7 +6,8 @@ import type * as z from 'zod/mini';
 import { operations, operationIds, type OperationId } from '../../src/api/operations.js';
 import { strict, user } from '../../src/api/schemas/common.js';
 import * as orderSchemas from '../../src/api/schemas/orders.js';
-import { handlers, subscriptionAnswer, updatedSubscriptionAnswer, withLineShape } from '../../src/sandbox/handlers.js';
+import { handlers, withLineShape } from '../../src/sandbox/handlers.js';
+import { subscriptionAnswer, updatedSubscriptionAnswer } from '../../src/sandbox/subscription-views.js';
 import { createSeed } from '../../src/sandbox/seed.js';
 import { validInputs } from '../fixtures.js';
 

@@ -1,7 +1,7 @@
 // Real state changes in the sandbox, seen through later reads over HTTP.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
-import { addInterval } from '../../src/sandbox/handlers.js';
+import { addInterval } from '../../src/sandbox/renewal.js';
 import { toCents } from '../../src/sandbox/money.js';
 import { memoryStore } from '../../src/sandbox/store.js';
 import { useSandbox } from '../helpers.js';
@@ -68,8 +68,9 @@ describe('sandbox state changes', () => {
   });
 
   it('renews: a new order, one more order counted, the next renewal moved on, status active', async () => {
-    // Only an active subscription renews (subscription 2 starts past_due).
-    await ctx.client.subscriptions.update({ params: { id: 2 }, body: { status: 'active' } });
+    // Only an active subscription renews (subscription 2 starts past_due). Its renewal date goes
+    // ahead of the sandbox's clock first: an active subscription whose date has passed renews at once.
+    await ctx.client.subscriptions.update({ params: { id: 2 }, body: { status: 'active', next_renewal_date: '2026-03-01T12:00:00Z' } });
     const before = structuredClone(state().subscriptions['2']!);
     const renewed = await ctx.client.subscriptions.renew({ params: { id: 2 } });
     expect(renewed.status).toBe('active');

@@ -1,0 +1,205 @@
+// What a sandbox answers and no store does, under /sandbox/: its webhooks with their pending
+// deliveries (`webhooks trigger`, `listen --register`), events no API change causes, sent on
+// request (`webhooks trigger`), its clock (`sandbox clock`), and its
+// delivery log with replays (`webhooks deliveries`, `webhooks replay`). Answering at all is how
+// the CLI tells a sandbox from a real store, which these commands refuse.
+import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, signWebhookBody } from '../webhooks/signature.js';
+import { clockNow, isoSeconds } from './clock.js';
+import { attemptOutcome, deliveryHeaders, DELIVERY_TIMEOUT_MS, post } from './deliverer.js';
+import { DELIVERY_ID, deliveryLog, findAttempt, recordAttempt, type DeliveryAttempt } from './delivery-log.js';
+import type { Deliverer } from './deliverer.js';
+import { emitEvent, EVENTS_WITHOUT_CHANGE, outbox } from './events.js';
+import { checkDeliveryTarget } from './handlers.js';
+import { badRequest, HttpError } from './http-error.js';
+import type { PayloadShaper } from './payloads.js';
+import { sampleFor } from './samples.js';
+import type { Scheduler } from './scheduler.js';
+import type { SandboxState } from './state.js';
+import type { StateStore } from './store.js';
+
+export interface SandboxParts {
+  store: StateStore;
+  deliverer: Deliverer;
+  scheduler: Scheduler;
+  shape: PayloadShaper;
+}
+
+interface Answer {
+  status: number;
+  body?: unknown;
+}
+
+export async function sandboxOnly(method: string, url: URL, raw: string, parts: SandboxParts): Promise<Answer> {
+  const rest = url.pathname.slice('/sandbox/'.length);
+  const { store } = parts;
+  if (rest === 'webhooks/' && method === 'GET') {
+    return ok({ webhooks: await store.transact((state) => Object.values(state.webhooks).map((w) => webhookView(state, w.id!)), false) });
+  }
+  const webhookId = /^webhooks\/(\d{1,9})$/.exec(rest)?.[1];
+  if (webhookId && method === 'DELETE') {
+    const found = await store.transact((state) => {
+      if (!state.webhooks[webhookId]) return false;
+      delete state.webhooks[webhookId];
+      state.webhookOutbox = outbox(state).filter((d) => d.webhook !== Number(webhookId));
+      return true;
+    }, true);
+    if (!found) throw notFound(`Webhook ${webhookId}`);
+    return { status: 204 };
+  }
+  if (rest === 'events/' && method === 'POST') return ok(await sendSample(parts, jsonBody(raw)));
+  if (rest === 'clock/' && method === 'GET') return ok(await store.transact((state) => clockView(state), false));
+  if (rest === 'clock/' && method === 'POST') return ok({ ...(await moveClockTo(parts, jsonBody(raw))) });
+  if (rest === 'deliveries/' && method === 'GET') {
+    const webhook = url.searchParams.get('webhook');
+    const event = url.searchParams.get('event');
+    const failed = url.searchParams.get('failed') === 'true';
+    const list = await store.transact((state) => deliveryLog(state).slice(), false);
+    return ok({
+      deliveries: list.filter(
+        (d) => (webhook === null || String(d.webhook) === webhook) && (event === null || d.event_type === event) && (!failed || !d.ok),
+      ),
+    });
+  }
+  const [, deliveryId, action] = /^deliveries\/([^/]{1,40})\/?(replay\/?)?$/.exec(rest) ?? [];
+  if (deliveryId && DELIVERY_ID.test(deliveryId)) {
+    if (method === 'GET' && !action) {
+      const shown = await store.transact((state) => {
+        const found = findAttempt(state, deliveryId);
+        return found && { ...found, signature_check: signatureCheck(state, found) };
+      }, false);
+      if (!shown) throw notFound(`Delivery ${deliveryId}`);
+      return ok({ delivery: shown });
+    }
+    if (method === 'POST' && action) return ok({ delivery: await replay(store, deliveryId, jsonBody(raw)) });
+  }
+  if (deliveryId) throw notFound(`Delivery ${deliveryId}`);
+  throw new HttpError(404, { detail: 'Not found.' });
+}
+
+/** Its own "not found" says it is a sandbox too, so the CLI does not take it for a store's. */
+function notFound(what: string) {
+  return new HttpError(404, { sandbox: true, detail: `${what} not found.` });
+}
+
+function ok(body: Record<string, unknown>): Answer {
+  return { status: 200, body: { sandbox: true, ...body } };
+}
+
+function jsonBody(raw: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = raw.trim() === '' ? {} : JSON.parse(raw);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // answered below
+  }
+  throw badRequest('The body must be a JSON object.');
+}
+
+function webhookView(state: SandboxState, id: number) {
+  const w = state.webhooks[id]!;
+  return {
+    id: w.id,
+    name: w.name,
+    active: w.active,
+    events: w.events,
+    target: w.target,
+    warning_count: w.warning_count,
+    next_check_date: w.next_check_date,
+    pending_deliveries: outbox(state).filter((d) => d.webhook === w.id).length,
+  };
+}
+
+function clockView(state: SandboxState) {
+  return { now: isoSeconds(clockNow(state)) };
+}
+
+/** `{"to": ISO}`: forward only, so a request sent twice moves the clock once. */
+async function moveClockTo(parts: SandboxParts, body: Record<string, unknown>) {
+  const to = typeof body.to === 'string' && /^\d{4}-\d\d-\d\dT/.test(body.to) ? Date.parse(body.to) : NaN;
+  if (!Number.isFinite(to)) throw new HttpError(400, { to: ['An ISO 8601 date-time, such as 2026-03-01T00:00:00Z.'] });
+  const now = await parts.store.transact((state) => clockNow(state), false);
+  if (to < now - 1000) {
+    throw new HttpError(400, { to: [`The clock only moves forward, and it reads ${isoSeconds(now)}.`] });
+  }
+  return parts.scheduler.advance(to);
+}
+
+/**
+ * `POST {"event": NAME}`: sends an event that no change in the API causes (`webhooks trigger`)
+ * with a seeded object of its kind, to the webhooks subscribed to it. Nothing else changes.
+ */
+async function sendSample({ store, deliverer, shape }: SandboxParts, body: Record<string, unknown>) {
+  const event = typeof body.event === 'string' ? body.event : '';
+  if (!EVENTS_WITHOUT_CHANGE.includes(event)) {
+    throw new HttpError(400, { event: [`Send one of the events no change causes: ${EVENTS_WITHOUT_CHANGE.join(', ')}.`] });
+  }
+  const answer = await store.transact((state) => {
+    const nowMs = clockNow(state);
+    const sample = sampleFor(state, event, isoSeconds(nowMs));
+    const webhooks = Object.values(state.webhooks).filter((w) => w.active !== false && (w.events ?? []).includes(event)).map((w) => w.id);
+    emitEvent(state, event, structuredClone(sample.data), nowMs, shape);
+    return { event, said: sample.said, webhooks };
+  }, true);
+  if (answer.webhooks.length > 0) deliverer.kick();
+  return answer;
+}
+
+/** Whether the attempt's signature matches its webhook's secret; the secret itself never leaves. */
+function signatureCheck(state: SandboxState, attempt: DeliveryAttempt) {
+  const signature = attempt.headers[WEBHOOK_SIGNATURE_HEADER];
+  if (!signature) return { signed: false };
+  const secret = state.webhooks[attempt.webhook]?.secret_key;
+  if (!secret) return { signed: true, checked: false, reason: 'the webhook is gone or has no secret any more' };
+  return { signed: true, checked: true, ...verifyWebhookSignature(attempt.body, signature, secret) };
+}
+
+/**
+ * Sends a recorded attempt again: to its target or `to`, with the same bytes and headers, or with
+ * `body` instead, signed with the webhook's current secret. Recorded as a replay; the webhook's
+ * warning_count and retries are not touched, since the platform did not send it.
+ */
+async function replay(store: StateStore, id: string, request: Record<string, unknown>): Promise<DeliveryAttempt> {
+  const planned = await store.transact((state) => {
+    const original = findAttempt(state, id);
+    if (!original) throw notFound(`Delivery ${id}`);
+    const target = request.to === undefined ? original.target : String(request.to);
+    if (request.to !== undefined) {
+      try {
+        checkDeliveryTarget(target);
+      } catch (error) {
+        if (error instanceof HttpError) throw new HttpError(400, { to: (error.body as { target: string[] }).target });
+        throw new HttpError(400, { to: ['An http(s) URL, such as http://localhost:3000/webhooks.'] });
+      }
+    }
+    if (request.body === undefined) return { original, target, headers: original.headers, body: original.body };
+    if (typeof request.body !== 'string') throw new HttpError(400, { body: ['The edited body, as a string.'] });
+    try {
+      JSON.parse(request.body);
+    } catch (error) {
+      throw new HttpError(400, { body: [`Not JSON: ${(error as Error).message}`] });
+    }
+    const secret = state.webhooks[original.webhook]?.secret_key;
+    if (original.headers[WEBHOOK_SIGNATURE_HEADER] && !secret) {
+      throw badRequest(`Webhook ${original.webhook} is gone or has no secret any more: the edited body cannot be signed.`);
+    }
+    return { original, target, headers: deliveryHeaders(request.body, secret ? signWebhookBody(request.body, secret) : undefined), body: request.body };
+  }, false);
+  const answer = await post(planned.target, planned.headers, planned.body, DELIVERY_TIMEOUT_MS);
+  return store.transact((state) => {
+    const { original } = planned;
+    const attempts = deliveryLog(state).filter((a) => a.event_id === original.event_id && a.webhook === original.webhook).map((a) => a.attempt);
+    return recordAttempt(state, {
+      event_id: original.event_id,
+      event_type: original.event_type,
+      webhook: original.webhook,
+      attempt: Math.max(original.attempt, ...attempts) + 1,
+      replay_of: original.id,
+      target: planned.target,
+      headers: planned.headers,
+      body: planned.body,
+      ...attemptOutcome(clockNow(state), answer),
+      next_attempt_at: null,
+      deactivated: false,
+    });
+  }, true);
+}

@@ -1,0 +1,163 @@
+// What falls due as the sandbox's clock moves, run in time order as the platform would: an active
+// subscription renews when its next_renewal_date passes, a pending export turns available when its
+// delay has run out, and deliveries are attempted when due (deliverer.ts). Real time moves the
+// clock, so a timer wakes the sandbox for the next change; `sandbox clock advance|set` moves it
+// further, one due moment at a time, attempting the deliveries due at each before going on.
+import { clockNow, isoSeconds, moveClock } from './clock.js';
+import type { Deliverer } from './deliverer.js';
+import { emitEvent } from './events.js';
+import { markAvailable, presentExport } from './exports.js';
+import type { PayloadShaper } from './payloads.js';
+import { renewSubscription } from './renewal.js';
+import type { SandboxState } from './state.js';
+import type { StateStore } from './store.js';
+
+/** What a clock move did, for the person who moved it. */
+export interface ClockMove {
+  from: string;
+  now: string;
+  /** Each renewal, in time order. */
+  renewals: { subscription: number; order: string; at: string }[];
+  /** Exports that turned available. */
+  exports: { id: number; at: string }[];
+  /** Delivery attempts made on the way (first tries and retries). */
+  delivery_attempts: number;
+}
+
+type Change = { at: number; kind: 'renewal'; subscription: number } | { at: number; kind: 'export'; id: number };
+
+/** A bound on changes per catch-up, so a date that does not move on cannot loop forever. */
+const MAX_CHANGES = 10_000;
+/** Node's timers hold at most 2^31-1 ms (some 24.8 days); a later change is re-planned on waking. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The earliest change due, renewal or export (none: undefined). */
+function earliestChange(state: SandboxState): Change | undefined {
+  let earliest: Change | undefined;
+  for (const subscription of Object.values(state.subscriptions)) {
+    if (subscription.status !== 'active') continue;
+    const at = Date.parse(subscription.next_renewal_date ?? '');
+    if (Number.isFinite(at) && (!earliest || at < earliest.at)) earliest = { at, kind: 'renewal', subscription: subscription.id! };
+  }
+  for (const [id, at] of Object.entries(state.exportsReadyAt)) {
+    if (!earliest || at < earliest.at) earliest = { at, kind: 'export', id: Number(id) };
+  }
+  return earliest;
+}
+
+/** When the next change falls due (Infinity for never). */
+export function nextChangeAt(state: SandboxState): number {
+  return earliestChange(state)?.at ?? Infinity;
+}
+
+/** What events need from the sandbox: its origin, for URLs, and the shaper of payloads. */
+export interface EventContext {
+  origin: string;
+  shape: PayloadShaper;
+}
+
+/**
+ * Applies every change due by `untilMs`, earliest first, each at its own moment (a renewal's order
+ * is placed at the renewal date), queueing its events; returns how many deliveries it queued.
+ */
+export function applyDueChanges(state: SandboxState, untilMs: number, events: EventContext, did?: ClockMove): number {
+  let queued = 0;
+  for (let count = 0; count < MAX_CHANGES; count++) {
+    const change = earliestChange(state);
+    if (!change || change.at > untilMs) break;
+    const at = isoSeconds(change.at);
+    const emit = (event: string, data: unknown) => (queued += emitEvent(state, event, structuredClone(data), change.at, events.shape));
+    if (change.kind === 'renewal') {
+      const subscription = state.subscriptions[change.subscription]!;
+      const before = subscription.next_renewal_date;
+      const order = renewSubscription(state, subscription, at, emit);
+      did?.renewals.push({ subscription: change.subscription, order: String(order.number), at });
+      // A date the interval cannot move on (unparseable interval) would renew forever.
+      if (subscription.next_renewal_date === before) break;
+    } else {
+      const record = state.exports[change.id];
+      if (record) {
+        markAvailable(state, record);
+        emit('export.created', presentExport(record, events.origin));
+        did?.exports.push({ id: change.id, at });
+      } else {
+        delete state.exportsReadyAt[change.id];
+      }
+    }
+  }
+  return queued;
+}
+
+export interface Scheduler {
+  /** Applies what real time has made due (a write only when something is). */
+  catchUp(): Promise<void>;
+  /** Wakes the sandbox when the change due at `atMs` (sandbox time, `nowMs` being now) falls due. */
+  plan(atMs: number, nowMs: number): void;
+  /** Moves the clock forward to `toMs`, running everything due on the way in time order. */
+  advance(toMs: number): Promise<ClockMove>;
+  close(): void;
+}
+
+export function createScheduler(
+  store: StateStore,
+  deliverer: Deliverer,
+  events: { origin: () => string; shape: PayloadShaper },
+  onError: (error: unknown) => void,
+): Scheduler {
+  const context = (): EventContext => ({ origin: events.origin(), shape: events.shape });
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  function plan(atMs: number, nowMs: number) {
+    if (closed || !Number.isFinite(atMs)) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void catchUp().catch(onError), Math.min(MAX_TIMER_MS, Math.max(0, atMs - nowMs) + 5)).unref();
+  }
+
+  async function catchUp() {
+    const due = await store.transact((state) => nextChangeAt(state) <= clockNow(state), false);
+    const { queued, next, now } = due
+      ? await store.transact((state) => {
+          const queued = applyDueChanges(state, clockNow(state), context());
+          return { queued, next: nextChangeAt(state), now: clockNow(state) };
+        }, true)
+      : await store.transact((state) => ({ queued: 0, next: nextChangeAt(state), now: clockNow(state) }), false);
+    if (queued > 0) deliverer.kick();
+    plan(next, now);
+  }
+
+  async function advance(toMs: number): Promise<ClockMove> {
+    const from = await store.transact((state) => clockNow(state), false);
+    const did: ClockMove = { from: isoSeconds(from), now: '', renewals: [], exports: [], delivery_attempts: 0 };
+    // Deliveries in flight finish first: their outcome decides their retry's time.
+    await deliverer.settle();
+    for (let steps = 0; steps < MAX_CHANGES; steps++) {
+      const next = await store.transact((state) => Math.min(nextChangeAt(state), deliverer.nextAttemptAt(state)), false);
+      if (next > toMs) break;
+      await store.transact((state) => {
+        moveClock(state, next);
+        applyDueChanges(state, clockNow(state), context(), did);
+      }, true);
+      did.delivery_attempts += await deliverer.attemptDue();
+    }
+    const { now, nextChange } = await store.transact((state) => {
+      moveClock(state, toMs);
+      return { now: clockNow(state), nextChange: nextChangeAt(state) };
+    }, true);
+    did.now = isoSeconds(now);
+    // Timers planned for the old time are planned again for the new one.
+    deliverer.kick();
+    plan(nextChange, now);
+    return did;
+  }
+
+  return {
+    catchUp,
+    plan,
+    advance,
+    close: () => {
+      closed = true;
+      clearTimeout(timer);
+    },
+  };
+}

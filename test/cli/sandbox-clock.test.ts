@@ -1,0 +1,72 @@
+// `sandbox clock` end to end: the built CLI with the embedded sandbox, whose clock is kept in its
+// state file across commands, a listener on a real socket, and the refusal of a real store.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { runCli, startCli, useConfigDir } from './run.js';
+
+describe('sandbox clock with --sandbox', () => {
+  const dir = useConfigDir();
+  const cli = (args: string[]) => runCli(['--sandbox', ...args], { env: { STORE_ADMIN_CONFIG_DIR: dir } });
+
+  it('advance 30d renews the active subscription, and a listening app sees its deliveries', async () => {
+    const listener = startCli(
+      ['--sandbox', 'webhooks', 'listen', '--register', '--event', 'order.created', '--event', 'subscription.updated', '--json'],
+      { STORE_ADMIN_CONFIG_DIR: dir },
+    );
+    await listener.printed('stderr', /Listening for webhook deliveries/);
+    expect((await cli(['sandbox', 'clock', '--json'])).json()).toEqual({ now: expect.stringMatching(/^2026-02-02T09:00:\d\dZ$/) });
+
+    const moved = await cli(['sandbox', 'clock', 'advance', '30d', '-o', 'table']);
+    expect(moved.code).toBe(0);
+    expect(moved.stdout).toMatch(/^The sandbox's clock moved from 2026-02-02T09:00:\d\dZ to 2026-03-04T09:00:\d\dZ\.\n/);
+    expect(moved.stdout).toContain('  2026-02-15T08:00:00Z  renewed subscription 1: order 10004\n');
+    const [events] = (await listener.printed('stdout', /^(.*\n){2}/))!;
+    const envelopes = events!.trim().split('\n').map((line) => JSON.parse(line));
+    expect(envelopes.map((e) => e.event_type)).toEqual(['order.created', 'subscription.updated']);
+    expect(envelopes[0].data).toMatchObject({ number: '10004', created_at: '2026-02-15T08:00:00Z' });
+    expect(envelopes[1].data).toMatchObject({ id: 1, num_orders: 2, next_renewal_date: '2026-03-15T08:00:00Z' });
+    listener.interrupt();
+    expect(await listener.exited).toBe(0);
+
+    // The clock is kept in the state file: the next command reads the time it was moved to.
+    expect((await cli(['sandbox', 'clock', '--json'])).json().now).toMatch(/^2026-03-04T09:0\d:\d\dZ$/);
+    const set = await cli(['sandbox', 'clock', 'set', '2026-06-01T00:00:00Z', '--json']);
+    expect(set.json()).toMatchObject({ now: '2026-06-01T00:00:00Z', renewals: [{ at: '2026-03-15T08:00:00Z' }, { at: '2026-04-15T08:00:00Z' }, { at: '2026-05-15T08:00:00Z' }] });
+  });
+
+  it('refuses to go back, bad durations and dates, each with exit 2', async () => {
+    const back = await cli(['sandbox', 'clock', 'set', '2026-01-01T00:00:00Z']);
+    expect(back.code).toBe(2);
+    expect(back.stderr).toMatch(/The sandbox's clock only moves forward, and it reads 20\d\d-/);
+    for (const [args, message] of [
+      [['advance', '3x'], 'takes a duration such as 30d, 2h, 90m or 1d12h (got "3x")'],
+      [['advance', '0d'], 'takes a duration above zero'],
+      [['set', '2027-01-01'], 'takes an ISO 8601 date-time with its zone'],
+    ] as const) {
+      const r = await cli(['sandbox', 'clock', ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(message);
+    }
+    const reset = await runCli(['sandbox', 'reset'], { env: { STORE_ADMIN_CONFIG_DIR: dir } });
+    expect(reset.code).toBe(0);
+    expect((await cli(['sandbox', 'clock', '--json'])).json().now).toMatch(/^2026-02-02T09:00:\d\dZ$/);
+  });
+
+  it('refuses a store that is not a sandbox, and changes nothing there', async () => {
+    const seen: string[] = [];
+    const plain = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not found."}');
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+    for (const args of [['sandbox', 'clock'], ['sandbox', 'clock', 'advance', '30d']]) {
+      const r = await runCli(args, { env: { STORE_ADMIN_BASE_URL: url, STORE_ADMIN_TOKEN: 't', STORE_ADMIN_CONFIG_DIR: dir } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`sandbox clock works only with a sandbox store, and ${url} is not one`);
+    }
+    expect(seen.every((line) => line.startsWith('GET '))).toBe(true);
+    plain.close();
+  });
+});
