@@ -22,7 +22,7 @@ describe('sandbox clock with --sandbox', () => {
     expect(moved.stdout).toMatch(/^The sandbox's clock moved from 2026-02-02T09:00:\d\dZ to 2026-03-04T09:00:\d\dZ\.\n/);
     expect(moved.stdout).toContain('  2026-02-15T08:00:00Z  renewed subscription 1: order 10004\n');
     const [events] = (await listener.printed('stdout', /^(.*\n){2}/))!;
-    const envelopes = events!.trim().split('\n').map((line) => JSON.parse(line));
+    const envelopes = events!.trim().split('\n').map((line) => JSON.parse(line).event);
     expect(envelopes.map((e) => e.event_type)).toEqual(['order.created', 'subscription.updated']);
     expect(envelopes[0].data).toMatchObject({ number: '10004', created_at: '2026-02-15T08:00:00Z' });
     expect(envelopes[1].data).toMatchObject({ id: 1, num_orders: 2, next_renewal_date: '2026-03-15T08:00:00Z' });
