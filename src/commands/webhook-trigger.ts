@@ -4,16 +4,22 @@ import type { Context } from '../context.js';
 import { render } from '../output/render.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
+import { collect } from './values.js';
 
 export function registerTrigger(webhooks: Command, ctx: Context): void {
   const command = webhooks
     .command('trigger')
     .description('Make the sandbox store perform a real change on its seed data that emits EVENT, or send an event no change causes with a seeded object (refused on a real store)')
     .argument('<event>', 'the event to cause, e.g. order.created')
+    .option(
+      '--set <path=value>',
+      "change the object first, through the request a user would send (repeatable): a field of that request's body, dotted into an address (billing_address.line4=Oslo); for order.created, of the subscription renewed",
+      collect,
+    )
     .action(
-      localAction(ctx, async (ctx, _opts, [event]) => {
+      localAction(ctx, async (ctx, opts, [event]) => {
         const { trigger } = await import('../webhooks/trigger.js');
-        const result = await trigger(ctx, event!);
+        const result = await trigger(ctx, event!, (opts.set as string[] | undefined) ?? []);
         if (ctx.format !== 'table') return render(result, ctx.io, { format: ctx.format, query: ctx.options.query, color: ctx.color });
         const others = result.emitted.filter((e) => e !== result.event);
         ctx.io.stdout.write(
@@ -24,7 +30,11 @@ export function registerTrigger(webhooks: Command, ctx: Context): void {
       }),
     );
   describeCommand(command, {
-    examples: ['store-admin --sandbox webhooks trigger order.created', 'store-admin --sandbox webhooks trigger subscription.updated --json'],
+    examples: [
+      'store-admin --sandbox webhooks trigger order.created',
+      'store-admin --sandbox webhooks trigger subscription.updated --set shipping_price=9.50 --set billing_address.line4=Oslo',
+      'store-admin --sandbox webhooks trigger dispute.created --set amount=12.00 --json',
+    ],
     argumentValues: async () => [...(await import('../webhooks/trigger.js')).TRIGGERS.keys()],
   });
 }

@@ -1,11 +1,13 @@
 // `webhooks trigger <event>`: a real change to the sandbox's seeded data that emits the event, as
 // a fixture would, and never against a real store. An event that no change in the sandbox's API
 // causes (a new customer, an updated fulfillment, …) is sent with a seeded object of its kind and
-// nothing changed. Says what it did and which webhooks it reached, and warns when none subscribes.
+// nothing changed. --set edits the request that makes a change, the one a user would send, so the
+// payload shows it. Says what it did and which webhooks it reached, and warns when none subscribes.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, StoreAdminError, UsageError } from '../api/errors.js';
 import type { StoreClient } from '../api/client.js';
 import type { Context } from '../context.js';
+import type { ZodMiniType } from 'zod/mini';
 import { EVENTS_BY_CHANGE, EVENTS_WITHOUT_CHANGE } from '../sandbox/events.js';
 import { sandboxWebhooks, sendSandboxSample } from './sandbox-admin.js';
 
@@ -15,69 +17,163 @@ interface Change {
   object_id: string | number;
 }
 
+type Body = Record<string, unknown>;
+
+interface Fixture {
+  /** The change that emits the event; the event table (events.ts) lists the event under it. */
+  change: keyof typeof EVENTS_BY_CHANGE;
+  /** The request whose body `--set` edits: the change itself, or the change to the object it starts from. */
+  sets: 'subscriptions.update' | 'orders.addNote' | 'customers.addNote' | 'disputes.create' | 'exports.create';
+  /** That request's body without --set. */
+  body: Body;
+  run(client: StoreClient, body: Body, edited: boolean): Promise<Change>;
+}
+
+const NOTE = { message: 'Note added by store-admin webhooks trigger' };
+// The renewal order is made from the subscription: --set changes the subscription first.
+const RENEWAL = { change: 'subscriptions.renew', sets: 'subscriptions.update', body: {}, run: renewOne } as const;
+const DISPUTE = { change: 'disputes.create', sets: 'disputes.create', body: { transaction: 501, type: 'chargeback' }, run: disputeOne } as const;
+
 /** One change per event the sandbox can emit; the operation behind it lists the event in events.ts. */
-export const TRIGGERS = new Map<string, { change: keyof typeof EVENTS_BY_CHANGE; run(client: StoreClient): Promise<Change> }>(Object.entries({
-  'order.created': { change: 'subscriptions.renew', run: renewOne },
-  'transaction.created': { change: 'subscriptions.renew', run: renewOne },
+export const TRIGGERS = new Map<string, Fixture>(Object.entries({
+  'order.created': RENEWAL,
+  'transaction.created': RENEWAL,
   'subscription.updated': {
     change: 'subscriptions.update',
-    run: async (client) => {
-      await client.subscriptions.update({ params: { id: 1 }, body: { is_test: true } });
-      return { did: 'Marked subscription 1 as a test subscription', object_id: 1 };
+    sets: 'subscriptions.update',
+    body: { is_test: true },
+    run: async (client, body, edited) => {
+      await client.subscriptions.update({ params: { id: 1 }, body });
+      return { did: edited ? `Updated subscription 1 (${Object.keys(body).join(', ')})` : 'Marked subscription 1 as a test subscription', object_id: 1 };
     },
   },
   'order.updated': {
     change: 'orders.addNote',
-    run: async (client) => {
-      await client.orders.addNote({ params: { number: '10001' }, body: { message: 'Note added by store-admin webhooks trigger' } });
+    sets: 'orders.addNote',
+    body: NOTE,
+    run: async (client, body) => {
+      await client.orders.addNote({ params: { number: '10001' }, body: body as never });
       return { did: 'Added a note to order 10001', object_id: '10001' };
     },
   },
   'customer.updated': {
     change: 'customers.addNote',
-    run: async (client) => {
-      await client.customers.addNote({ params: { id: 1 }, body: { message: 'Note added by store-admin webhooks trigger' } });
+    sets: 'customers.addNote',
+    body: NOTE,
+    run: async (client, body) => {
+      await client.customers.addNote({ params: { id: 1 }, body: body as never });
       return { did: 'Added a note to customer 1', object_id: 1 };
     },
   },
-  'dispute.created': { change: 'disputes.create', run: disputeOne },
-  'transaction.updated': { change: 'disputes.create', run: disputeOne },
+  'dispute.created': DISPUTE,
+  'transaction.updated': DISPUTE,
   'export.created': {
     change: 'export.available',
-    run: async (client) => {
-      const created = await client.exports.create({
-        body: { type: 'order_list', date_from: '2026-01-01T00:00:00Z', date_to: '2026-01-31T23:59:59Z' },
-      });
+    sets: 'exports.create',
+    body: { type: 'order_list', date_from: '2026-01-01T00:00:00Z', date_to: '2026-01-31T23:59:59Z' },
+    run: async (client, body) => {
+      const created = await client.exports.create({ body: body as never });
       // As on the platform, the event is sent when the export turns available, not when it is created.
       for (let polls = 0; polls < 240; polls++) {
         if ((await client.exports.get({ params: { id: Number(created.id) } })).status === 'available') break;
         await sleep(500);
       }
-      return { did: `Created export ${created.id} (order_list, January 2026) and waited until it was available`, object_id: created.id ?? '' };
+      return { did: `Created export ${created.id} (${created.type}, ${created.date_from} to ${created.date_to}) and waited until it was available`, object_id: created.id ?? '' };
     },
   },
-}));
+} satisfies Record<string, Fixture>));
 
-/** Renewing a subscription creates an order, paid by a new transaction. */
-async function renewOne(client: StoreClient): Promise<Change> {
-      // Subscription 1 is active in the seed; the others follow if an earlier run canceled it.
-      for (const id of [1, 2, 4]) {
-        try {
-          const renewed = await client.subscriptions.renew({ params: { id } });
-          const order = renewed.orders?.at(-1)?.order_number;
-          return { did: `Renewed subscription ${id}, which created order ${order}`, object_id: order ?? id };
-        } catch (error) {
-          if (!(error instanceof ApiError && error.status === 400)) throw error;
-        }
-      }
-      throw exhausted('no seeded subscription can be renewed any more');
-    }
+/** The fields inside the free-form objects of a body that the platform knows, by `operation.field`. */
+const NESTED: Record<string, () => Promise<{ shape: Record<string, unknown> }>> = {
+  'subscriptions.update.attribution': async () => (await import('../api/schemas/common.js')).attribution,
+  'subscriptions.update.billing_address': async () => (await import('../api/schemas/common.js')).billingAddress,
+  'subscriptions.update.shipping_address': async () => (await import('../api/schemas/common.js')).shippingAddress,
+};
 
-/** A dispute on transaction 501 marks it disputed. */
-async function disputeOne(client: StoreClient): Promise<Change> {
-      const dispute = await client.disputes.create({ body: { transaction: 501, type: 'chargeback' } });
-      return { did: `Opened dispute ${dispute.id} on transaction 501 of order 10001`, object_id: dispute.id ?? '' };
+/**
+ * The fixture's body with each `path=value` of --set applied, checked against the request's own
+ * schema: a path the object does not have, or a value the schema refuses, is a UsageError (exit 2)
+ * before anything is sent. A value is taken as text, or as JSON (12, true, null, {…}) when the
+ * schema refuses the text and takes that.
+ */
+export async function bodyWithSets(event: string, fixture: Fixture, sets: readonly string[]): Promise<Body> {
+  const { operations } = await import('../api/operations.js');
+  const schema = ((await operations[fixture.sets].schemas()) as { body: ZodMiniType }).body;
+  const { toFieldIssues } = await import('../api/validate.js');
+  const body: Body = structuredClone(fixture.body);
+  for (const pair of sets) {
+    const at = pair.indexOf('=');
+    const path = (at < 0 ? '' : pair.slice(0, at)).trim().split('.');
+    if (path.some((part) => !/^[A-Za-z_][\w-]*$/.test(part))) throw new UsageError(`--set takes path=value, such as shipping_price=9.50 or billing_address.line4=Oslo (got "${pair}")`);
+    const text = pair.slice(at + 1);
+    const nested = NESTED[`${fixture.sets}.${path[0]}`];
+    if (path.length > 1 && (path.length > 2 || !nested || !((path[1] ?? '') in (await nested()).shape))) {
+      throw unknownPath(event, fixture, path.join('.'));
     }
+    const issuesWith = (value: unknown) => {
+      setAt(body, path, value);
+      const parsed = schema.safeParse(body);
+      return parsed.success ? [] : toFieldIssues('', parsed.error.issues, body).filter((i) => i.path === path.join('.') || i.path === '' || path.join('.').startsWith(`${i.path}.`));
+    };
+    let issues = issuesWith(text);
+    if (issues.length > 0) {
+      const json = asJson(text);
+      if (json !== undefined && issuesWith(json.value).length === 0) issues = [];
+      else issuesWith(text);
+    }
+    const unknown = issues.find((i) => /^unknown field/.test(i.message));
+    if (unknown) throw unknownPath(event, fixture, path.join('.'));
+    if (issues.length > 0) throw new UsageError(`--set ${path.join('.')}: ${issues[0]!.message} (got "${text}"); nothing was sent`);
+  }
+  return body;
+}
+
+function unknownPath(event: string, fixture: Fixture, path: string) {
+  const [group, method] = fixture.sets.split('.');
+  return new UsageError(`--set ${path}: ${event}'s change (${group} ${method!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}) has no field ${path}; nothing was sent`, {
+    hint: `store-admin ${group!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${method!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} --help lists its fields`,
+  });
+}
+
+function setAt(body: Body, path: string[], value: unknown) {
+  let object = body;
+  for (const key of path.slice(0, -1)) {
+    const next = object[key];
+    object = object[key] = next !== null && typeof next === 'object' && !Array.isArray(next) ? (next as Body) : {};
+  }
+  object[path.at(-1)!] = value;
+}
+
+function asJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Renewing a subscription creates an order, paid by a new transaction; --set changes subscription 1 first. */
+async function renewOne(client: StoreClient, body: Body, edited: boolean): Promise<Change> {
+  if (edited) await client.subscriptions.update({ params: { id: 1 }, body });
+  // Subscription 1 is active in the seed; the others follow if an earlier run canceled it.
+  for (const id of [1, 2, 4]) {
+    try {
+      const renewed = await client.subscriptions.renew({ params: { id } });
+      const order = renewed.orders?.at(-1)?.order_number;
+      return { did: `Renewed subscription ${id}, which created order ${order}`, object_id: order ?? id };
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 400)) throw error;
+    }
+  }
+  throw exhausted('no seeded subscription can be renewed any more');
+}
+
+/** A dispute on transaction 501 (unless --set says otherwise) marks it disputed. */
+async function disputeOne(client: StoreClient, body: Body): Promise<Change> {
+  const dispute = await client.disputes.create({ body });
+  const on = dispute.transaction == null ? '' : ` on transaction ${dispute.transaction}${dispute.order == null ? '' : ` of order ${dispute.order}`}`;
+  return { did: `Opened dispute ${dispute.id}${on}`, object_id: dispute.id ?? '' };
+}
 
 function exhausted(why: string) {
   return new StoreAdminError(`Cannot trigger the event: ${why}`, {
@@ -97,12 +193,17 @@ export interface TriggerResult extends Change {
   webhooks: number[];
 }
 
-export async function trigger(ctx: Context, event: string): Promise<TriggerResult> {
+export async function trigger(ctx: Context, event: string, sets: readonly string[] = []): Promise<TriggerResult> {
   const fixture = TRIGGERS.get(event);
   if (!fixture && !EVENTS_WITHOUT_CHANGE.includes(event)) {
     throw new UsageError(`The sandbox cannot trigger "${event}"`, { hint: `It can trigger: ${[...TRIGGERS.keys(), ...EVENTS_WITHOUT_CHANGE].join(', ')}` });
   }
   if (ctx.options.dryRun) throw new UsageError('webhooks trigger makes a real change in the sandbox; it has no --dry-run');
+  if (!fixture && sets.length > 0) {
+    throw new UsageError(`--set changes the object through the API, and no request of the API causes ${event}: it is sent with a seeded object as it is`);
+  }
+  // Checked before anything is sent: a bad --set changes nothing.
+  const body = fixture ? await bodyWithSets(event, fixture, sets) : {};
   const client = await ctx.client();
   const before = await sandboxWebhooks(client, 'webhooks trigger');
   if (!fixture) {
@@ -111,7 +212,7 @@ export async function trigger(ctx: Context, event: string): Promise<TriggerResul
     return { event, did: `Sent ${event} with ${sent.said}: no change in the sandbox's API causes it, so nothing was changed`, object_id: '', emitted: [event], webhooks: sent.webhooks };
   }
   const reached = before.filter((w) => w.active && w.events.includes(event)).map((w) => w.id);
-  const change = await fixture.run(client);
+  const change = await fixture.run(client, body, sets.length > 0);
   if (reached.length === 0) ctx.note(noSubscriber(event));
   return { event, ...change, emitted: EVENTS_BY_CHANGE[fixture.change], webhooks: reached };
 }
