@@ -10,7 +10,7 @@ function port(value: string): number {
   return Number(value);
 }
 
-function localUrl(value: string): URL {
+export function localUrl(value: string): URL {
   let url: URL;
   try {
     url = new URL(value);
@@ -30,7 +30,8 @@ export function registerListen(webhooks: Command, ctx: Context): void {
     .option('--forward-unverified', 'with --secret-file and --forward-to, forward deliveries whose signature does not verify too')
     .option('--secret-file <file>', "check signatures with the webhook's secret read from a file (- for standard input)")
     .option('--event <name>', 'show and forward only this event (repeatable); with --register, subscribe to it', collect)
-    .option('--register', 'on a sandbox store, create a webhook pointing here (with a generated secret, saved in a file it names, unless --secret-file); removed on exit')
+    .option('--register', 'create a webhook pointing here (with a generated secret, saved in a file it names, unless --secret-file); removed on exit, and one a killed listen left behind is removed first')
+    .option('--public-url <url>', "register this public address of a tunnel (ngrok, cloudflared) to the listener instead of 127.0.0.1: a real store cannot reach this machine otherwise (implies --register)", localUrl)
     .action(
       localAction(ctx, async (ctx, opts) => {
         const { listen } = await import('../webhooks/listen.js');
@@ -40,7 +41,7 @@ export function registerListen(webhooks: Command, ctx: Context): void {
         const secret = opts.secretFile === undefined ? undefined : await secretFrom(String(opts.secretFile), '--secret-file', ctx.io);
         await listen(
           ctx,
-          { port: opts.port, forwardTo: opts.forwardTo, secret, events: opts.event ?? [], register: !!opts.register, forwardUnverified: !!opts.forwardUnverified },
+          { port: opts.port, forwardTo: opts.forwardTo, secret, events: opts.event ?? [], register: !!opts.register, forwardUnverified: !!opts.forwardUnverified, ...(opts.publicUrl ? { publicUrl: opts.publicUrl as URL } : {}) },
           ctx.signal,
         );
       }),
@@ -50,6 +51,7 @@ export function registerListen(webhooks: Command, ctx: Context): void {
       'store-admin --sandbox webhooks listen --register',
       'store-admin webhooks listen --port 4242 --secret-file secret.txt --forward-to http://localhost:3000/webhooks',
       'store-admin --sandbox webhooks listen --register --event order.created --json > deliveries.jsonl',
+      'store-admin webhooks listen --public-url https://abc123.ngrok.app --forward-to http://localhost:3000/webhooks',
     ],
   });
 }

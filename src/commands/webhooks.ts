@@ -7,6 +7,7 @@ import { ALLOW_UNKNOWN_EVENT, unknownEvent } from '../webhooks/event-names.js';
 import { addOperationCommand, type Options } from './define.js';
 import type { Field } from './fields.js';
 import { registerApply } from './webhook-apply.js';
+import { registerDeliveries } from './webhook-deliveries.js';
 import { registerList } from './webhook-list.js';
 import { registerListen } from './webhook-listen.js';
 import { registerTrigger } from './webhook-trigger.js';
@@ -130,6 +131,7 @@ export function register(webhooks: Command, ctx: Context): void {
   });
 
   registerApply(webhooks, ctx);
+  registerDeliveries(webhooks, ctx);
   registerListen(webhooks, ctx);
   registerTrigger(webhooks, ctx);
   registerVerify(webhooks, ctx);

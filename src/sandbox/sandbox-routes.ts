@@ -1,7 +1,6 @@
 // What a sandbox answers and no store does, under /sandbox/: its webhooks with their pending
-// deliveries (`webhooks trigger`, `listen --register`), events no API change causes, sent on
-// request (`webhooks trigger`), its clock (`sandbox clock`), and its
-// delivery log with replays (`webhooks deliveries`, `webhooks replay`). Answering at all is how
+// deliveries and the events no API change causes, sent on request (both `webhooks trigger`), its
+// clock (`sandbox clock`), and its delivery log with replays (`webhooks deliveries`, `webhooks replay`). Answering at all is how
 // the CLI tells a sandbox from a real store, which these commands refuse.
 import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, signWebhookBody } from '../webhooks/signature.js';
 import { clockNow, isoSeconds } from './clock.js';
@@ -34,17 +33,6 @@ export async function sandboxOnly(method: string, url: URL, raw: string, parts: 
   const { store } = parts;
   if (rest === 'webhooks/' && method === 'GET') {
     return ok({ webhooks: await store.transact((state) => Object.values(state.webhooks).map((w) => webhookView(state, w.id!)), false) });
-  }
-  const webhookId = /^webhooks\/(\d{1,9})$/.exec(rest)?.[1];
-  if (webhookId && method === 'DELETE') {
-    const found = await store.transact((state) => {
-      if (!state.webhooks[webhookId]) return false;
-      delete state.webhooks[webhookId];
-      state.webhookOutbox = outbox(state).filter((d) => d.webhook !== Number(webhookId));
-      return true;
-    }, true);
-    if (!found) throw notFound(`Webhook ${webhookId}`);
-    return { status: 204 };
   }
   if (rest === 'events/' && method === 'POST') return ok(await sendSample(parts, jsonBody(raw)));
   if (rest === 'clock/' && method === 'GET') return ok(await store.transact((state) => clockView(state), false));

@@ -147,7 +147,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (url.pathname.startsWith(SANDBOX_PATH)) {
       authenticate(req.headers.authorization);
       const answer = await sandboxOnly(req.method ?? 'GET', url, await readBody(req, MAX_BODY_BYTES), { store, deliverer, scheduler, shape });
-      if (answer.status === 204) return void res.writeHead(204).end();
       return send(res, answer.status, answer.body);
     }
 

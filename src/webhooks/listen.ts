@@ -1,6 +1,7 @@
 // `webhooks listen`: a receiver on 127.0.0.1 that shows each delivery, checks its signature, and
-// can hand it on to a local app unchanged. With --register it also creates, on a sandbox store, a
-// webhook pointing at itself, and removes that webhook (and nothing else) when it stops.
+// can hand it on to a local app unchanged. With --register it also creates a webhook pointing at
+// itself (on a real store, at --public-url), and removes that webhook (and nothing else) when it
+// stops. Each delivery received is kept in the listen log (received-log.ts).
 // With a secret, only deliveries that verify reach the app, and each event only once: the listener
 // is a door to the app, and anyone on this machine can knock. Bodies past 10 MB are refused (413)
 // without being read.
@@ -12,10 +13,10 @@ import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WEBHOOK_EVENTS } from '../api/enums.js';
 import { NetworkError } from '../api/errors.js';
-import type { StoreClient } from '../api/client.js';
 import { configDir } from '../config/paths.js';
 import type { Context } from '../context.js';
-import { removeSandboxWebhook, sandboxWebhooks } from './sandbox-admin.js';
+import { appendReceived, newReceivedId } from './received-log.js';
+import type { Registration } from './listen-registration.js';
 import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, type WebhookSignatureCheck } from './signature.js';
 import { printableLine } from '../printable.js';
 
@@ -27,6 +28,8 @@ export interface ListenOptions {
   /** Only these events are shown and forwarded (all when empty); with `register`, the ones subscribed to. */
   events: string[];
   register: boolean;
+  /** Registers this public address (a tunnel's) instead of the loopback one; a real store needs it. */
+  publicUrl?: URL;
   /** With a secret, forward deliveries whose signature does not verify too. */
   forwardUnverified?: boolean;
 }
@@ -50,6 +53,9 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
   let secret = options.secret;
   // Events forwarded (or being forwarded) that the app accepted: a second delivery of one is a replay.
   const delivered = new Set<string>();
+
+  // The listener's own address, once it listens: the listen log says where each delivery came in.
+  let address = 'http://127.0.0.1/';
 
   const server = createServer((req, res) => {
     receive(req, res).catch((error: unknown) => {
@@ -82,7 +88,7 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
     const event = String(envelope?.event_type ?? '?');
     if (only.size > 0 && !only.has(event)) {
       res.writeHead(200).end();
-      return;
+      return keep(req, body, envelope, 200);
     }
     const signature = header(req, WEBHOOK_SIGNATURE_HEADER);
     const check = secret === undefined ? undefined : verifyWebhookSignature(body, signature, secret);
@@ -121,6 +127,23 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
     } else {
       ctx.io.stdout.write(`${line}\n`);
     }
+    await keep(req, body, envelope, res.statusCode);
+  }
+
+  /** Appends the delivery to the listen log, so it can be looked at and replayed later. */
+  async function keep(req: IncomingMessage, body: Buffer, envelope: Record<string, any>, status: number) {
+    const flat = Object.fromEntries(Object.entries(receivedHeaders(req)).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
+    await appendReceived(ctx.io.env, {
+      id: newReceivedId(),
+      at: new Date().toISOString(),
+      // The path only: an absolute-form request line must not choose where a replay goes.
+      url: `${address}${req.url?.startsWith('/') ? req.url.slice(1) : ''}`,
+      headers: flat,
+      body: body.toString('utf8'),
+      event_type: typeof envelope?.event_type === 'string' ? envelope.event_type : null,
+      event_id: typeof envelope?.event_id === 'string' ? envelope.event_id : null,
+      status,
+    }).catch((error: unknown) => ctx.note(`could not keep the delivery in the listen log: ${(error as Error).message}`));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -131,22 +154,22 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  address = url;
 
-  let registered: { client: StoreClient; id: number } | undefined;
+  let registered: Registration | undefined;
   try {
-    if (options.register) {
-      const client = await ctx.client();
-      await sandboxWebhooks(client, 'webhooks listen --register');
+    if (options.register || options.publicUrl) {
+      const { registerListener } = await import('./listen-registration.js');
       secret ??= `whsec_${randomBytes(24).toString('hex')}`;
       const events = options.events.length > 0 ? options.events : [...WEBHOOK_EVENTS];
-      const created = await client.webhooks.create({
-        body: { target: url, events, name: 'store-admin webhooks listen', secret_key: secret },
-      });
-      registered = { client, id: created.id! };
+      registered = await registerListener(ctx, await ctx.client(), { listenUrl: url, publicUrl: options.publicUrl, events, secret });
       ctx.note(
-        `Registered webhook ${created.id} for ${options.events.length > 0 ? events.join(', ') : 'every event'}, ` +
-          `signed with ${options.secret === undefined ? `a generated secret, ${keepSecret(ctx, created.id!, secret)}` : 'the secret from --secret-file'}.`,
+        `Registered webhook ${registered.id} for ${options.events.length > 0 ? events.join(', ') : 'every event'}` +
+          `${options.publicUrl ? ` at ${registered.target}` : ''}, ` +
+          `signed with ${options.secret === undefined ? `a generated secret, ${keepSecret(ctx, registered.id, secret)}` : 'the secret from --secret-file'}.`,
       );
+      // A store cannot reach 127.0.0.1 here: the tunnel is what carries its deliveries in.
+      if (options.publicUrl) ctx.note(`The store delivers to ${registered.target}: the tunnel must forward it to ${url}.`);
     }
     ctx.note(`Listening for webhook deliveries on ${url}${options.forwardTo ? `, forwarding to ${options.forwardTo.href}` : ''} (Ctrl-C to stop)`);
     if (!stop.aborted) await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
@@ -155,9 +178,7 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
       server.close(() => resolve());
       server.closeAllConnections();
     });
-    if (registered && (await removeSandboxWebhook(registered.client, registered.id).catch(() => false))) {
-      ctx.note(`Removed webhook ${registered.id}.`);
-    }
+    if (registered && (await registered.remove().catch(() => false))) ctx.note(`Removed webhook ${registered.id}.`);
   }
   ctx.note('Stopped listening.');
 }

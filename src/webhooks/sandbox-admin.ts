@@ -74,7 +74,7 @@ export async function sandboxWebhooks(client: StoreClient, what: string): Promis
 }
 
 /** A sandbox answers GET /sandbox/ with {"sandbox": true}, to anyone. */
-async function isSandbox(client: StoreClient): Promise<boolean> {
+export async function isSandbox(client: StoreClient): Promise<boolean> {
   const answer = await client.openLink(`${new URL(client.baseUrl).origin}${SANDBOX_PATH}`);
   try {
     if (answer.status !== 200) return false;
@@ -91,12 +91,6 @@ async function isSandbox(client: StoreClient): Promise<boolean> {
     answer.done();
     answer.body.destroy();
   }
-}
-
-/** Removes a webhook from the sandbox; false when it was already gone. */
-export async function removeSandboxWebhook(client: StoreClient, id: number): Promise<boolean> {
-  const answer = await client.raw({ method: 'DELETE', path: sandboxUrl(client, `webhooks/${id}`), version: VERSION });
-  return answer.status === 204;
 }
 
 /** Has the sandbox send `event` with a seeded object of its kind; says what it sent and to which webhooks. */

@@ -90,5 +90,6 @@ export function startCli(args: string[], env: Record<string, string>) {
       });
     },
     interrupt: () => child.kill('SIGINT'),
+    kill: () => child.kill('SIGKILL'),
   };
 }

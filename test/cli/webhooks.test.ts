@@ -89,13 +89,14 @@ describe('webhooks listen --register against a sandbox store', () => {
     expect(await listener.exited).toBe(0);
   });
 
-  it('refuses --register against a store that is not a sandbox', async () => {
+  it('refuses --register without --public-url against a store that is not a sandbox: a real store cannot reach 127.0.0.1', async () => {
     const plain = createServer((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not found."}'));
     await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
     const r = await runCli(['webhooks', 'listen', '--register'], { env: { STORE_ADMIN_BASE_URL: url, STORE_ADMIN_TOKEN: 't', STORE_ADMIN_CONFIG_DIR: dir } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`webhooks listen --register works only with a sandbox store, and ${url} is not one`);
+    expect(r.stderr).toMatch(new RegExp(`${url} is not a sandbox store, and a real store cannot reach http://127\\.0\\.0\\.1:\\d+/ on this machine`));
+    expect(r.stderr).toMatch(/hint: Start a tunnel to it \(ngrok http \d+, or cloudflared tunnel --url http:\/\/127\.0\.0\.1:\d+\/\) and pass its public address: --public-url https:/);
     const t = await runCli(['webhooks', 'trigger', 'order.created'], { env: { STORE_ADMIN_BASE_URL: url, STORE_ADMIN_TOKEN: 't', STORE_ADMIN_CONFIG_DIR: dir } });
     expect(t.code).toBe(2);
     expect(t.stderr).toContain('webhooks trigger works only with a sandbox store');

@@ -1,0 +1,258 @@
+// `webhooks deliveries` and `webhooks replay`: the sandbox's delivery attempts (its delivery log,
+// read through a path only a sandbox answers) and what `webhooks listen` received (the local
+// log), listed, shown one at a time, and sent again. No secret is ever printed: the sandbox checks
+// and makes signatures with the webhook's secret itself, and a listen-log delivery is checked or
+// signed with the secret the user names in a file.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StoreAdminError, UsageError } from '../api/errors.js';
+import type { Context } from '../context.js';
+import { printable } from '../printable.js';
+import type { DeliveryAttempt } from '../sandbox/delivery-log.js';
+import { appendReceived, newReceivedId, readReceived, RECEIVED_ID, type ReceivedDelivery } from './received-log.js';
+import { sandboxRead, sandboxWrite } from './sandbox-admin.js';
+import { signWebhookBody, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from './signature.js';
+
+export interface ListOptions {
+  webhook?: string;
+  event?: string;
+  failed?: boolean;
+  received?: boolean;
+}
+
+type SignatureCheck = { signed: boolean; checked?: boolean; valid?: boolean; matched?: string | null; reason?: string };
+type ShownAttempt = DeliveryAttempt & { signature_check: SignatureCheck };
+
+export async function listDeliveries(ctx: Context, options: ListOptions): Promise<void> {
+  if (options.webhook !== undefined && !/^\d{1,9}$/.test(options.webhook)) throw new UsageError(`--webhook takes a webhook id, a whole number (got "${options.webhook}")`);
+  if (options.received) {
+    if (options.webhook !== undefined) throw new UsageError('--webhook does not apply to --received: the listen log knows no webhook ids');
+    const entries = readReceived(ctx.io.env).filter(
+      (e) => (options.event === undefined || e.event_type === options.event) && (!options.failed || !answeredOk(e.status)),
+    );
+    if (ctx.format !== 'table') return show(ctx, entries);
+    if (entries.length === 0) return ctx.note('webhooks listen has received nothing that matches.');
+    return show(ctx, entries.map((e) => ({ id: e.id, at: e.at, event: e.event_type ?? '-', event_id: e.event_id ?? '-', answered: e.status ?? e.error ?? '-', replay_of: e.replay_of ?? '' })));
+  }
+  const query: Record<string, string> = {};
+  if (options.webhook !== undefined) query.webhook = options.webhook;
+  if (options.event !== undefined) query.event = options.event;
+  if (options.failed) query.failed = 'true';
+  const { deliveries } = await sandboxRead<{ deliveries: DeliveryAttempt[] }>(await ctx.client(), 'webhooks deliveries', 'deliveries/', query);
+  if (ctx.format !== 'table') return show(ctx, deliveries);
+  if (deliveries.length === 0) return ctx.note('No delivery attempts match (webhooks deliveries --received lists what webhooks listen received).');
+  return show(
+    ctx,
+    deliveries.map((d) => ({
+      id: d.id,
+      sent_at: d.sent_at,
+      webhook: d.webhook,
+      event: d.event_type,
+      attempt: d.replay_of ? `${d.attempt} (replay of ${d.replay_of})` : d.attempt,
+      answer: d.status ?? d.error ?? '-',
+      next_attempt: d.next_attempt_at ?? (d.deactivated ? 'webhook switched off' : ''),
+    })),
+  );
+}
+
+export async function showDelivery(ctx: Context, id: string, secret?: string): Promise<void> {
+  if (RECEIVED_ID.test(id)) {
+    const entry = receivedEntry(ctx, id);
+    const check = checkReceived(entry, secret);
+    if (ctx.format !== 'table') return show(ctx, { ...entry, signature_check: check });
+    return void ctx.io.stdout.write(
+      describe([
+        [`Received ${id}`, `${entry.event_type ?? 'not an event'} ${entry.event_id ?? ''}`.trim()],
+        ['At', `${entry.at} on ${entry.url}`],
+        ['Answered', String(entry.status ?? entry.error ?? '-')],
+        ...(entry.replay_of ? [['Replay of', `${entry.replay_of}, sent to ${entry.sent_to}`] as [string, string]] : []),
+        ['Signature', signatureText(check)],
+      ], entry.headers, entry.body),
+    );
+  }
+  checkSandboxId(id);
+  const { delivery } = await sandboxRead<{ delivery: ShownAttempt }>(await ctx.client(), 'webhooks deliveries show', `deliveries/${id}`);
+  if (ctx.format !== 'table') return show(ctx, delivery);
+  ctx.io.stdout.write(
+    describe([
+      [`Delivery ${id}`, `${delivery.event_type} ${delivery.event_id} to webhook ${delivery.webhook}, attempt ${delivery.attempt}${delivery.replay_of ? `, a replay of ${delivery.replay_of}` : ''}`],
+      ['Sent', `${delivery.sent_at} to ${delivery.target}`],
+      ['Answer', delivery.status === null ? `none: ${delivery.error ?? 'no answer'}` : `${delivery.status} after ${delivery.duration_ms} ms`],
+      ['Next attempt', delivery.next_attempt_at ?? (delivery.deactivated ? 'none: this attempt switched the webhook off' : 'none')],
+      ['Signature', signatureText(delivery.signature_check)],
+    ], delivery.headers, delivery.body),
+  );
+}
+
+export interface ReplayOptions {
+  to?: URL;
+  edit: boolean;
+  secret?: string;
+}
+
+export async function replayDelivery(ctx: Context, id: string, options: ReplayOptions): Promise<void> {
+  if (ctx.options.dryRun) throw new UsageError('webhooks replay sends a delivery; it has no --dry-run');
+  const replayed = RECEIVED_ID.test(id) ? await replayReceived(ctx, id, options) : await replayAttempt(ctx, id, options);
+  const ok = answeredOk(replayed.status);
+  if (ctx.format !== 'table') await show(ctx, replayed);
+  else {
+    const where = 'target' in replayed ? replayed.target : replayed.sent_to;
+    ctx.io.stdout.write(`Replayed ${id} as ${replayed.id} to ${where}: ${replayed.status ?? replayed.error}.\n`);
+  }
+  if (!ok) throw new StoreAdminError(`the replay was not delivered: ${replayed.status ?? replayed.error}`);
+}
+
+async function replayAttempt(ctx: Context, id: string, options: ReplayOptions): Promise<DeliveryAttempt> {
+  checkSandboxId(id);
+  if (options.secret !== undefined) throw new UsageError("--secret-file is for a delivery from the listen log: the sandbox signs with the webhook's own secret");
+  const client = await ctx.client();
+  const { delivery } = await sandboxRead<{ delivery: ShownAttempt }>(client, 'webhooks replay', `deliveries/${id}`);
+  const body = options.edit ? await editedBody(ctx, delivery.body) : undefined;
+  const { delivery: made } = await sandboxWrite<{ delivery: DeliveryAttempt }>(client, `deliveries/${id}/replay/`, {
+    ...(options.to ? { to: options.to.href } : {}),
+    ...(body !== undefined && body !== delivery.body ? { body } : {}),
+  });
+  return made;
+}
+
+/** Headers that describe one hop, not the message: the sender sets its own. */
+const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-connection', 'content-length']);
+
+async function replayReceived(ctx: Context, id: string, options: ReplayOptions): Promise<ReceivedDelivery> {
+  const entry = receivedEntry(ctx, id);
+  const signed = entry.headers[WEBHOOK_SIGNATURE_HEADER] !== undefined;
+  if (options.edit && signed && options.secret === undefined) {
+    throw new UsageError('--edit signs the edited body again, and a delivery from the listen log needs the secret for that', {
+      hint: `Give the webhook's secret: store-admin webhooks replay ${id} --edit --secret-file secret.txt`,
+    });
+  }
+  let body = entry.body;
+  const headers = Object.fromEntries(Object.entries(entry.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+  if (options.edit) {
+    const edited = await editedBody(ctx, body);
+    if (edited !== body) {
+      body = edited;
+      if (signed) headers[WEBHOOK_SIGNATURE_HEADER] = signWebhookBody(body, options.secret!);
+    }
+  }
+  headers['content-length'] = String(Buffer.byteLength(body));
+  const target = options.to?.href ?? entry.url;
+  const { post, DELIVERY_TIMEOUT_MS } = await import('../sandbox/deliverer.js');
+  const answer = await post(target, headers, body, DELIVERY_TIMEOUT_MS, ctx.signal);
+  const replay: ReceivedDelivery = {
+    id: newReceivedId(),
+    at: new Date().toISOString(),
+    url: entry.url,
+    headers,
+    body,
+    event_type: entry.event_type,
+    event_id: entry.event_id,
+    status: answer.status ?? null,
+    replay_of: id,
+    sent_to: target,
+    ...(answer.error ? { error: answer.error } : {}),
+  };
+  await appendReceived(ctx.io.env, replay);
+  return replay;
+}
+
+/**
+ * Opens $VISUAL or $EDITOR on the body, pretty-printed; answers the edited body as compact JSON
+ * (the platform's form), or the original bytes when nothing changed.
+ */
+async function editedBody(ctx: Context, body: string): Promise<string> {
+  const editor = ctx.io.env.VISUAL?.trim() || ctx.io.env.EDITOR?.trim();
+  if (!editor) throw new UsageError('--edit opens $EDITOR (or $VISUAL) on the body, and neither is set', { hint: 'For example: EDITOR=nano store-admin webhooks replay …' });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    parsed = undefined;
+  }
+  const shown = parsed === undefined ? body : `${JSON.stringify(parsed, null, 2)}\n`;
+  // A private folder: the body may carry customers' data.
+  const dir = mkdtempSync(join(tmpdir(), 'store-admin-replay-'));
+  const file = join(dir, 'delivery.json');
+  try {
+    writeFileSync(file, shown, { mode: 0o600 });
+    // The editor is a command line, as git runs it: `code --wait` and `vim -n` work.
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn('/bin/sh', ['-c', `${editor} "$1"`, 'editor', file], { stdio: 'inherit', env: ctx.io.env });
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+    if (code !== 0) throw new UsageError(`the editor (${editor}) exited with ${code ?? 'a signal'}; nothing was sent`);
+    const edited = readFileSync(file, 'utf8');
+    if (edited === shown) return body;
+    try {
+      return JSON.stringify(JSON.parse(edited));
+    } catch (error) {
+      throw new UsageError(`the edited body is not JSON (${(error as Error).message}); nothing was sent`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function receivedEntry(ctx: Context, id: string): ReceivedDelivery {
+  const entry = readReceived(ctx.io.env).find((e) => e.id === id);
+  if (!entry) throw new StoreAdminError(`Delivery ${id} is not in the listen log`, { hint: 'store-admin webhooks deliveries --received lists it' });
+  return entry;
+}
+
+function checkSandboxId(id: string) {
+  if (!/^dlv_\d{1,12}$/.test(id)) {
+    throw new UsageError(`"${id}" is not a delivery id: the sandbox's are dlv_ and a number, the listen log's rcv_…`, {
+      hint: 'store-admin webhooks deliveries lists them',
+    });
+  }
+}
+
+function checkReceived(entry: ReceivedDelivery, secret: string | undefined): SignatureCheck {
+  const signature = entry.headers[WEBHOOK_SIGNATURE_HEADER];
+  if (!signature) return { signed: false };
+  if (secret === undefined) return { signed: true, checked: false, reason: 'no --secret-file' };
+  return { signed: true, checked: true, ...verifyWebhookSignature(entry.body, signature, secret) };
+}
+
+function signatureText(check: SignatureCheck): string {
+  if (!check.signed) return 'unsigned';
+  if (!check.checked) return `not checked (${check.reason})`;
+  if (!check.valid) return '✗ matches neither the raw body nor its re-serialisation';
+  return `✓ (${check.matched === 'raw' ? 'raw body' : 're-serialised body'})`;
+}
+
+/** As the platform counts: only a 200 is delivered. */
+function answeredOk(status: number | null | undefined): boolean {
+  return status === 200;
+}
+
+/** A delivery for a person: its facts, its headers, then its body pretty-printed. */
+function describe(facts: [string, string][], headers: Record<string, string>, body: string): string {
+  const width = Math.max(...facts.slice(1).map(([name]) => name.length));
+  const [[title, subject], ...rest] = facts as [[string, string], ...[string, string][]];
+  let pretty = body;
+  try {
+    pretty = JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    // not JSON: shown as it came
+  }
+  const lines = [
+    `${title}: ${subject}`,
+    ...rest.map(([name, value]) => `${name.padEnd(width)}  ${value}`),
+    '',
+    'Headers',
+    ...Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`),
+    '',
+    'Body',
+    pretty,
+  ];
+  return printable(`${lines.join('\n')}\n`);
+}
+
+async function show(ctx: Context, data: unknown) {
+  const { render } = await import('../output/render.js');
+  await render(data, ctx.io, { format: ctx.format, query: ctx.options.query, color: ctx.color });
+}
