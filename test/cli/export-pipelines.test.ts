@@ -8,6 +8,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { clockNow } from '../../src/sandbox/clock.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { readGithubOutput } from './github-output.js';
 import { BIN, runCli, useConfigDir } from './run.js';
@@ -188,7 +189,8 @@ describe('a signed link that expires before it is fetched (--link-ttl)', () => {
         );
       const expires = Number(new URL(req.url!, 'http://x').searchParams.get('expires'));
       if (!req.url!.startsWith('/media/') || held++ > 0) return forward();
-      const wait = () => (Date.now() > expires * 1000 ? forward() : setTimeout(wait, 20));
+      // Links expire on the sandbox's clock, which real time moves.
+      const wait = () => void ctx.sandbox.store.transact((state) => clockNow(state), false).then((now) => (now > expires * 1000 ? forward() : setTimeout(wait, 20)));
       wait();
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
