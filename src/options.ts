@@ -2,6 +2,9 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULTS } from './defaults.js';
 
+/** A command's own flags as Commander parsed them (by attribute name: `--retry-unknown` → `retryUnknown`). */
+export type Options = Record<string, any>;
+
 export interface GlobalOptions {
   profile?: string;
   baseUrl?: string;

@@ -10,8 +10,9 @@ import { redactSecrets } from '../output/redact.js';
 import { printable, printableLine } from '../printable.js';
 import { applyQuery } from '../output/query.js';
 import { checkQuery, recordLines, render } from '../output/render.js';
-import type { Options } from './define.js';
-import { addHint, confirm } from './prepare-input.js';
+import type { Options } from '../options.js';
+import { addHint } from '../run/auth-hint.js';
+import { confirm } from '../run/confirm.js';
 import { droppedProtoNote, jsonValue, MAX_JSON_DEPTH, textFrom } from './values.js';
 
 const MAX_PAGES = 1000;
@@ -42,7 +43,7 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
   // --api-version is this command's own choice of version, not an override to warn about.
   const client = await ctx.client({ apiVersion: undefined });
   if (options.dryRun) {
-    const { printDryRun } = await import('./dry-run.js');
+    const { printDryRun } = await import('../run/dry-run.js');
     await printDryRun(client.prepareRaw(request), ctx);
     return;
   }

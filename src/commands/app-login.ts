@@ -17,7 +17,7 @@ import { listenForCallback, type Callback } from '../oauth/loopback.js';
 import { openBrowser } from '../oauth/browser.js';
 import { tabPage } from '../oauth/tab-page.js';
 import { loginStore, show, targetProfile } from './auth-actions.js';
-import type { Options } from './define.js';
+import type { Options } from '../options.js';
 import { textFrom } from './values.js';
 
 const SCOPE = /^[a-z][a-z_]*:(read|write)$/;

@@ -1,7 +1,7 @@
 // `store-admin apps …`
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { requireSomething } from './body.js';
+import { requireSomething } from '../run/body.js';
 import { addOperationCommand } from './define.js';
 import { collect, jsonObject, typedPair } from './values.js';
 

@@ -6,7 +6,7 @@ import { assertSafeTransport, normalizeStoreUrl, noteAssumedHttps, storeUrlFromI
 import type { Context } from '../context.js';
 import { render } from '../output/render.js';
 import { maskToken } from '../output/mask.js';
-import type { Options } from './define.js';
+import type { Options } from '../options.js';
 import { argumentOrChoice } from './local.js';
 import { textFrom } from './values.js';
 import { checkProfileName, type AppLogin, type ConfigData, type Profile } from '../config/profiles.js';

@@ -5,7 +5,7 @@ import { lstat, open, realpath, stat, unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { NetworkError, StoreAdminError, UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
-import type { Options } from './define.js';
+import type { Options } from '../options.js';
 import { formatBytes, LinkRefusedError, openLink, saveResponse, temporaryName, type Downloaded, type DownloadTarget } from './download.js';
 import { finishLater, stopped } from './export-later.js';
 

@@ -5,10 +5,10 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, StoreAdminError, TimedOutError, UsageError } from '../api/errors.js';
 import { retryAfterMs } from '../api/retry.js';
-import { rateLimiter } from '../bulk/limiter.js';
+import { rateLimiter } from '../run/limiter.js';
 import type { Context } from '../context.js';
 import { startSpinner } from '../output/spinner.js';
-import type { Options } from './define.js';
+import type { Options } from '../options.js';
 import { finishLater, stopped } from './export-later.js';
 
 const DEFAULT_TIMEOUT = '30m';

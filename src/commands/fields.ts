@@ -5,7 +5,7 @@ import { Option, type Command } from 'commander';
 import type { ZodMiniType } from 'zod/mini';
 import { UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
-import type { Options } from './define.js';
+import type { Options } from '../options.js';
 import { BadValue, collect, dateTime, droppedProtoNote, integerOrText, jsonObject, protoKeys, secretFrom } from './values.js';
 
 export interface Field {

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
-import type { Options } from './define.js';
+import type { Options } from '../options.js';
 
 export function localAction(ctx: Context, work: (ctx: Context, opts: Options, args: string[]) => Promise<void>) {
   return async (...received: unknown[]) => {

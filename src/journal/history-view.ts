@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { configDir } from '../config/paths.js';
 import type { Context } from '../context.js';
-import type { Options } from '../commands/define.js';
+import type { Options } from '../options.js';
 import { argumentOrChoice } from '../commands/local.js';
 import { render } from '../output/render.js';
 import { readHistory, RETENTION_DAYS, RETENTION_ENTRIES, skippedLines } from './history.js';

@@ -5,9 +5,10 @@
 import type { StoreClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { operations, type OperationId } from '../api/operations.js';
-import { rateLimiter } from '../bulk/limiter.js';
-import { addHint, confirm } from '../commands/prepare-input.js';
-import { recordChange } from '../commands/run-operation.js';
+import { rateLimiter } from '../run/limiter.js';
+import { addHint } from '../run/auth-hint.js';
+import { confirm } from '../run/confirm.js';
+import { recordChange } from '../run/record-change.js';
 import type { Context } from '../context.js';
 import { DEFAULTS } from '../defaults.js';
 import { addSummary, markdownCode, setOutputs } from '../output/github-actions.js';

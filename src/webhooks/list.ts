@@ -5,8 +5,8 @@ import type { StoreClient } from '../api/client.js';
 import { ApiError, StoreAdminError, UsageError } from '../api/errors.js';
 import { operations } from '../api/operations.js';
 import type { OperationOutput, OperationQuery } from '../api/types.js';
-import type { Options } from '../commands/define.js';
-import { addHint } from '../commands/prepare-input.js';
+import type { Options } from '../options.js';
+import { addHint } from '../run/auth-hint.js';
 import type { Context } from '../context.js';
 import { redactSecrets } from '../output/redact.js';
 import { checkQuery, render } from '../output/render.js';
@@ -62,7 +62,7 @@ export async function listCommand(ctx: Context, opts: Options): Promise<void> {
   };
   const client = await ctx.client();
   if (ctx.options.dryRun) {
-    const { printDryRun } = await import('../commands/dry-run.js');
+    const { printDryRun } = await import('../run/dry-run.js');
     return printDryRun(await client.prepare('webhooks.list', { query }), ctx);
   }
   const stop = ctx.options.quiet ? () => {} : startSpinner(ctx.io.stderr, opts.all ? 'Fetching every page of webhooks…' : 'Fetching webhooks…');

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../../src/bulk/csv.js';
+import { parseCsv } from '../../src/run/bulk/csv.js';
 import { memoryStore } from '../../src/sandbox/store.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { runCli, useConfigDir } from '../cli/run.js';

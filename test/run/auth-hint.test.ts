@@ -2,7 +2,7 @@
 // its grant has them.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
-import { addHint } from '../../src/commands/prepare-input.js';
+import { addHint } from '../../src/run/auth-hint.js';
 
 const forbidden = () => new ApiError(403, { detail: 'no' }, 'no');
 const grant = (scopes: string[]) => ({ profile: 'shop', clientId: 'my-app', scopes });

@@ -1,6 +1,6 @@
 // A progress bar with rate and ETA on the status line, redrawn at most ten times a second; only on a terminal.
-import type { OutputStream } from '../io.js';
-import { statusLine } from '../output/status-line.js';
+import type { OutputStream } from '../../io.js';
+import { statusLine } from '../../output/status-line.js';
 
 export interface Progress {
   tick(): void;

@@ -2,31 +2,34 @@
 // confirmed, the request is sent (or shown with --dry-run) and the result rendered. With --each
 // the same preparation feeds the bulk runner instead.
 import { ApiError, StoreAdminError, UsageError } from '../api/errors.js';
-import { operations, type ParamKind } from '../api/operations.js';
+import { operations } from '../api/operations.js';
 import type { Context } from '../context.js';
+import type { Options } from '../options.js';
 import { checkQuery, render } from '../output/render.js';
 import { startSpinner } from '../output/spinner.js';
-import { DEFAULTS } from '../defaults.js';
-import type { OperationCommand, Options } from './define.js';
-import { addHint, commandName, confirm, paramsFrom, validated } from './prepare-input.js';
-import { missingError, missingFlags } from './fields.js';
+import { addHint } from './auth-hint.js';
+import { bodyOf } from './body.js';
+import { attributeOf, nameOf, WITH_EACH_FLAGS } from './bulk/flags.js';
+import { confirm } from './confirm.js';
+import { askArguments, paramsFrom, validated } from './prepare-input.js';
+import { recordChange } from './record-change.js';
+import { commandName, type OperationCommand } from './spec.js';
 
 export async function runOperation(spec: OperationCommand, ctx: Context, positional: string[], opts: Options): Promise<void> {
   const { options } = ctx;
   const args = spec.args ?? [];
-  if (opts.each === undefined && ['concurrency', 'rate', 'failed', 'resume', 'retryUnknown'].some((key) => opts[key] !== undefined)) {
-    throw new UsageError('--concurrency, --rate, --failed, --resume and --retry-unknown go with --each');
+  if (opts.each === undefined && WITH_EACH_FLAGS.some((flag) => opts[attributeOf(flag)] !== undefined)) {
+    const names = WITH_EACH_FLAGS.map(nameOf);
+    throw new UsageError(`${names.slice(0, -1).join(', ')} and ${names.at(-1)} go with --each`);
   }
   if (opts.retryUnknown && opts.resume === undefined) throw new UsageError('--retry-unknown goes with --resume');
   if (options.query !== undefined) await checkQuery(options.query);
   if (opts.each !== undefined) {
-    opts.concurrency ??= DEFAULTS.concurrency;
-    opts.rate ??= DEFAULTS.rate;
-    const { runBulk } = await import('../bulk/run.js');
+    const { runBulk } = await import('./bulk/run.js');
     return runBulk(spec, ctx, positional, opts);
   }
   if (positional.length < args.length) positional = await askArguments(spec, ctx, positional, opts);
-  const body = spec.body ? await spec.body(opts, ctx) : undefined;
+  const body = await bodyOf(spec, opts, ctx);
   const input = await validated(spec, { params: paramsFrom(spec, positional), body }, opts);
   await spec.check?.(opts, input);
 
@@ -92,34 +95,6 @@ function createdBy(spec: OperationCommand, data: unknown): { created?: string } 
   return typeof id === 'number' || (typeof id === 'string' && id.length <= 64) ? { created: String(id) } : {};
 }
 
-/** Writes a change to the history, whatever became of it (a read is not written). */
-export async function recordChange(
-  ctx: Context,
-  change: { command: string; operation: string; target: string; created?: string },
-  error: unknown,
-  status?: number,
-): Promise<void> {
-  try {
-    const [{ appendHistory, outcomeOf }, { configDir }, destination] = await Promise.all([
-      import('../journal/history.js'),
-      import('../config/paths.js'),
-      ctx.destination(),
-    ]);
-    await appendHistory(configDir(ctx.io.env), {
-      at: new Date().toISOString(),
-      command: change.command,
-      operation: change.operation,
-      ...destination,
-      target: change.target,
-      ...(change.created !== undefined ? { created: change.created } : {}),
-      ...outcomeOf(error, status),
-    });
-  } catch (failure) {
-    // The change itself stands: only its record is missing.
-    ctx.note(`warning: the history cannot be written (${(failure as Error).message})`);
-  }
-}
-
 async function noteChanged(ctx: Context, body: unknown): Promise<void> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return;
   const { redactSecrets } = await import('../output/redact.js');
@@ -129,33 +104,3 @@ async function noteChanged(ctx: Context, body: unknown): Promise<void> {
   const changes = Object.entries(redactSecrets(body)).map(([key, value]) => `${key} = ${shown(value)}`);
   if (changes.length > 0) ctx.note(`Changed: ${changes.join(', ')}`);
 }
-
-/**
- * Missing arguments are asked for on a terminal, each checked as its path parameter is. Without
- * one, the error names every missing argument and any missing field flag together.
- */
-async function askArguments(spec: OperationCommand, ctx: Context, given: string[], opts: Options): Promise<string[]> {
-  const args = spec.args ?? [];
-  const missing = args.slice(given.length);
-  if (!ctx.interactive) {
-    throw missingError([...missing.map(([label]) => `<${label}>`), ...missingFlags(spec.fields ?? [], opts)], ctx);
-  }
-  const op = operations[spec.operation];
-  const { paramsSchema } = await import('../api/validate.js');
-  const values = [...given];
-  for (const [label, param, description] of missing) {
-    const schema = paramsSchema({ [param]: op.params[param as keyof typeof op.params] } as Record<string, ParamKind>);
-    values.push(
-      await ctx.prompt.text({
-        flag: `<${label}>`,
-        message: `${description.charAt(0).toUpperCase()}${description.slice(1)}:`,
-        validate: (answer) => {
-          const result = schema.safeParse(paramsFrom({ ...spec, args: [[label, param, description]] }, [answer]));
-          return result.success ? true : (result.error.issues[0]?.message ?? 'is not valid');
-        },
-      }),
-    );
-  }
-  return values;
-}
-

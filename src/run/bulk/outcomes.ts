@@ -1,7 +1,7 @@
 // What a bulk run tells people as it goes and at the end: one short line per result on a
 // terminal, and the failure reasons grouped with their counts.
-import { ApiError, NetworkError, StoreAdminError, statusLine } from '../api/errors.js';
-import { printableLine } from '../printable.js';
+import { ApiError, NetworkError, StoreAdminError, statusLine } from '../../api/errors.js';
+import { printableLine } from '../../printable.js';
 
 /** The reason a line failed, as grouped in the summary: `404 Not Found`, or the kind of failure. */
 export function failureReason(error: unknown): string {

@@ -1,23 +1,12 @@
-// What a single run and a bulk run share: arguments and flags made into validated input, errors
-// that name the flag or argument at fault, the confirmation and the hints after an auth failure.
-import { ApiError, UsageError, ValidationError } from '../api/errors.js';
-import { operations, type OperationSchemas } from '../api/operations.js';
-import { sealInput, validateInput } from '../api/validate.js';
+// What a single run and a bulk run share: positional arguments (asked for at a terminal when
+// missing) and flags made into validated input, and errors that name the flag or argument at fault.
+import { UsageError, ValidationError } from '../api/errors.js';
+import { operations, type OperationSchemas, type ParamKind } from '../api/operations.js';
+import { paramsSchema, sealInput, validateInput } from '../api/validate.js';
 import type { Context } from '../context.js';
-import type { Grant } from '../connect.js';
-import { missingScopes } from '../api/scopes.js';
-import type { OperationCommand, Options } from './define.js';
-import { attributeOf, flagOf, nearest } from './fields.js';
-
-export interface Input {
-  params: Record<string, unknown>;
-  body: unknown;
-}
-
-export function commandName(spec: OperationCommand): string {
-  const [group = ''] = spec.operation.split('.');
-  return `${group.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${spec.name}`;
-}
+import type { Options } from '../options.js';
+import { attributeOf, flagOf, missingError, missingFlags, nearest } from '../commands/fields.js';
+import type { Input, OperationCommand } from './spec.js';
 
 /** Positional values become path parameters: whole numbers for ids, text otherwise. */
 export function paramsFrom(spec: OperationCommand, positional: string[]): Record<string, unknown> {
@@ -47,14 +36,6 @@ export function validatedWith(schemas: OperationSchemas, spec: OperationCommand,
     if (error instanceof ValidationError) throw explain(error, spec, input, opts);
     throw error;
   }
-}
-
-export async function confirm(ctx: Context, message: string): Promise<void> {
-  const confirmed = await ctx.prompt.confirm({
-    message: `${message} Continue?`,
-    refusal: `${message.replace(/[.?]$/, '')}: confirmation needed`,
-  });
-  if (!confirmed) throw new UsageError('Canceled; nothing was sent');
 }
 
 /** Names the flag or argument behind each bad field, with the value as typed and the nearest allowed one. */
@@ -95,21 +76,30 @@ export function labelOf(spec: OperationCommand, part: 'params' | 'body', key: st
 }
 
 /**
- * What to do about an authentication or permission failure. A 403 names the scopes the operation
- * needs and, for a partner app's login, whether its grant has them.
+ * Missing arguments are asked for on a terminal, each checked as its path parameter is. Without
+ * one, the error names every missing argument and any missing field flag together.
  */
-export function addHint(error: ApiError, scopes: readonly string[], grant?: Grant) {
-  if (error.status === 401) {
-    error.hint = 'The store rejected the token: set STORE_ADMIN_TOKEN to a valid one, or run: store-admin auth login';
-  } else if (error.status === 403) {
-    const needs = scopes.length > 0 ? `This command needs a token with the scope${scopes.length > 1 ? 's' : ''} ${scopes.join(' and ')}` : 'The token is not allowed to do this';
-    if (!grant || scopes.length === 0) return void (error.hint = needs);
-    const missing = missingScopes(grant.scopes, scopes);
-    const granted = grant.scopes.length > 0 ? grant.scopes.join(' ') : 'no scope';
-    error.hint =
-      missing.length > 0
-        ? `${needs}; the app login of profile "${grant.profile}" was granted ${granted}, without ${missing.join(' and ')}. ` +
-          `Log in again and approve ${missing.length > 1 ? 'them' : 'it'}: store-admin auth login --app --client-id ${grant.clientId} --profile ${grant.profile}`
-        : `${needs}; the app login of profile "${grant.profile}" was granted ${scopes.length > 1 ? 'them' : 'it'}, so the store refused for another reason (was the app's access changed?)`;
+export async function askArguments(spec: OperationCommand, ctx: Context, given: string[], opts: Options): Promise<string[]> {
+  const args = spec.args ?? [];
+  const missing = args.slice(given.length);
+  if (!ctx.interactive) {
+    throw missingError([...missing.map(([label]) => `<${label}>`), ...missingFlags(spec.fields ?? [], opts)], ctx);
   }
+  const op = operations[spec.operation];
+  const values = [...given];
+  for (const [label, param, description] of missing) {
+    const schema = paramsSchema({ [param]: op.params[param as keyof typeof op.params] } as Record<string, ParamKind>);
+    values.push(
+      await ctx.prompt.text({
+        flag: `<${label}>`,
+        message: `${description.charAt(0).toUpperCase()}${description.slice(1)}:`,
+        validate: (answer) => {
+          const result = schema.safeParse(paramsFrom({ ...spec, args: [[label, param, description]] }, [answer]));
+          return result.success ? true : (result.error.issues[0]?.message ?? 'is not valid');
+        },
+      }),
+    );
+  }
+  return values;
 }
+

@@ -2,12 +2,14 @@
 // is sent. A plain file gives the last arguments on each line (separated by spaces or commas);
 // a .csv file with a header row names its columns after the command's arguments and body
 // fields (`id,reason,other_message`), so a spreadsheet export can drive a run as it is.
-import { UsageError } from '../api/errors.js';
-import { operations } from '../api/operations.js';
-import type { Context } from '../context.js';
-import type { OperationCommand, Options } from '../commands/define.js';
-import { attributeOf, flagOf, type Field } from '../commands/fields.js';
-import { paramsFrom, validated, validatedWith, type Input } from '../commands/prepare-input.js';
+import { UsageError } from '../../api/errors.js';
+import { operations } from '../../api/operations.js';
+import type { Context } from '../../context.js';
+import type { Options } from '../../options.js';
+import { attributeOf, flagOf, type Field } from '../../commands/fields.js';
+import { bodyOf } from '../body.js';
+import { paramsFrom, validated, validatedWith } from '../prepare-input.js';
+import type { Input, OperationCommand } from '../spec.js';
 import { CsvError, parseCsv } from './csv.js';
 
 export interface Item {
@@ -43,7 +45,7 @@ export async function readItems(spec: OperationCommand, ctx: Context, fixed: str
 }
 
 async function lineItems(spec: OperationCommand, ctx: Context, fixed: string[], opts: Options, text: string, errors: string[]): Promise<BulkInput> {
-  const body = spec.body ? await spec.body(opts, ctx) : undefined;
+  const body = await bodyOf(spec, opts, ctx);
   const schemas = await operations[spec.operation].schemas();
   const arity = (spec.args ?? []).length;
   const items: Item[] = [];
@@ -113,7 +115,7 @@ async function csvItems(spec: OperationCommand, ctx: Context, fixed: string[], o
       else if (column.field && cell !== '') rowOpts[attributeOf(column.field)] = column.field.kind === 'list' ? [cell] : cell;
     });
     try {
-      const body = spec.body ? await spec.body(rowOpts, rowCtx) : undefined;
+      const body = await bodyOf(spec, rowOpts, rowCtx);
       items.push({ line: row.line, text: row.text, values, input: await validated(spec, { params: paramsFrom(spec, values), body }) });
     } catch (error) {
       errors.push(`line ${row.line}: ${(error as Error).message}`);

@@ -5,15 +5,17 @@
 // again are appended to the --failed file as they fail, so a run cut short loses none.
 import { closeSync, openSync, realpathSync, writeSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
-import { ApiError, AuthError, InterruptedError, NotStartedError, StoreAdminError, UnknownOutcomeError, UsageError } from '../api/errors.js';
-import { operations } from '../api/operations.js';
-import type { StoreClient } from '../api/client.js';
-import type { Context } from '../context.js';
-import type { OperationCommand, Options } from '../commands/define.js';
-import { addHint, commandName, confirm } from '../commands/prepare-input.js';
-import { textFrom } from '../commands/values.js';
-import { statusLine } from '../output/status-line.js';
-import { rateLimiter } from './limiter.js';
+import { ApiError, AuthError, InterruptedError, NotStartedError, StoreAdminError, UnknownOutcomeError, UsageError } from '../../api/errors.js';
+import { operations } from '../../api/operations.js';
+import type { StoreClient } from '../../api/client.js';
+import type { Context } from '../../context.js';
+import type { Options } from '../../options.js';
+import { addHint } from '../auth-hint.js';
+import { confirm } from '../confirm.js';
+import { commandName, type OperationCommand } from '../spec.js';
+import { textFrom } from '../../commands/values.js';
+import { statusLine } from '../../output/status-line.js';
+import { rateLimiter } from '../limiter.js';
 import { readItems, type Item } from './input.js';
 import { journalFor, type Journaling } from './journaling.js';
 import { failureReason, groupedReasons, shortLine } from './outcomes.js';
@@ -29,7 +31,7 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
 
   const client = await ctx.client(tuning(opts, ctx.note));
   if (options.dryRun) {
-    const { dryRunRecord, printDryRuns } = await import('../commands/dry-run.js');
+    const { dryRunRecord, printDryRuns } = await import('../dry-run.js');
     const records = [];
     for (const item of all) records.push(dryRunRecord(await client.prepare(spec.operation, item.input as never), item.values));
     return printDryRuns(records, ctx);

@@ -1,15 +1,16 @@
 // Where a bulk run that changes something meets its journal: a new run gets one (and an entry in
 // the history); --resume finds the earlier run and leaves out what it applied. A journal that cannot be written is a
 // warning, never a reason to stop work the user asked for.
-import { StoreAdminError, UsageError } from '../api/errors.js';
-import { operations } from '../api/operations.js';
-import type { Context } from '../context.js';
-import type { OperationCommand, Options } from '../commands/define.js';
-import { commandName, labelOf } from '../commands/prepare-input.js';
-import { configDir } from '../config/paths.js';
-import { appendHistory, skippedLines } from '../journal/history.js';
-import { lockRun, type RunLock } from '../journal/run-lock.js';
-import { newRunId, readRun, RunJournal, sha256, type RunHeader } from '../journal/run-journal.js';
+import { StoreAdminError, UsageError } from '../../api/errors.js';
+import { operations } from '../../api/operations.js';
+import type { Context } from '../../context.js';
+import type { Options } from '../../options.js';
+import { labelOf } from '../prepare-input.js';
+import { commandName, type OperationCommand } from '../spec.js';
+import { configDir } from '../../config/paths.js';
+import { appendHistory, skippedLines } from '../../journal/history.js';
+import { lockRun, type RunLock } from '../../journal/run-lock.js';
+import { newRunId, readRun, RunJournal, sha256, type RunHeader } from '../../journal/run-journal.js';
 import type { Item } from './input.js';
 import { findRun, remaining } from './resume.js';
 

@@ -1,8 +1,8 @@
 // --resume [RUN]: the same command over the same input, sending only the lines its journal never
 // saw applied. Lines whose answer was lost (sent, no outcome kept) may have been applied: they are
 // named and left alone unless --retry-unknown asks for them.
-import { UsageError } from '../api/errors.js';
-import { readRun, runIds, type RunRecord } from '../journal/run-journal.js';
+import { UsageError } from '../../api/errors.js';
+import { readRun, runIds, type RunRecord } from '../../journal/run-journal.js';
 import type { Item } from './input.js';
 
 export interface ResumeTarget {
