@@ -1,6 +1,5 @@
 // The history as people and scripts read it: entries newest first (a bulk run with the count of
 // each outcome from its journal), and one run line by line.
-import { join } from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { configDir } from '../config/paths.js';
 import type { Context } from '../context.js';
@@ -8,6 +7,7 @@ import type { Options } from '../options.js';
 import { argumentOrChoice } from '../commands/local.js';
 import { render } from '../output/render.js';
 import { readHistory, RETENTION_DAYS, RETENTION_ENTRIES, skippedLines } from './history.js';
+import { historyPaths } from './paths.js';
 import { readRun } from './run-journal.js';
 
 const show = (ctx: Context, data: unknown) => render(data, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color });
@@ -30,7 +30,7 @@ export async function listHistory(ctx: Context, opts: Options): Promise<void> {
       counts.not_sent = Math.max(0, (run?.header.input.lines ?? 0) - (run?.lines.length ?? 0));
       return { ...entry, lines: run?.header.input.lines, ...counts };
     });
-  if (bad.length > 0) ctx.note(skippedLines(join(dir, 'history', 'history.jsonl'), bad));
+  if (bad.length > 0) ctx.note(skippedLines(historyPaths(dir).log, bad));
   if (ctx.format !== 'table') return show(ctx, entries);
   if (entries.length === 0) {
     ctx.note(`Nothing recorded${opts.since !== undefined || wanted ? ' that matches' : ''} (changes are kept for ${RETENTION_DAYS} days, ${RETENTION_ENTRIES} at most)`);

@@ -2,9 +2,11 @@
 // points to its own journal), appended as it happens, in the config dir, readable by its owner
 // only. No token, secret or request body is ever written here: the command, the store, the
 // target, the outcome. Kept for 90 days and 10,000 entries, whichever ends first.
-import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { InterruptedError, NotStartedError, UnknownOutcomeError } from '../api/errors.js';
 import { withLockFile } from '../lock.js';
+import { historyDir, historyPaths, runOfFile } from './paths.js';
 
 export const RETENTION_DAYS = 90;
 export const RETENTION_ENTRIES = 10_000;
@@ -42,20 +44,18 @@ export interface HistoryEntry {
 /** A change's outcome as the history keeps it: its status, and a reason when it was not applied. */
 export function outcomeOf(error: unknown, status?: number): Pick<HistoryEntry, 'outcome' | 'status' | 'reason'> {
   if (error === undefined) return { outcome: 'applied', ...(status !== undefined ? { status } : {}) };
-  const name = (error as Error).name;
-  // A change whose answer was lost, or that was interrupted in flight, may have been applied.
-  const outcome = name === 'UnknownOutcomeError' || name === 'InterruptedError' ? 'unknown' : 'failed';
+  const outcome = mayHaveApplied(error) ? 'unknown' : 'failed';
   const httpStatus = (error as { status?: unknown }).status;
   return { outcome, ...(typeof httpStatus === 'number' ? { status: httpStatus } : {}), reason: (error as Error).message };
 }
 
-/** The history's folder, made private on first use. */
-export function historyDir(configDir: string): string {
-  const dir = join(configDir, 'history');
-  mkdirSync(join(dir, 'runs'), { recursive: true, mode: 0o700 });
-  // Ours: never left readable by others, whatever made it.
-  chmodSync(dir, 0o700);
-  return dir;
+/**
+ * Whether a change that ended in this error may have been applied all the same: its answer was
+ * lost, or it was interrupted in flight. (One stopped before its turn came was never sent.) A
+ * single change's history entry and a bulk run's journal both decide by this.
+ */
+export function mayHaveApplied(error: unknown): boolean {
+  return error instanceof UnknownOutcomeError || (error instanceof InterruptedError && !(error instanceof NotStartedError));
 }
 
 /**
@@ -64,9 +64,9 @@ export function historyDir(configDir: string): string {
  * its oldest entry is past the retention, so a quiet machine drops old entries too.
  */
 export async function appendHistory(configDir: string, entry: HistoryEntry, now = Date.now()): Promise<void> {
-  const dir = historyDir(configDir);
-  const file = join(dir, 'history.jsonl');
-  const due = await withLockFile(join(dir, 'history.lock'), async () => {
+  historyDir(configDir);
+  const { log: file, lock } = historyPaths(configDir);
+  const due = await withLockFile(lock, async () => {
     appendFileSync(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
     const size = statSync(file).size;
     return (
@@ -104,7 +104,7 @@ function oldestAt(file: string): string | undefined {
 export function readHistory(configDir: string, onBadLine?: (line: number) => void): HistoryEntry[] {
   let text: string;
   try {
-    text = readFileSync(join(configDir, 'history', 'history.jsonl'), 'utf8');
+    text = readFileSync(historyPaths(configDir).log, 'utf8');
   } catch {
     return [];
   }
@@ -148,20 +148,20 @@ export function skippedLines(file: string, lines: number[]): string {
  * and the journals of runs no longer listed. (Unreadable lines go too.)
  */
 export async function prune(configDir: string, now = Date.now()): Promise<void> {
-  const dir = historyDir(configDir);
-  await withLockFile(join(dir, 'history.lock'), async () => {
+  historyDir(configDir);
+  const { log: file, lock, runs: runsDir } = historyPaths(configDir);
+  await withLockFile(lock, async () => {
     const oldest = now - RETENTION_DAYS * 86_400_000;
     let kept = readHistory(configDir).filter((entry) => Date.parse(entry.at) >= oldest);
     if (kept.length > RETENTION_ENTRIES) kept = kept.slice(-PRUNED_TO);
-    const file = join(dir, 'history.jsonl');
     writeFileSync(`${file}.tmp`, kept.map((entry) => `${JSON.stringify(entry)}\n`).join(''), { mode: 0o600 });
     renameSync(`${file}.tmp`, file);
     const runs = new Set(kept.map((entry) => entry.run).filter(Boolean));
-    for (const name of readdirSync(join(dir, 'runs'))) {
-      const path = join(dir, 'runs', name);
+    for (const name of readdirSync(runsDir)) {
+      const path = join(runsDir, name);
       // A run starting in another command has its journal before its history entry: spare it.
       // Its lock (`ID.lock`) goes with it.
-      if (!runs.has(name.split('.')[0]!) && statSync(path).mtimeMs < Date.now() - RECENT_MS) unlinkSync(path);
+      if (!runs.has(runOfFile(name)) && statSync(path).mtimeMs < Date.now() - RECENT_MS) unlinkSync(path);
     }
   });
 }

@@ -4,8 +4,8 @@
 // has recorded all it told. --resume reads it back.
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
-import { historyDir, type Outcome } from './history.js';
+import type { Outcome } from './history.js';
+import { historyDir, historyPaths, RUN_ID, runFile, runOfJournal } from './paths.js';
 
 export interface RunHeader {
   type: 'run';
@@ -149,7 +149,7 @@ function isRecord(value: unknown): value is JournalRecord {
     case 'run': {
       const input = record.input as Record<string, unknown> | null;
       return (
-        text(record.id) && /^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$/.test(record.id as string) && text(record.at) && text(record.command) &&
+        text(record.id) && RUN_ID.test(record.id as string) && text(record.at) && text(record.command) &&
         text(record.operation) && text(record.store) && (record.profile === undefined || text(record.profile)) && text(record.body) &&
         !!input && typeof input === 'object' && text(input.source) && text(input.sha256) && Number.isInteger(input.lines)
       );
@@ -172,9 +172,9 @@ function isRecord(value: unknown): value is JournalRecord {
 /** Every run's id, newest first. */
 export function runIds(configDir: string): string[] {
   try {
-    return readdirSync(join(configDir, 'history', 'runs'))
-      .filter((name) => name.endsWith('.jsonl'))
-      .map((name) => name.slice(0, -'.jsonl'.length))
+    return readdirSync(historyPaths(configDir).runs)
+      .map(runOfJournal)
+      .filter((id): id is string => id !== undefined)
       .sort()
       .reverse();
   } catch {
@@ -182,8 +182,8 @@ export function runIds(configDir: string): string[] {
   }
 }
 
+/** A run's journal, its folder made first. */
 function runPath(configDir: string, id: string): string {
-  // Ids are ours (newRunId); anything else could name a path outside the folder.
-  if (!/^[0-9]{8}-[0-9]{6}-[0-9a-f]{4}$/.test(id)) throw new RangeError(`not a run id: ${id}`);
-  return join(historyDir(configDir), 'runs', `${id}.jsonl`);
+  historyDir(configDir);
+  return runFile(configDir, id, 'journal');
 }

@@ -4,10 +4,9 @@
 // holds it, and a lock whose holder is gone (killed with SIGKILL) is taken over.
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { StoreAdminError } from '../api/errors.js';
 import { withLockFile } from '../lock.js';
-import { historyDir } from './history.js';
+import { historyDir, runFile } from './paths.js';
 
 interface Holder {
   pid: number;
@@ -24,7 +23,8 @@ export interface RunLock {
 
 /** Takes the run's lock, or throws naming the live process that holds it. */
 export async function lockRun(configDir: string, id: string): Promise<RunLock> {
-  const path = join(historyDir(configDir), 'runs', `${id}.lock`);
+  historyDir(configDir);
+  const path = runFile(configDir, id, 'lock');
   const own: Holder = { pid: process.pid, started: startTime(process.pid), host: hostname(), at: new Date().toISOString() };
   // Checking the holder and writing ours are one step: two takers of a dead holder's lock take turns.
   await withLockFile(`${path}.take`, async () => {

@@ -5,7 +5,7 @@
 // again are appended to the --failed file as they fail, so a run cut short loses none.
 import { closeSync, openSync, realpathSync, writeSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
-import { ApiError, AuthError, InterruptedError, NotStartedError, StoreAdminError, UnknownOutcomeError, UsageError } from '../../api/errors.js';
+import { ApiError, AuthError, InterruptedError, NotStartedError, StoreAdminError, UsageError } from '../../api/errors.js';
 import { operations } from '../../api/operations.js';
 import type { StoreClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
@@ -14,8 +14,10 @@ import { addHint } from '../auth-hint.js';
 import { confirm } from '../confirm.js';
 import { commandName, type OperationCommand } from '../spec.js';
 import { textFrom } from '../../commands/values.js';
+import { mayHaveApplied } from '../../journal/history.js';
 import { statusLine } from '../../output/status-line.js';
 import { rateLimiter } from '../limiter.js';
+import { bulkSettings, type BulkSettings } from './flags.js';
 import { readItems, type Item } from './input.js';
 import { journalFor, type Journaling } from './journaling.js';
 import { failureReason, groupedReasons, shortLine } from './outcomes.js';
@@ -29,7 +31,8 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   const { items: all, header } = await readItems(spec, ctx, fixed, opts, source, text);
   if (all.length === 0) throw new UsageError(`--each ${source}: no input lines`);
 
-  const client = await ctx.client(tuning(opts, ctx.note));
+  const settings = bulkSettings(opts);
+  const client = await ctx.client(tuning(settings, ctx.note));
   if (options.dryRun) {
     const { dryRunRecord, printDryRuns } = await import('../dry-run.js');
     const records = [];
@@ -43,14 +46,22 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   }
   const journaling = await journalFor(spec, ctx, opts, { source, text, all });
   try {
-    await sendLines(spec, ctx, client, opts, journaling, header);
+    await sendLines(spec, ctx, client, opts, settings, journaling, header);
   } finally {
     journaling.release();
   }
 }
 
 /** Sends the lines the journaling left to send, and reports each, then the run. */
-async function sendLines(spec: OperationCommand, ctx: Context, client: StoreClient, opts: Options, journaling: Journaling, header: string | undefined): Promise<void> {
+async function sendLines(
+  spec: OperationCommand,
+  ctx: Context,
+  client: StoreClient,
+  opts: Options,
+  settings: BulkSettings,
+  journaling: Journaling,
+  header: string | undefined,
+): Promise<void> {
   const { options, io } = ctx;
   const { items } = journaling;
   if (items.length === 0) return;
@@ -62,7 +73,7 @@ async function sendLines(spec: OperationCommand, ctx: Context, client: StoreClie
   const redo = opts.failed === undefined ? undefined : redoFile(String(opts.failed), header);
   const journal = await journaling.open();
 
-  const progress = options.quiet ? { tick() {}, done() {} } : progressBar(io.stderr, items.length, opts.rate);
+  const progress = options.quiet ? { tick() {}, done() {} } : progressBar(io.stderr, items.length, settings.rate);
   const failed: Item[] = [];
   const reasons: string[] = [];
   // Changes whose answer was lost: they may have been applied, so they are named, not re-run.
@@ -77,7 +88,7 @@ async function sendLines(spec: OperationCommand, ctx: Context, client: StoreClie
   let refusal: StoreAdminError | undefined;
   const { forceSignal } = ctx;
   // Every request in flight listens to these: more than Node's default of ten at a high concurrency.
-  setMaxListeners(4 * (opts.concurrency ?? 4) + 16, stop, forceSignal);
+  setMaxListeners(4 * settings.concurrency + 16, stop, forceSignal);
   const waiting: Item[] = [];
   const started = Date.now();
 
@@ -99,7 +110,8 @@ async function sendLines(spec: OperationCommand, ctx: Context, client: StoreClie
         waiting.push(item);
         return undefined;
       }
-      const lost = error instanceof UnknownOutcomeError || (error instanceof InterruptedError && operations[spec.operation].method !== 'GET');
+      // A read cannot have changed anything, whatever became of it.
+      const lost = operations[spec.operation].method !== 'GET' && mayHaveApplied(error);
       if (lost) unknown.push(item);
       else {
         failed.push(item);
@@ -161,7 +173,7 @@ async function sendLines(spec: OperationCommand, ctx: Context, client: StoreClie
   };
 
   try {
-    await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 4, items.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(settings.concurrency, items.length) }, worker));
   } finally {
     progress.done();
   }
@@ -174,7 +186,7 @@ async function sendLines(spec: OperationCommand, ctx: Context, client: StoreClie
   const parts = [`${succeeded} succeeded`, `${failed.length} failed`];
   if (unknown.length > 0) parts.push(`${unknown.length} with an unknown outcome`);
   if (notStarted.length > 0) parts.push(`${notStarted.length} not started`);
-  ctx.note(`${commandName(spec)}: ${plural(items.length, 'line')} — ${parts.join(', ')} in ${duration(seconds)} (${shownRate(next, seconds, opts.rate)})`);
+  ctx.note(`${commandName(spec)}: ${plural(items.length, 'line')} — ${parts.join(', ')} in ${duration(seconds)} (${shownRate(next, seconds, settings.rate)})`);
   if (reasons.length > 0) ctx.note(`Failures: ${groupedReasons(reasons)}`);
   if (unknown.length > 0) {
     ctx.note(`Lines ${unknown.map((item) => item.line).join(', ')} may or may not have been applied (their answers were lost): check them before running them again`);
@@ -233,8 +245,8 @@ function plural(count: number, noun: string): string {
 }
 
 /** Client settings for bulk work: a shared rate limit that a 429 pauses for everyone. */
-function tuning(opts: Options, note: (message: string) => void) {
-  const limiter = rateLimiter(opts.rate ?? 4);
+function tuning(settings: BulkSettings, note: (message: string) => void) {
+  const limiter = rateLimiter(settings.rate);
   return {
     // Thousands of answers are passed through as lines; checking each shape would cost more than the request.
     checkResponses: false,
