@@ -37,7 +37,7 @@ export interface ClientOptions extends RetryOptions {
   userAgent?: string;
   /** Limit for each whole attempt: connecting, the wait for the answer and all of its body (default 30 s). */
   timeoutMs?: number;
-  /** Limit for opening the connection (default 10 s, never above timeoutMs). */
+  /** Limit for opening the connection (default: DEFAULTS.connectTimeoutSeconds, never above timeoutMs). */
   connectTimeoutMs?: number;
   /** Largest answer read (default 64 MB); a larger one is an error, not read further. */
   maxResponseBytes?: number;
@@ -106,7 +106,7 @@ export function createClient(options: ClientOptions): StoreClient {
   const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULTS.timeoutSeconds * 1000));
   const limits: AttemptLimits = {
     timeoutMs,
-    connectTimeoutMs: Math.max(1, Math.min(Math.round(options.connectTimeoutMs ?? 10_000), timeoutMs)),
+    connectTimeoutMs: Math.max(1, Math.min(Math.round(options.connectTimeoutMs ?? DEFAULTS.connectTimeoutSeconds * 1000), timeoutMs)),
     maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
   };
   let ownPool: HttpPool | undefined;

@@ -36,8 +36,8 @@ export async function withRetries(
 ): Promise<Response> {
   const { method } = prepared;
   const retries = loop.retries ?? DEFAULTS.retries;
-  const retryAfterCapMs = loop.retryAfterCapMs ?? 30_000;
-  const baseDelayMs = loop.baseDelayMs ?? 250;
+  const retryAfterCapMs = loop.retryAfterCapMs ?? DEFAULTS.retryAfterCapMs;
+  const baseDelayMs = loop.baseDelayMs ?? DEFAULTS.retryBaseDelayMs;
   const pause = async (info: RetryInfo) => {
     loop.onRetry?.(info);
     try {

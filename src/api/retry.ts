@@ -3,13 +3,14 @@
 // (notes, cancel, renew, creates) is repeated only when it provably never reached the store, or
 // when the store refused it outright with 429. Anything else is reported, never guessed at.
 import { NetworkError } from './errors.js';
+import { DEFAULTS } from '../defaults.js';
 
 export interface RetryOptions {
-  /** Further attempts after the first (default 2). */
+  /** Further attempts after the first (default: DEFAULTS.retries). */
   retries?: number;
-  /** Longest Retry-After the client will wait (default 30 s); longer ones fail at once. */
+  /** Longest Retry-After the client will wait (default: DEFAULTS.retryAfterCapMs); longer ones fail at once. */
   retryAfterCapMs?: number;
-  /** First backoff step (default 250 ms); it doubles per attempt, with full jitter. */
+  /** First backoff step (default: DEFAULTS.retryBaseDelayMs); it doubles per attempt, with full jitter. */
   baseDelayMs?: number;
   /** Announces each wait. */
   onRetry?: (info: RetryInfo) => void;
@@ -23,7 +24,6 @@ export interface RetryInfo {
 }
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-const MAX_BACKOFF_MS = 8_000;
 
 export function isIdempotent(method: string): boolean {
   return method !== 'POST';
@@ -46,7 +46,7 @@ export function retryableFailure(method: string, error: unknown): boolean {
 }
 
 export function backoffMs(attempt: number, baseDelayMs: number): number {
-  const ceiling = Math.min(MAX_BACKOFF_MS, baseDelayMs * 2 ** attempt);
+  const ceiling = Math.min(DEFAULTS.retryMaxDelayMs, baseDelayMs * 2 ** attempt);
   return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }
 
