@@ -36,12 +36,7 @@ export function sandboxRequested(options: GlobalOptions, env: NodeJS.ProcessEnv)
   return !!options.sandbox || ['1', 'true', 'yes'].includes((env.STORE_ADMIN_SANDBOX ?? '').toLowerCase());
 }
 
-export async function connect(
-  options: GlobalOptions,
-  io: IO,
-  note: (message: string) => void,
-  tuning: Partial<ClientOptions> = {},
-): Promise<Connection> {
+export async function connect(options: GlobalOptions, io: IO, note: (message: string) => void): Promise<Connection> {
   const common: Partial<ClientOptions> = {
     ...traceHooks(options, io),
     onWarning: (m) => note(`warning: ${m}`),
@@ -50,12 +45,11 @@ export async function connect(
     ...(options.timeout !== undefined ? { timeoutMs: options.timeout * 1000 } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
     ...maxResponse(io.env),
-    ...tuning,
+    // Said when an operation's request is first built with it: the api command's raw requests
+    // carry --api-version as their own version, with nothing to warn about.
+    ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
+    onApiVersion: (version) => note(`warning: sending X-Store-API-Version: ${version} instead of each operation's own value`),
   };
-  // A caller may take --api-version for itself (the api command's own version choice).
-  const override = 'apiVersion' in tuning ? tuning.apiVersion : options.apiVersion;
-  if (override) note(`warning: sending X-Store-API-Version: ${override} instead of each operation's own value`);
-  if (override) common.apiVersion = override;
 
   if (sandboxRequested(options, io.env)) {
     const { startEmbeddedSandbox } = await import('./sandbox/embedded.js');

@@ -2,7 +2,7 @@
 // built client. The global options are bound to it once Commander has parsed them (a preAction
 // hook), so every command receives the same object and none reaches for globals.
 import { UsageError } from './api/errors.js';
-import type { ClientOptions, StoreClient } from './api/client.js';
+import type { StoreClient } from './api/client.js';
 import type { Interrupts } from './interrupts.js';
 import { guardedIO, type IO } from './io.js';
 import type { GlobalOptions } from './options.js';
@@ -27,8 +27,11 @@ export interface Context {
   readonly signal: AbortSignal;
   /** Aborted by a second Ctrl-C or SIGTERM: abandon requests in flight. */
   readonly forceSignal: AbortSignal;
-  /** Connects to the store (or the embedded sandbox) on first use; `tuning` applies to that first call. */
-  client(tuning?: Partial<ClientOptions>): Promise<StoreClient>;
+  /**
+   * Connects to the store (or the embedded sandbox) on first use: the same client for every
+   * caller. Work that needs settings of its own derives a client with `client.with(settings)`.
+   */
+  client(): Promise<StoreClient>;
   /** Where the client's changes go, as the history names it (connects if need be). */
   destination(): Promise<{ store: string; profile?: string }>;
   /** The scopes a partner app's login granted the token in use, if it came from one (connects if need be). */
@@ -67,9 +70,9 @@ export function createContext(
   // Asked only when needed: looking at stdin sets it up, which costs start-up time.
   const interactive = () => options.input !== false && !!io.stdin.isTTY && !!io.stdout.isTTY;
   let connection: Promise<import('./connect.js').Connection> | undefined;
-  const connect = (tuning?: Partial<ClientOptions>) =>
+  const connect = () =>
     (connection ??= import('./connect.js').then(async (m) => {
-      const made = await m.connect(options, io, note, tuning);
+      const made = await m.connect(options, io, note);
       if (made.token) guarded.protect(made.token);
       return made;
     }));
@@ -109,7 +112,7 @@ export function createContext(
       format = parsed.json ? 'json' : (parsed.output ?? (io.stdout.isTTY && parsed.query === undefined ? 'table' : 'json'));
       color = colorLevel(io, parsed.color !== false);
     },
-    client: async (tuning) => (overrides.client ?? (await connect(tuning)).client),
+    client: async () => overrides.client ?? (await connect()).client,
     destination: async () => {
       if (overrides.client) return { store: new URL(overrides.client.baseUrl).host };
       const { store, profile } = await connect();

@@ -17,13 +17,13 @@ export interface AttemptLimits {
 
 
 /**
- * Sends `prepared` once, with the headers that carry the token and the body as JSON text.
+ * Sends `prepared` once (to its URL as the client parsed it, if given), with the headers that carry the token and the body as JSON text.
  * `anyBody` accepts a success that is not JSON (raw requests); for operations that is an error.
  */
 export async function attempt(
   pool: HttpPool,
   prepared: PreparedRequest,
-  { headers, body }: { headers: Readonly<Record<string, string>>; body: string | undefined },
+  { url = prepared.url, headers, body }: { url?: URL | string; headers: Readonly<Record<string, string>>; body: string | undefined },
   limits: AttemptLimits,
   signal: AbortSignal | undefined,
   anyBody: boolean,
@@ -31,7 +31,7 @@ export async function attempt(
   let answer;
   try {
     const { timeoutMs, connectTimeoutMs, maxBytes } = limits;
-    answer = await pool.send({ method: prepared.method, url: prepared.url, headers, body, timeoutMs, connectTimeoutMs, maxBytes, signal });
+    answer = await pool.send({ method: prepared.method, url, headers, body, timeoutMs, connectTimeoutMs, maxBytes, signal });
   } catch (error) {
     if (signal?.aborted) throw interrupted(prepared.method);
     // Node refuses such a header before it opens a connection: nothing can have been applied.

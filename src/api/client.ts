@@ -1,11 +1,15 @@
-// The typed client: one generic `call(id, input)` driven by the operation table, and the same
-// calls grouped as methods (`client.subscriptions.cancel(...)`). No per-operation code lives here:
-// requests are built by ./request-builder.ts, each attempt is made by ./attempt.ts over
-// ./http.ts (or an undici dispatcher a program brings), and ./retry.ts decides what is retried.
+// The typed client: `prepare(id, input)` checks and builds a call from the operation table,
+// `send` sends it, `call` does both; the same calls are grouped as methods
+// (`client.subscriptions.cancel(...)`). No per-operation code lives here: calls are checked and
+// built by ./prepare.ts, requests by ./request-builder.ts, each attempt is made by ./attempt.ts
+// over ./http.ts (or an undici dispatcher a program brings), and ./retry.ts decides what is
+// retried. `with(settings)` derives a client for one kind of work (a bulk run's rate limit) that
+// shares the connections and the token.
 import { ApiError, AuthError, describeErrorBody, withoutSecret } from './errors.js';
 import { attempt, type AttemptLimits } from './attempt.js';
 import { httpPool, type HttpPool, type OpenAnswer } from './http.js';
-import { operations, type OperationId, type OperationSchemas } from './operations.js';
+import { operations, type OperationId } from './operations.js';
+import { PreparedCall, prepareCall } from './prepare.js';
 import { redactQuery } from './redaction.js';
 import { requestBuilder, type Built, type PreparedRequest, type RawRequest } from './request-builder.js';
 import type { RetryOptions } from './retry.js';
@@ -17,6 +21,7 @@ import { DEFAULTS } from '../defaults.js';
 
 export { REDACTED, redactHeaders, redactQuery } from './redaction.js';
 export type { PreparedRequest, RawRequest } from './request-builder.js';
+export { PreparedCall } from './prepare.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
 export const CLIENT_VERSION = typeof __STORE_ADMIN_VERSION__ === 'string' ? __STORE_ADMIN_VERSION__ : '0.0.0-dev';
@@ -24,7 +29,26 @@ export const CLIENT_VERSION = typeof __STORE_ADMIN_VERSION__ === 'string' ? __ST
 /** Largest JSON answer read by default; STORE_ADMIN_MAX_RESPONSE_MB or `maxResponseBytes` change it. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-export interface ClientOptions extends RetryOptions {
+/** What a derived client (`with`) may set for its own calls; everything else it shares. */
+export interface ClientSettings {
+  /** Overrides every operation's X-Store-API-Version value. */
+  apiVersion?: string;
+  /** Told once, when the first request of an operation is built with `apiVersion` in place of its own version. */
+  onApiVersion?: (version: string) => void;
+  /** Awaited before every attempt, retries included: where a shared rate limit waits. */
+  beforeAttempt?: () => Promise<void> | void;
+  /** Announces each wait before a retry. */
+  onRetry?: RetryOptions['onRetry'];
+  /**
+   * Check each answer against its documented shape (default true). Off, answers pass through as
+   * received, still normalised where the operation reshapes them (4.7 always yields an array).
+   */
+  checkResponses?: boolean;
+  /** Called when a response does not match its schema; the raw data is returned anyway. */
+  onWarning?: (message: string) => void;
+}
+
+export interface ClientOptions extends RetryOptions, ClientSettings {
   /** The store URL in any usual form (`shop.example.com`, `https://…/api/admin/`). */
   baseUrl: string;
   token?: string;
@@ -32,8 +56,6 @@ export interface ClientOptions extends RetryOptions {
   dispatcher?: Dispatcher;
   /** Send the token over plain http to a non-loopback host. */
   allowHttp?: boolean;
-  /** Overrides every operation's X-Store-API-Version value. */
-  apiVersion?: string;
   userAgent?: string;
   /** Limit for each whole attempt: connecting, the wait for the answer and all of its body (default 30 s). */
   timeoutMs?: number;
@@ -45,15 +67,6 @@ export interface ClientOptions extends RetryOptions {
   onRequest?: (request: PreparedRequest) => void;
   /** Called with each response status and headers. */
   onResponse?: (response: Response) => void;
-  /** Called when a response does not match its schema; the raw data is returned anyway. */
-  onWarning?: (message: string) => void;
-  /** Awaited before every attempt, retries included: where a shared rate limit waits. */
-  beforeAttempt?: () => Promise<void> | void;
-  /**
-   * Check each answer against its documented shape (default true). Off, answers pass through as
-   * received, still normalised where the operation reshapes them (4.7 always yields an array).
-   */
-  checkResponses?: boolean;
 }
 
 export interface CallOptions {
@@ -82,9 +95,16 @@ export type RawResponse = Response;
 
 export type StoreClient = Groups & {
   readonly baseUrl: string;
-  /** Validates the input and builds the request without sending it. */
-  prepare<Id extends OperationId>(id: Id, input: OperationInput<Id>): Promise<PreparedRequest>;
+  /** Checks the input and builds the call, without sending it (throws a ValidationError naming every bad field). */
+  prepare<Id extends OperationId>(id: Id, input: OperationInput<Id>): Promise<PreparedCall<Id>>;
+  /** Sends a prepared call as it is: it was checked when it was prepared. */
+  send<Id extends OperationId>(call: PreparedCall<Id>, options?: CallOptions): Promise<OperationOutput<Id>>;
+  /** `send(await prepare(id, input), options)`. */
   call<Id extends OperationId>(id: Id, input: OperationInput<Id>, options?: CallOptions): Promise<OperationOutput<Id>>;
+  /** The request a prepared call would be on this client, token and secrets of the URL redacted (--dry-run). */
+  request(call: PreparedCall): PreparedRequest;
+  /** A client with these settings for its calls, sharing this one's connections and token. */
+  with(settings: ClientSettings): StoreClient;
   /** Builds a raw request without sending it. */
   prepareRaw(request: RawRequest): PreparedRequest;
   /** Sends a raw request with the same auth, retries and safety as `call`; any status is returned. */
@@ -95,7 +115,7 @@ export type StoreClient = Groups & {
    * @internal
    */
   openLink(url: string, options?: { signal?: AbortSignal }): Promise<OpenAnswer>;
-  /** Closes the client's own connections. */
+  /** Closes the client's own connections (shared with the clients derived from it). */
   close(): Promise<void>;
 };
 
@@ -123,31 +143,52 @@ export function createClient(options: ClientOptions): StoreClient {
     );
     return brought;
   };
-  const builder = requestBuilder({
-    baseUrl,
-    userAgent: options.userAgent ?? `store-admin/${CLIENT_VERSION} node/${process.versions.node}`,
-    apiVersion: options.apiVersion,
-  });
-
-  /** Each headers object with the token added, made once: nothing is sent without a token. */
+  // The token is added once per headers object (one per operation, frozen): a bulk run's requests
+  // share it rather than each spreading the headers anew.
   const withToken = new WeakMap<object, Readonly<Record<string, string>>>();
-  function authorized(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const authorized = (headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> => {
     if (!options.token) {
       throw new AuthError(`No API token for ${baseUrl}`, { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
     }
     let sent = withToken.get(headers);
     if (!sent) withToken.set(headers, (sent = Object.freeze({ ...headers, authorization: `Bearer ${options.token}` })));
     return sent;
-  }
+  };
+  const shared: Shared = {
+    baseUrl,
+    limits,
+    pool,
+    authorized,
+    userAgent: options.userAgent ?? `store-admin/${CLIENT_VERSION} node/${process.versions.node}`,
+    close: async () => {
+      await ownPool?.close();
+      ownPool = undefined;
+    },
+  };
+  return clientOf(shared, options);
+}
 
-  async function send({ prepared, headers }: Built, callOptions: CallOptions, anyBody: boolean): Promise<Response> {
-    const sendHeaders = authorized(headers);
+/** What every client derived from one shares: the store, its limits, the connections and the token. */
+interface Shared {
+  baseUrl: string;
+  limits: AttemptLimits;
+  pool(): HttpPool | Promise<HttpPool>;
+  authorized(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>>;
+  userAgent: string;
+  close(): Promise<void>;
+}
+
+function clientOf(shared: Shared, options: ClientOptions, built?: ReturnType<typeof requestBuilder>): StoreClient {
+  const { baseUrl, limits, pool } = shared;
+  const builder = built ?? requestBuilder({ baseUrl, userAgent: shared.userAgent, apiVersion: options.apiVersion, onApiVersion: options.onApiVersion });
+
+  async function exchange({ prepared, url, headers, json }: Built, callOptions: CallOptions, anyBody: boolean): Promise<Response> {
+    const sendHeaders = shared.authorized(headers);
     const opened = pool();
     const through = opened instanceof Promise ? await opened : opened;
-    const body = prepared.body === undefined ? undefined : JSON.stringify(prepared.body);
     let response: Response;
     try {
-      response = await withRetries(prepared, () => attempt(through, prepared, { headers: sendHeaders, body }, limits, callOptions.signal, anyBody), options, callOptions);
+      response = await withRetries(prepared, () => attempt(through, prepared, { url, headers: sendHeaders, body: json }, limits, callOptions.signal, anyBody), options, callOptions);
     } catch (error) {
       throw withoutSecret(error, options.token);
     }
@@ -155,35 +196,36 @@ export function createClient(options: ClientOptions): StoreClient {
     return response;
   }
 
-  // Each operation's schemas, once loaded: later calls build their requests without waiting.
-  const loaded = new Map<OperationId, OperationSchemas>();
-  const schemasOf = async (id: OperationId) => {
-    let schemas = loaded.get(id);
-    if (!schemas) loaded.set(id, (schemas = await operations[id].schemas()));
-    return schemas;
-  };
-
-  async function call<Id extends OperationId>(id: Id, input: OperationInput<Id>, callOptions: CallOptions = {}) {
-    const schemas = loaded.get(id) ?? (await schemasOf(id));
-    const response = await send(builder.operation(id, input, schemas), callOptions, false);
+  async function send<Id extends OperationId>(call: PreparedCall<Id>, callOptions: CallOptions = {}): Promise<OperationOutput<Id>> {
+    // Only a call from prepare() was checked: send does not check again.
+    if (!(call instanceof PreparedCall)) throw new TypeError('send() takes a call made by prepare()');
+    const response = await exchange(builder.operation(call), callOptions, false);
     if (response.status < 200 || response.status >= 300) {
       throw withoutSecret(new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers), options.token);
     }
-    const body = 'normalize' in schemas && schemas.normalize ? schemas.normalize(response.body) : response.body;
+    const schemas = PreparedCall.schemasOf(call);
+    const body = schemas.normalize ? schemas.normalize(response.body) : response.body;
     // An empty answer (204) is a success with nothing to check.
     if (body === undefined || options.checkResponses === false) return body as OperationOutput<Id>;
     const parsed = schemas.response.safeParse(body);
     if (parsed.success) return parsed.data as OperationOutput<Id>;
-    options.onWarning?.(`The response to ${id} does not match the documented shape; showing it as received`);
+    options.onWarning?.(`The response to ${call.operation} does not match the documented shape; showing it as received`);
     return body as OperationOutput<Id>;
   }
 
+  const call = async <Id extends OperationId>(id: Id, input: OperationInput<Id>, callOptions?: CallOptions) => send(await prepareCall(id, input), callOptions);
+
   const client = {
     baseUrl,
-    prepareRaw: (request: RawRequest) => builder.raw(request).prepared,
-    raw: (request: RawRequest, callOptions: CallOptions = {}) => send(builder.raw(request), callOptions, true),
-    prepare: async <Id extends OperationId>(id: Id, input: OperationInput<Id>) => builder.operation(id, input, await schemasOf(id)).prepared,
+    prepare: prepareCall,
+    send,
     call,
+    request: (prepared: PreparedCall) => builder.operation(prepared).prepared,
+    with: (settings: ClientSettings) =>
+      // A client that keeps the version keeps the request builder too, with its headers made once.
+      clientOf(shared, { ...options, ...settings }, 'apiVersion' in settings && settings.apiVersion !== options.apiVersion ? undefined : builder),
+    prepareRaw: (request: RawRequest) => builder.raw(request).prepared,
+    raw: (request: RawRequest, callOptions: CallOptions = {}) => exchange(builder.raw(request), callOptions, true),
     openLink: async (url: string, { signal }: { signal?: AbortSignal } = {}) => {
       const prepared = { method: 'GET', url, headers: { accept: '*/*', 'user-agent': builder.userAgent } };
       // The link (and a redirect's) works without a token: only its path is ever shown.
@@ -193,10 +235,7 @@ export function createClient(options: ClientOptions): StoreClient {
       options.onResponse?.({ status: answer.status, headers: typeof location === 'string' ? { ...answer.headers, location: redactQuery(location) } : answer.headers, body: undefined });
       return answer;
     },
-    close: async () => {
-      await ownPool?.close();
-      ownPool = undefined;
-    },
+    close: shared.close,
   } as Record<string, unknown>;
   for (const id of Object.keys(operations) as OperationId[]) {
     const [group, method] = id.split('.') as [string, string];

@@ -1,8 +1,10 @@
 export {
   createClient,
   redactHeaders,
+  PreparedCall,
   type CallOptions,
   type ClientOptions,
+  type ClientSettings,
   type PreparedRequest,
   type RawRequest,
   type RawResponse,

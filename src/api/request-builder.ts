@@ -1,10 +1,9 @@
-// Turns an operation and its input (or a raw request by path) into the request that will leave:
-// URL, headers, JSON body. Nothing here sends anything; --dry-run shows exactly this.
+// Turns a prepared call (or a raw request by path) into the request that will leave on this
+// client: URL, headers, JSON body. Nothing here sends anything; --dry-run shows exactly this.
 import { NetworkError, UsageError } from './errors.js';
-import { operations, type OperationId, type OperationSchemas } from './operations.js';
-import type { OperationInput } from './types.js';
-import { API_PREFIX, apiRoot, fillPath, insideApiRoot } from './url.js';
-import { validateInput } from './validate.js';
+import { operations, type OperationId } from './operations.js';
+import type { PreparedCall } from './prepare.js';
+import { API_PREFIX, apiRoot, insideApiRoot } from './url.js';
 import { redactHeaders } from './redaction.js';
 
 export interface PreparedRequest {
@@ -29,19 +28,15 @@ export interface RawRequest {
   body?: unknown;
 }
 
-/** A request ready to send: what may be shown (`prepared`, token redacted) and the headers to send (no token yet). */
+/**
+ * A request ready to send: what may be shown (`prepared`, token redacted), the URL as parsed, the
+ * headers to send (no token yet) and the body as JSON text.
+ */
 export interface Built {
   prepared: PreparedRequest;
+  url: URL;
   headers: Readonly<Record<string, string>>;
-}
-
-/** `?a=1&b=2` for the values given, or nothing. */
-function queryString(query: Record<string, string | undefined> | undefined): string {
-  if (!query) return '';
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) search.append(key, value);
-  const text = search.toString();
-  return text ? `?${text}` : '';
+  json: string | undefined;
 }
 
 /** A JSON body is announced as such. */
@@ -50,25 +45,30 @@ function jsonHeaders(headers: Record<string, string>, withBody: boolean): Record
   return headers;
 }
 
-export function requestBuilder(settings: { baseUrl: string; userAgent: string; apiVersion?: string }) {
-  const { baseUrl, userAgent } = settings;
+export function requestBuilder(settings: { baseUrl: string; userAgent: string; apiVersion?: string; onApiVersion?: (version: string) => void }) {
+  const { baseUrl, userAgent, apiVersion } = settings;
   const origin = new URL(baseUrl).origin;
   const root = apiRoot(baseUrl);
 
-  const build = (method: string, url: string, headers: Readonly<Record<string, string>>, body: unknown, operation?: OperationId): Built => {
+  const build = (method: string, url: URL, headers: Readonly<Record<string, string>>, body: unknown, json: string | undefined, operation?: OperationId): Built => {
     // No spreads: on Node 20 they cost a bulk run more than the rest of this file.
-    const prepared: PreparedRequest = operation ? { operation, method, url, headers: shown(headers) } : { method, url, headers: shown(headers) };
+    const prepared: PreparedRequest = operation ? { operation, method, url: url.href, headers: shown(headers) } : { method, url: url.href, headers: shown(headers) };
     if (body !== undefined) prepared.body = body;
-    return { prepared, headers };
+    return { prepared, url, headers, json };
   };
 
   // An operation's headers are the same for every call: built once, frozen, and shared by its
   // requests (a bulk run sends thousands). Two sets each: with a JSON body and without.
   const opHeaders = new Map<OperationId, [Readonly<Record<string, string>>, Readonly<Record<string, string>>]>();
+  let versionTold = false;
   const headersOf = (id: OperationId, withBody: boolean) => {
     let both = opHeaders.get(id);
     if (!both) {
-      const base = { accept: 'application/json', 'user-agent': userAgent, 'x-store-api-version': settings.apiVersion ?? operations[id].version };
+      if (apiVersion && !versionTold) {
+        versionTold = true;
+        settings.onApiVersion?.(apiVersion);
+      }
+      const base = { accept: 'application/json', 'user-agent': userAgent, 'x-store-api-version': apiVersion ?? operations[id].version };
       opHeaders.set(id, (both = [Object.freeze({ ...base }), Object.freeze(jsonHeaders({ ...base }, true))]));
     }
     return both[withBody ? 1 : 0];
@@ -102,12 +102,10 @@ export function requestBuilder(settings: { baseUrl: string; userAgent: string; a
 
   return {
     userAgent,
-    /** Validates the input against the operation's schemas (loaded by the caller) and builds its request. */
-    operation<Id extends OperationId>(id: Id, input: OperationInput<Id>, schemas: OperationSchemas): Built {
-      const op = operations[id];
-      const { params, body, query } = validateInput(op, schemas, input) as { params: Record<string, unknown>; body: unknown; query?: Record<string, string> };
-      const url = `${baseUrl}${API_PREFIX}${fillPath(op.path, params)}${queryString(query)}`;
-      return build(op.method, url, headersOf(id, body !== undefined), body, id);
+    /** A prepared call's request on this store: checked already, so only joined and parsed here. */
+    operation(call: PreparedCall): Built {
+      const url = new URL(`${baseUrl}${API_PREFIX}${call.path}${call.search}`);
+      return build(call.method, url, headersOf(call.operation, call.json !== undefined), call.body, call.json, call.operation);
     },
     raw(request: RawRequest): Built {
       const url = rawUrl(request.path);
@@ -115,7 +113,7 @@ export function requestBuilder(settings: { baseUrl: string; userAgent: string; a
       // Names in lower case, as HTTP compares them: a caller's "Authorization" cannot go out beside the token.
       const given = Object.fromEntries(Object.entries(request.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
       const headers = jsonHeaders({ accept: 'application/json', 'user-agent': userAgent, ...given, 'x-store-api-version': request.version }, request.body !== undefined);
-      return build(request.method.toUpperCase(), url.toString(), headers, request.body);
+      return build(request.method.toUpperCase(), url, headers, request.body, request.body === undefined ? undefined : JSON.stringify(request.body));
     },
   };
 }

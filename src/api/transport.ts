@@ -5,11 +5,12 @@
 // WebSocket and caching.
 import requestOn from 'undici/lib/api/api-request.js';
 import type { Dispatcher } from 'undici';
-import { ExchangeError, type Answer, type Exchange, type HttpPool, type OpenAnswer } from './http.js';
+import { ExchangeError, headerList, type Answer, type Exchange, type HttpPool, type OpenAnswer } from './http.js';
 
 export function undiciExchange(dispatcher: Dispatcher): HttpPool {
   async function start(exchange: Omit<Exchange, 'maxBytes'>, extra: { bodyTimeout?: number } = {}) {
-    const { origin, pathname, search } = new URL(exchange.url);
+    const url = typeof exchange.url === 'string' ? new URL(exchange.url) : exchange.url;
+    const { origin, pathname, search } = url;
     const controller = new AbortController();
     let status: number | undefined;
     const timer = setTimeout(
@@ -29,7 +30,8 @@ export function undiciExchange(dispatcher: Dispatcher): HttpPool {
         origin,
         path: `${pathname}${search}`,
         method: exchange.method as Dispatcher.HttpMethod,
-        headers: exchange.headers,
+        // The same list as over Node's own HTTP: the framing headers are the exchange's alone.
+        headers: headerList(exchange, url.host),
         body: exchange.body,
         signal: controller.signal,
         ...extra,

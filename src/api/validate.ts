@@ -70,72 +70,41 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return current;
 }
 
-/** Checks path parameters, query and body together, throwing one ValidationError that lists every bad field. */
+/** One part of an input (path parameters, query or body), checked: its parsed value, or what is wrong with it. */
+export type CheckedPart = { ok: true; data: unknown } | { ok: false; issues: FieldIssue[] };
+
+/** Checks one part against its schema; `prefix` names the part in each issue (`body.reason`). */
+export function checkPart(prefix: 'params' | 'query' | 'body', schema: z.ZodMiniType, value: unknown): CheckedPart {
+  const result = schema.safeParse(value);
+  return result.success ? { ok: true, data: result.data } : { ok: false, issues: toFieldIssues(prefix, result.error.issues, value) };
+}
+
+/** The body's part of a check: nothing for an operation that takes no body. */
+export function checkBody(schemas: OperationSchemas, body: unknown): CheckedPart | undefined {
+  return schemas.body && checkPart('body', schemas.body, body ?? {});
+}
+
+/**
+ * Checks path parameters, query and body together, throwing one ValidationError that lists every
+ * bad field. `body` is the body's check when the caller has it already (one body for many inputs).
+ */
 export function validateInput(
   op: { params: Readonly<Record<string, ParamKind>> },
   schemas: OperationSchemas,
   input: { params?: unknown; body?: unknown; query?: unknown },
+  body: CheckedPart | undefined = checkBody(schemas, input.body),
 ): { params: unknown; body: unknown; query?: unknown } {
-  const known = passed.get(input);
-  if (known?.schemas === schemas && known.params === op.params) return known.result;
-  const params = check(paramsSchema(op.params), input.params ?? {});
-  const body = schemas.body && check(schemas.body, input.body ?? {});
+  const params = checkPart('params', paramsSchema(op.params), input.params ?? {});
   // An operation without query parameters takes none.
-  const query = schemas.query ? check(schemas.query, input.query ?? {}) : input.query === undefined ? undefined : check(noQuery, input.query);
-  if (params.success && (!body || body.success) && (!query || query.success)) {
-    const result = query ? { params: params.data, body: body?.data, query: query.data } : { params: params.data, body: body?.data };
-    if (sealed.has(input)) passed.set(input, { schemas, params: op.params, result });
-    return result;
+  const query = schemas.query ? checkPart('query', schemas.query, input.query ?? {}) : input.query === undefined ? undefined : checkPart('query', noQuery, input.query);
+  if (params.ok && (!body || body.ok) && (!query || query.ok)) {
+    return query ? { params: params.data, body: body?.data, query: query.data } : { params: params.data, body: body?.data };
   }
-  const issues = [
-    ...(params.success ? [] : toFieldIssues('params', params.error.issues, input.params ?? {})),
-    ...(query && !query.success ? toFieldIssues('query', query.error.issues, input.query ?? {}) : []),
-    ...(body && !body.success ? toFieldIssues('body', body.error.issues, input.body ?? {}) : []),
-  ];
+  const issues = [params, query, body].flatMap((part) => (part && !part.ok ? part.issues : []));
   throw new ValidationError(issues);
 }
 
 const noQuery = z.strictObject({});
-
-type Checked = ReturnType<z.ZodMiniType['safeParse']>;
-
-/** Inputs and their parts deep-frozen by `sealInput`: nothing in them can change once checked. */
-const sealed = new WeakSet<object>();
-/** What each sealed part of an input checked out as, by schema. */
-const checked = new WeakMap<z.ZodMiniType, WeakMap<object, Checked>>();
-/** Sealed inputs that passed, with the schemas and parameters they passed: a bulk line's request finds it in one look. */
-const passed = new WeakMap<object, { schemas: OperationSchemas; params: object; result: { params: unknown; body: unknown; query?: unknown } }>();
-
-/**
- * Freezes an input, parts and all, so that checking it again costs nothing: the client does not
- * repeat what the command has checked, and a bulk run checks its one body once, not once per line.
- */
-export function sealInput<T extends { params?: unknown; body?: unknown; query?: unknown }>(input: T): T {
-  for (const part of [input.params, input.body, input.query]) if (isObject(part) && !sealed.has(part)) sealed.add(deepFreeze(part));
-  sealed.add(Object.freeze(input));
-  return input;
-}
-
-function check(schema: z.ZodMiniType, value: unknown): Checked {
-  if (!isObject(value) || !sealed.has(value)) return schema.safeParse(value);
-  let results = checked.get(schema);
-  if (!results) checked.set(schema, (results = new WeakMap()));
-  let result = results.get(value);
-  if (!result) results.set(value, (result = schema.safeParse(value)));
-  return result;
-}
-
-const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
-
-/**
- * Freezes all the way down, into parts frozen only at the top; a part sealed before (a bulk run's
- * one body) is frozen through already and not walked again.
- */
-function deepFreeze<T extends object>(value: T, seen = new Set<object>()): T {
-  seen.add(value);
-  for (const child of Object.values(value)) if (isObject(child) && !seen.has(child) && !sealed.has(child)) deepFreeze(child, seen);
-  return Object.freeze(value);
-}
 
 const paramSchemas: Record<ParamKind, z.ZodMiniType> = { id, string: pathText };
 

@@ -40,8 +40,9 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
     ...(input !== undefined ? { body: input } : {}),
   };
 
-  // --api-version is this command's own choice of version, not an override to warn about.
-  const client = await ctx.client({ apiVersion: undefined });
+  // --api-version is this command's own choice of version: each raw request carries it as its
+  // own, so the client's override of the operations' versions (and its warning) never applies.
+  const client = await ctx.client();
   if (options.dryRun) {
     const { printDryRun } = await import('../run/dry-run.js');
     await printDryRun(client.prepareRaw(request), ctx);

@@ -35,9 +35,8 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
 
   const client = await ctx.client();
   if (options.dryRun) {
-    const prepared = await client.prepare(spec.operation, input as never);
     const { printDryRun } = await import('./dry-run.js');
-    await printDryRun(prepared, ctx);
+    await printDryRun(client.request(input.call), ctx);
     return;
   }
   const change = spec.confirm?.(input) ?? (ctx.interactive ? spec.review?.(input) : undefined);
@@ -50,7 +49,7 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   // A change is written to the history whatever becomes of it; a read is not.
   const changes = operations[spec.operation].method !== 'GET';
   try {
-    data = await client.call(spec.operation, input as never, { signal: ctx.signal, onStatus: (s) => (status = s) });
+    data = await client.send(input.call, { signal: ctx.signal, onStatus: (s) => (status = s) });
   } catch (error) {
     if (error instanceof ApiError) addHint(error, operations[spec.operation].scopes, await ctx.grant());
     stop();

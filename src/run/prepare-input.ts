@@ -1,12 +1,21 @@
 // What a single run and a bulk run share: positional arguments (asked for at a terminal when
 // missing) and flags made into validated input, and errors that name the flag or argument at fault.
 import { UsageError, ValidationError } from '../api/errors.js';
-import { operations, type OperationSchemas, type ParamKind } from '../api/operations.js';
-import { paramsSchema, sealInput, validateInput } from '../api/validate.js';
+import { operations, type ParamKind } from '../api/operations.js';
+import { prepareCallWith, type PreparedCall } from '../api/prepare.js';
+import { paramsSchema } from '../api/validate.js';
 import type { Context } from '../context.js';
 import type { Options } from '../options.js';
 import { attributeOf, flagOf, missingError, missingFlags, nearest } from '../commands/fields.js';
 import type { Input, OperationCommand } from './spec.js';
+
+/** An input that passed its check, with the call prepared from it: the client sends that call as it is. */
+export interface Checked extends Input {
+  call: PreparedCall;
+}
+
+/** Prepares one operation's call from an input (a bulk run keeps one for all its lines). */
+export type Preparer = (input: Input) => PreparedCall;
 
 /** Positional values become path parameters: whole numbers for ids, text otherwise. */
 export function paramsFrom(spec: OperationCommand, positional: string[]): Record<string, unknown> {
@@ -21,17 +30,16 @@ export function paramsFrom(spec: OperationCommand, positional: string[]): Record
   return params;
 }
 
-/** Checks the input against the operation's schemas, naming flags and arguments in errors. */
-export async function validated(spec: OperationCommand, input: Input, opts?: Options): Promise<Input> {
-  return validatedWith(await operations[spec.operation].schemas(), spec, input, opts);
+/** Checks the input against the operation's schemas by preparing its call, naming flags and arguments in errors. */
+export async function validated(spec: OperationCommand, input: Input, opts?: Options): Promise<Checked> {
+  const schemas = await operations[spec.operation].schemas();
+  return validatedWith((given) => prepareCallWith(schemas, spec.operation, given as never), spec, input, opts);
 }
 
-/** The same with the operation's schemas at hand: a bulk run checks thousands of lines without a pause between them. */
-export function validatedWith(schemas: OperationSchemas, spec: OperationCommand, input: Input, opts?: Options): Input {
+/** The same through a preparer at hand: a bulk run checks thousands of lines without a pause between them. */
+export function validatedWith(prepare: Preparer, spec: OperationCommand, input: Input, opts?: Options): Checked {
   try {
-    // Sealed first, so that the check is remembered for the client's own.
-    validateInput(operations[spec.operation], schemas, sealInput(input));
-    return input;
+    return { params: input.params, body: input.body, call: prepare(input) };
   } catch (error) {
     if (error instanceof ValidationError) throw explain(error, spec, input, opts);
     throw error;

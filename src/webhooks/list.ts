@@ -63,7 +63,7 @@ export async function listCommand(ctx: Context, opts: Options): Promise<void> {
   const client = await ctx.client();
   if (ctx.options.dryRun) {
     const { printDryRun } = await import('../run/dry-run.js');
-    return printDryRun(await client.prepare('webhooks.list', { query }), ctx);
+    return printDryRun(client.request(await client.prepare('webhooks.list', { query })), ctx);
   }
   const stop = ctx.options.quiet ? () => {} : startSpinner(ctx.io.stderr, opts.all ? 'Fetching every page of webhooks…' : 'Fetching webhooks…');
   let page: WebhookPage;

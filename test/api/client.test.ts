@@ -2,6 +2,7 @@
 // the shapes a real store or a proxy might send.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { neverSent } from '../../src/api/retry.js';
@@ -84,7 +85,7 @@ describe('client against the sandbox', () => {
 
   it('prepares a request without sending it, with the token redacted', async () => {
     const before = ctx.sandbox.counters.received;
-    const prepared = await ctx.client.prepare('orders.addNote', { params: { number: 'A/1 b' }, body: { message: 'hi' } });
+    const prepared = ctx.client.request(await ctx.client.prepare('orders.addNote', { params: { number: 'A/1 b' }, body: { message: 'hi' } }));
     expect(prepared.url).toBe(`${ctx.sandbox.url}/api/admin/orders/A%2F1%20b/notes/`);
     expect(prepared.headers.authorization).toBe('Bearer ***');
     expect(JSON.stringify(prepared)).not.toContain(FULL_TOKEN);
@@ -172,6 +173,34 @@ describe('client on the wire', () => {
     });
     // Node's server keeps the first of two Authorization headers: a second would have been the caller's.
     expect(seen[0]?.headers).toMatchObject({ authorization: 'Bearer secret-token', 'x-store-api-version': '2024-04-01', 'x-trace': 'abc' });
+  });
+
+  it('frames a request alike over Node\'s HTTP and an undici dispatcher: a caller\'s Host, length, encoding and connection headers are dropped', async () => {
+    const { url, seen } = await rawServer(() => json(200, {}));
+    const dispatcher = new Agent();
+    const body = { note: 'naïve' };
+    const request = {
+      method: 'POST',
+      path: '/customers/1/notes/',
+      version: '2024-04-01',
+      headers: { Host: 'evil.example.com', 'Content-Length': '999', 'Transfer-Encoding': 'chunked', Connection: 'close', 'X-Trace': 'abc' },
+      body,
+    };
+    for (const client of [createClient({ baseUrl: url, token: 't', retries: 0 }), createClient({ baseUrl: url, token: 't', retries: 0, dispatcher })]) {
+      expect((await client.raw(request)).status).toBe(200);
+      await client.close();
+    }
+    await dispatcher.close();
+    const framing = seen.map(({ headers, body: text }) => ({
+      host: headers?.host,
+      length: headers?.['content-length'],
+      chunked: headers?.['transfer-encoding'],
+      close: headers?.connection === 'close',
+      trace: headers?.['x-trace'],
+      text,
+    }));
+    const expected = { host: new URL(url).host, length: String(Buffer.byteLength(JSON.stringify(body))), chunked: undefined, close: false, trace: 'abc', text: JSON.stringify(body) };
+    expect(framing).toEqual([expected, expected]);
   });
 
   it('accepts 204 with an empty body, without a warning', async () => {

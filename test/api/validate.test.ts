@@ -1,77 +1,120 @@
-// Checking an input once: a sealed input (frozen, parts and all) is checked against a schema only
-// the first time, so the client does not repeat what a command checked and a bulk run checks its
-// one body once; anything not sealed is checked every time.
-import { describe, expect, it } from 'vitest';
+// Checking an input once: a call is checked when it is prepared, and what is sent is the frozen
+// copy that was checked. The caller's objects are left alone, the client sends a prepared call
+// without checking it again, and a bad input is refused naming every bad field.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { sealInput, validateInput } from '../../src/api/validate.js';
+import { createClient } from '../../src/api/client.js';
 import { ValidationError } from '../../src/api/errors.js';
+import { operations } from '../../src/api/operations.js';
+import { callPreparer, prepareCall, prepareCallWith, PreparedCall } from '../../src/api/prepare.js';
+import { validateInput } from '../../src/api/validate.js';
 
-function counted() {
-  const schema = z.object({ interval_count: z.number(), lines: z.optional(z.array(z.object({ id: z.number() }))) });
-  let checks = 0;
-  const safeParse = schema.safeParse.bind(schema);
-  schema.safeParse = ((value: unknown) => {
-    checks++;
-    return safeParse(value);
-  }) as typeof schema.safeParse;
-  return { schemas: { body: schema, response: z.unknown() }, checks: () => checks };
-}
-
-const op = { params: { id: 'id' } } as const;
+const update = 'subscriptions.update' as const;
 
 describe('validateInput', () => {
-  it('checks a sealed body once however many inputs share it, and gives the same result each time', () => {
-    const { schemas, checks } = counted();
-    const body = { interval_count: 2, lines: [{ id: 7 }] };
-    const inputs = [1, 2, 3].map((id) => sealInput({ params: { id }, body }));
-    const results = inputs.map((input) => validateInput(op, schemas, input));
-    expect(checks()).toBe(1);
-    expect(results.map((r) => r.params)).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
-    for (const r of results) expect(r.body).toEqual({ interval_count: 2, lines: [{ id: 7 }] });
-    // Sealed means frozen all the way down: what was checked cannot change afterwards.
-    expect(() => {
-      (body.lines[0] as { id: number }).id = -1;
-    }).toThrow(TypeError);
-    expect(Object.isFrozen(inputs[0]!.params)).toBe(true);
+  it('names every bad field of path parameters, query and body at once', async () => {
+    const schemas = await operations['orders.addNote'].schemas();
+    const error = (() => {
+      try {
+        validateInput(operations['orders.addNote'], schemas, { params: { number: '' }, body: { message: 42, extra: true } });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ValidationError);
+    const paths = (error as ValidationError).issues.map((issue) => issue.path);
+    expect(paths).toContain('params.number');
+    expect(paths).toContain('body.message');
+    expect(paths.some((path) => path === 'body' || path.startsWith('body.'))).toBe(true);
+    expect((error as ValidationError).issues.find((issue) => issue.path === 'body')?.message).toMatch(/unknown field: extra/);
   });
 
-  it('checks what is not sealed every time, and a sealed input that failed fails again', () => {
-    const { schemas, checks } = counted();
+  it('refuses a query for an operation that takes none', async () => {
+    const schemas = await operations['categories.get'].schemas();
+    expect(() => validateInput(operations['categories.get'], schemas, { params: { id: 1 }, query: { page: '2' } })).toThrow(/query/);
+  });
+});
+
+describe('prepareCall', () => {
+  it('builds the call: path filled and encoded, body checked and serialised', async () => {
+    const call = await prepareCall('orders.addNote', { params: { number: 'A/1 b' }, body: { message: 'hi' } });
+    expect(call).toBeInstanceOf(PreparedCall);
+    expect(call).toMatchObject({ operation: 'orders.addNote', method: 'POST', path: '/orders/A%2F1%20b/notes/', search: '', body: { message: 'hi' } });
+    expect(JSON.parse(call.json!)).toEqual(call.body);
+    const list = await prepareCall('webhooks.list', { query: { name: 'a b', active: 'true' } });
+    expect(list.search).toBe('?name=a+b&active=true');
+    expect(list.json).toBeUndefined();
+  });
+
+  it('is frozen all the way down, and the caller\'s input is not frozen at all', async () => {
+    const body = { interval_count: 2, payment_details: { method: 'card' } };
+    const input = { params: { id: 3 }, body };
+    const call = await prepareCall(update, input as never);
+    expect(Object.isFrozen(call)).toBe(true);
+    expect(Object.isFrozen(call.params)).toBe(true);
+    expect(Object.isFrozen(call.body)).toBe(true);
+    for (const part of [input, input.params, body, body.payment_details]) expect(Object.isFrozen(part)).toBe(false);
+    // Changing the input afterwards changes nothing of what was checked and will be sent.
+    body.interval_count = -5;
+    expect(call.body).toMatchObject({ interval_count: 2 });
+    expect(JSON.parse(call.json!)).toMatchObject({ interval_count: 2 });
+    expect(() => {
+      (call.body as { interval_count: number }).interval_count = 9;
+    }).toThrow(TypeError);
+  });
+
+  it('refuses a bad input naming every bad field, and prepares nothing', async () => {
+    const error = await prepareCall(update, { params: { id: 0 }, body: { interval_count: 'two' } } as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual(['params.id', 'body.interval_count']);
+  });
+});
+
+describe('callPreparer', () => {
+  it('prepares many lines that share one body with the one checked copy, each with its own path', async () => {
+    const prepare = callPreparer(await operations[update].schemas(), update);
     const body = { interval_count: 2 };
-    validateInput(op, schemas, { params: { id: 1 }, body });
-    validateInput(op, schemas, { params: { id: 1 }, body });
-    expect(checks()).toBe(2);
-    const bad = sealInput({ params: { id: 1 }, body: { interval_count: 'two' } });
-    expect(() => validateInput(op, schemas, bad)).toThrow(ValidationError);
-    expect(() => validateInput(op, schemas, bad)).toThrow(/body\.interval_count/);
+    const calls = [1, 2, 3].map((id) => prepare({ params: { id }, body }));
+    expect(calls.map((call) => call.path)).toEqual(['/subscriptions/1/', '/subscriptions/2/', '/subscriptions/3/']);
+    expect(calls[1]!.body).toBe(calls[0]!.body);
+    expect(calls[2]!.json).toBe(calls[0]!.json);
+    // Another body is checked for itself, and a bad one is refused on every line that brings it.
+    expect(prepare({ params: { id: 4 }, body: { interval_count: 5 } }).body).toEqual({ interval_count: 5 });
+    const bad = { interval_count: 'x' } as never;
+    expect(() => prepare({ params: { id: 1 }, body: bad })).toThrow(/body\.interval_count/);
+    expect(() => prepare({ params: { id: -1 }, body: bad })).toThrow(/params\.id.*body\.interval_count|body\.interval_count.*params\.id/);
   });
+});
 
-  it('finds a sealed input that passed in one look, for the same schemas only, and nothing in it can be swapped', () => {
-    const { schemas, checks } = counted();
-    const input = sealInput({ params: { id: 4 }, body: { interval_count: 3 } });
-    const first = validateInput(op, schemas, input);
-    expect(validateInput(op, schemas, input)).toBe(first);
-    expect(checks()).toBe(1);
-    expect(() => {
-      (input as { body: unknown }).body = { interval_count: 'x' };
-    }).toThrow(TypeError);
-    const other = counted();
-    expect(validateInput(op, other.schemas, input)).not.toBe(first);
-    expect(other.checks()).toBe(1);
-  });
+describe('send', () => {
+  const servers: ReturnType<typeof createServer>[] = [];
+  afterAll(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
 
-  it('checks a sealed input again for an operation with other parameters, even with the same schemas', () => {
-    const { schemas } = counted();
-    const input = sealInput({ params: { id: 4 }, body: { interval_count: 3 } });
-    validateInput(op, schemas, input);
-    expect(() => validateInput({ params: { number: 'string' } }, schemas, input)).toThrow(ValidationError);
-  });
-
-  it('freezes a part frozen only at the top all the way down', () => {
-    const lines = [{ id: 7 }];
-    const body = Object.freeze({ interval_count: 2, lines });
-    sealInput({ params: { id: 1 }, body });
-    expect(Object.isFrozen(lines)).toBe(true);
-    expect(Object.isFrozen(lines[0])).toBe(true);
+  it('sends a prepared call as it was prepared, without checking it again', async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      req.on('end', () => {
+        seen.push(`${req.method} ${req.url} ${text}`);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{}');
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 't', retries: 0, checkResponses: false });
+    // Prepared against looser schemas than the table's: the table would refuse this body.
+    const loose = { body: z.object({ interval_count: z.string() }), response: z.unknown() };
+    const call = prepareCallWith(loose, update, { params: { id: 1 }, body: { interval_count: 'two' } } as never);
+    await expect(client.prepare(update, { params: { id: 1 }, body: { interval_count: 'two' } } as never)).rejects.toBeInstanceOf(ValidationError);
+    await client.send(call);
+    expect(seen).toEqual(['PATCH /api/admin/subscriptions/1/ {"interval_count":"two"}']);
+    // Only a prepared call is sent: an object that merely looks like one is refused.
+    await expect(client.send({ ...call } as never)).rejects.toThrow(/prepare\(\)/);
+    expect(seen).toHaveLength(1);
+    await client.close();
   });
 });

@@ -1,6 +1,12 @@
 // The rate limiter against a store that enforces the platform's limit (N requests in any one
 // second per token): at the same rate, a run is never answered 429, however its timers fire.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { CallOptions, ClientSettings, PreparedCall, StoreClient } from '../../src/api/client.js';
+import { main } from '../../src/cli.js';
 import { parseFaults } from '../../src/sandbox/faults.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { FULL_TOKEN } from '../helpers.js';
@@ -97,5 +103,75 @@ describe('rateLimiter', () => {
     // Both at the end of the pause, not a moment before.
     expect(went).toEqual([60, 60]);
     expect(limiter.acquire()).toBeUndefined();
+  });
+});
+
+describe('the rate limit with a client put in through the context', () => {
+  /**
+   * A client standing in for the store: each attempt takes its turn from the settings of the
+   * client it was sent through, as the real client does, and is counted.
+   */
+  function fakeClient(throttleFirst: boolean) {
+    const seen = { attempts: 0, turns: 0, derived: [] as ClientSettings[], sent: [] as string[] };
+    let throttled = !throttleFirst;
+    const make = (settings: ClientSettings): StoreClient =>
+      ({
+        baseUrl: 'http://127.0.0.1:9',
+        with: (more: ClientSettings) => {
+          seen.derived.push(more);
+          return make({ ...settings, ...more });
+        },
+        send: async (call: PreparedCall, options: CallOptions = {}) => {
+          for (let attempt = 0; ; attempt++) {
+            const turn = settings.beforeAttempt?.();
+            if (turn) {
+              seen.turns++;
+              await turn;
+            }
+            seen.attempts++;
+            if (attempt === 0) options.onSend?.();
+            if (!throttled) {
+              throttled = true;
+              settings.onRetry?.({ attempt: 1, of: 2, delayMs: 20, reason: '429 Too Many Requests' });
+              continue;
+            }
+            seen.sent.push(call.path);
+            options.onStatus?.(200);
+            return { id: call.params.id, name: 'x' };
+          }
+        },
+        request: () => {
+          throw new Error('not a dry run');
+        },
+        close: async () => {},
+      }) as unknown as StoreClient;
+    return { client: make({}), seen };
+  }
+
+  const run = async (client: StoreClient) => {
+    const out = { text: '', isTTY: false, write: (chunk: string) => ((out.text += chunk), true) };
+    const err = { text: '', isTTY: false, write: (chunk: string) => ((err.text += chunk), true) };
+    const stdin = Object.assign(Readable.from([Buffer.from('1\n2\n3\n4\n5\n')]), { isTTY: false });
+    const dir = mkdtempSync(join(tmpdir(), 'store-admin-limiter-'));
+    try {
+      const code = await main(['categories', 'get', '--each', '-', '--rate', '1000', '--concurrency', '2'], { stdin, stdout: out, stderr: err, env: { PATH: process.env.PATH, STORE_ADMIN_CONFIG_DIR: dir } }, { client });
+      return { code, stdout: out.text, stderr: err.text };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('gives every attempt its turn, retries included, and a 429 pauses the run', async () => {
+    const { client, seen } = fakeClient(true);
+    const r = await run(client);
+    expect(r.code, r.stderr).toBe(0);
+    expect(seen.sent.sort()).toEqual(['/categories/1/', '/categories/2/', '/categories/3/', '/categories/4/', '/categories/5/']);
+    // Five lines and one retry after the 429: six attempts, each of which waited for its turn.
+    expect(seen.attempts).toBe(6);
+    expect(seen.turns).toBe(6);
+    expect(seen.derived).toHaveLength(1);
+    expect(seen.derived[0]).toMatchObject({ checkResponses: false });
+    expect(r.stderr).toContain('429 Too Many Requests: every worker pauses 0.0 s');
+    expect(r.stdout.trim().split('\n')).toHaveLength(5);
   });
 });

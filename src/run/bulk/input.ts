@@ -4,12 +4,13 @@
 // fields (`id,reason,other_message`), so a spreadsheet export can drive a run as it is.
 import { UsageError } from '../../api/errors.js';
 import { operations } from '../../api/operations.js';
+import { callPreparer } from '../../api/prepare.js';
 import type { Context } from '../../context.js';
 import type { Options } from '../../options.js';
 import { attributeOf, flagOf, type Field } from '../../commands/fields.js';
 import { bodyOf } from '../body.js';
-import { paramsFrom, validated, validatedWith } from '../prepare-input.js';
-import type { Input, OperationCommand } from '../spec.js';
+import { paramsFrom, validated, validatedWith, type Checked, type Preparer } from '../prepare-input.js';
+import type { OperationCommand } from '../spec.js';
 import { CsvError, parseCsv } from './csv.js';
 
 export interface Item {
@@ -19,7 +20,7 @@ export interface Item {
   text: string;
   /** The command's arguments, as the JSON line's `input` shows them. */
   values: string[];
-  input: Input;
+  input: Checked;
 }
 
 export interface BulkInput {
@@ -46,7 +47,8 @@ export async function readItems(spec: OperationCommand, ctx: Context, fixed: str
 
 async function lineItems(spec: OperationCommand, ctx: Context, fixed: string[], opts: Options, text: string, errors: string[]): Promise<BulkInput> {
   const body = await bodyOf(spec, opts, ctx);
-  const schemas = await operations[spec.operation].schemas();
+  // Every line shares the one body: it is checked and serialised once for the run.
+  const prepare = callPreparer(await operations[spec.operation].schemas(), spec.operation) as Preparer;
   const arity = (spec.args ?? []).length;
   const items: Item[] = [];
   for (const [index, raw] of text.split(/\r?\n/).entries()) {
@@ -61,7 +63,7 @@ async function lineItems(spec: OperationCommand, ctx: Context, fixed: string[], 
       continue;
     }
     try {
-      items.push({ line, text: trimmed, values: args, input: validatedWith(schemas, spec, { params: paramsFrom(spec, args), body }) });
+      items.push({ line, text: trimmed, values: args, input: validatedWith(prepare, spec, { params: paramsFrom(spec, args), body }) });
     } catch (error) {
       errors.push(`line ${line}: ${(error as Error).message}`);
     }

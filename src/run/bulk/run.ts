@@ -7,7 +7,7 @@ import { closeSync, openSync, realpathSync, writeSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
 import { ApiError, AuthError, InterruptedError, NotStartedError, StoreAdminError, UsageError } from '../../api/errors.js';
 import { operations } from '../../api/operations.js';
-import type { StoreClient } from '../../api/client.js';
+import type { ClientSettings, StoreClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import type { Options } from '../../options.js';
 import { addHint } from '../auth-hint.js';
@@ -32,11 +32,11 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   if (all.length === 0) throw new UsageError(`--each ${source}: no input lines`);
 
   const settings = bulkSettings(opts);
-  const client = await ctx.client(tuning(settings, ctx.note));
+  const client = (await ctx.client()).with(tuning(settings, ctx.note));
   if (options.dryRun) {
     const { dryRunRecord, printDryRuns } = await import('../dry-run.js');
     const records = [];
-    for (const item of all) records.push(dryRunRecord(await client.prepare(spec.operation, item.input as never), item.values));
+    for (const item of all) records.push(dryRunRecord(client.request(item.input.call), item.values));
     return printDryRuns(records, ctx);
   }
   if (opts.failed !== undefined && source !== '-' && sameFile(String(opts.failed), source)) {
@@ -96,7 +96,7 @@ async function sendLines(
   const attempt = async (item: Item): Promise<Record<string, unknown> | undefined> => {
     let status: number | undefined;
     try {
-      const data = await client.call(spec.operation, item.input as never, {
+      const data = await client.send(item.input.call, {
         signal: forceSignal,
         startSignal: stop,
         onStatus: (s) => (status = s),
@@ -245,7 +245,7 @@ function plural(count: number, noun: string): string {
 }
 
 /** Client settings for bulk work: a shared rate limit that a 429 pauses for everyone. */
-function tuning(settings: BulkSettings, note: (message: string) => void) {
+function tuning(settings: BulkSettings, note: (message: string) => void): ClientSettings {
   const limiter = rateLimiter(settings.rate);
   return {
     // Thousands of answers are passed through as lines; checking each shape would cost more than the request.
