@@ -51,14 +51,16 @@ export function requestBuilder(settings: { baseUrl: string; userAgent: string; a
   const root = apiRoot(baseUrl);
 
   const build = (method: string, url: URL, headers: Readonly<Record<string, string>>, body: unknown, json: string | undefined, operation?: OperationId): Built => {
-    // No spreads: on Node 20 they cost a bulk run more than the rest of this file.
+    // No spreads here: on Node 20 a literal built with them cost ~2 µs a request, more than the
+    // rest of this file (measured in a loop; bulk line ~130 µs of CPU).
     const prepared: PreparedRequest = operation ? { operation, method, url: url.href, headers: shown(headers) } : { method, url: url.href, headers: shown(headers) };
     if (body !== undefined) prepared.body = body;
     return { prepared, url, headers, json };
   };
 
   // An operation's headers are the same for every call: built once, frozen, and shared by its
-  // requests (a bulk run sends thousands). Two sets each: with a JSON body and without.
+  // requests, with and without a JSON body. Made per call with their redacted and token-bearing
+  // copies, they cost ~1.5 µs a request more (Node 20), about 1 % of a bulk line.
   const opHeaders = new Map<OperationId, [Readonly<Record<string, string>>, Readonly<Record<string, string>>]>();
   let versionTold = false;
   const headersOf = (id: OperationId, withBody: boolean) => {

@@ -95,16 +95,8 @@ export function assertSafeTransport(baseUrl: string, allowHttp: boolean): void {
  * `.` and `..` even when encoded as `%2E`, those (and an empty value) are refused.
  */
 export function fillPath(template: string, params: Record<string, unknown>): string {
-  // The template split once into its text and the names between it, ["/orders/", "number", "/"]:
-  // a replace with a callback per request cost a bulk run more than building the rest of it.
-  let parts = templates.get(template);
-  if (!parts) templates.set(template, (parts = template.split(/\{(\w+)\}/)));
-  let path = parts[0]!;
-  for (let i = 1; i < parts.length; i += 2) path += segment(parts[i]!, params[parts[i]!]) + parts[i + 1]!;
-  return path;
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => segment(name, params[name]));
 }
-
-const templates = new Map<string, string[]>();
 
 function segment(name: string, param: unknown): string {
   const value = String(param ?? '');
