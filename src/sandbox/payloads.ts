@@ -3,7 +3,7 @@
 // answer that kind of object, the one served at the version (native to it first), and the
 // object is cut down to that operation's response schema. A kind no operation answers (a
 // customer, a transaction, a fulfillment) is sent as the sandbox keeps it.
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import { operationIds, operations, versionsOf, type OperationId } from '../api/operations.js';
 
 /** Shapes `data` of an event about a `kind` object for a webhook at `version`. */
@@ -46,20 +46,18 @@ export async function payloadShaper(): Promise<PayloadShaper> {
 
 /** A list answer (4.7) is shaped by its item. */
 function itemOf(schema: z.ZodMiniType): z.ZodMiniType {
-  const def = schema._zod.def as { type: string; element?: z.ZodMiniType };
-  return def.type === 'array' && def.element ? def.element : schema;
+  return schema instanceof z.ZodMiniArray ? (schema.def.element as z.ZodMiniType) : schema;
 }
 
 /** `value` with only the fields `schema` declares, at every depth; free-form objects are kept whole. */
 export function project(schema: z.ZodMiniType, value: unknown): unknown {
-  const def = schema._zod.def as { type: string; innerType?: z.ZodMiniType; shape?: Record<string, z.ZodMiniType>; element?: z.ZodMiniType };
   if (value === null || value === undefined) return value;
-  if ((def.type === 'optional' || def.type === 'nullable') && def.innerType) return project(def.innerType, value);
-  if (def.type === 'object' && def.shape && typeof value === 'object' && !Array.isArray(value)) {
+  if (schema instanceof z.ZodMiniOptional || schema instanceof z.ZodMiniNullable) return project(schema.def.innerType as z.ZodMiniType, value);
+  if (schema instanceof z.ZodMiniObject && typeof value === 'object' && !Array.isArray(value)) {
     const record = value as Record<string, unknown>;
-    const shape = def.shape;
+    const shape = schema.shape as Record<string, z.ZodMiniType>;
     return Object.fromEntries(Object.keys(shape).filter((key) => key in record).map((key) => [key, project(shape[key]!, record[key])]));
   }
-  if (def.type === 'array' && def.element && Array.isArray(value)) return value.map((item) => project(def.element!, item));
+  if (schema instanceof z.ZodMiniArray && Array.isArray(value)) return value.map((item) => project(schema.def.element as z.ZodMiniType, item));
   return value;
 }
