@@ -1,6 +1,7 @@
-// Checks the signature a store puts on a webhook delivery. The platform signs its body parsed and
-// serialised again by Python (see python-json.ts), while a receiver holds the raw bytes; both
-// are checked, in constant time, and the answer says which one matched.
+// The signature a store puts on a webhook delivery, made and checked. The platform signs its body
+// parsed and serialised again by Python (see python-json.ts), while a receiver holds the raw bytes;
+// both are checked, in constant time, and the answer says which one matched. Part of the API's
+// contract, so the client's commands and the sandbox's deliverer both read it from here.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { pythonJsonDumps } from './python-json.js';
 

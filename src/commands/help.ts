@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { formatGlobalFlags, helpWidth, wrapTopic } from '../output/help-layout.js';
+import { DEFAULT_EXPORT_DELAY_SECONDS } from '../sandbox/settings.js';
 import { metaOf } from './meta.js';
 
 export const HELP_TOPICS: Record<string, string> = {
@@ -18,7 +19,7 @@ export const HELP_TOPICS: Record<string, string> = {
                            on Windows)
   STORE_ADMIN_SANDBOX      1 runs every command against the embedded sandbox (same as --sandbox)
   STORE_ADMIN_SANDBOX_EXPORT_DELAY  seconds a new export of the embedded sandbox stays pending
-                                    (default 5)
+                                    (default ${DEFAULT_EXPORT_DELAY_SECONDS})
   STORE_ADMIN_MAX_RESPONSE_MB  largest answer read from the store, in MB (default 64);
                                export downloads stream to disk and have no limit
   STORE_ADMIN_CLIENT_SECRET  a partner app's client secret, for auth login --app

@@ -53,23 +53,27 @@ export function registerClock(sandbox: Command, ctx: Context): void {
 const WHAT = 'sandbox clock';
 
 async function showClock(ctx: Context) {
-  const { sandboxRead } = await import('../webhooks/sandbox-admin.js');
-  const { now } = await sandboxRead<{ now: string }>(await ctx.client(), WHAT, 'clock/');
+  const [{ sandboxRead }, { SANDBOX_ROUTES }] = await Promise.all([import('../webhooks/sandbox-admin.js'), import('../sandbox/paths.js')]);
+  const { now } = await sandboxRead<{ now: string }>(await ctx.client(), WHAT, SANDBOX_ROUTES.clock);
   if (ctx.format === 'table') return void ctx.io.stdout.write(`The sandbox's clock reads ${now}.\n`);
   await show(ctx, { now });
 }
 
 async function moveClock(ctx: Context, target: (nowMs: number) => number) {
-  const [{ sandboxRead, sandboxWrite }, { UsageError }] = await Promise.all([import('../webhooks/sandbox-admin.js'), import('../api/errors.js')]);
+  const [{ sandboxRead, sandboxWrite }, { UsageError }, { SANDBOX_ROUTES }] = await Promise.all([
+    import('../webhooks/sandbox-admin.js'),
+    import('../api/errors.js'),
+    import('../sandbox/paths.js'),
+  ]);
   if (ctx.options.dryRun) throw new UsageError('sandbox clock advance and set change the sandbox; they have no --dry-run');
   const client = await ctx.client();
-  const { now } = await sandboxRead<{ now: string }>(client, WHAT, 'clock/');
+  const { now } = await sandboxRead<{ now: string }>(client, WHAT, SANDBOX_ROUTES.clock);
   const to = target(Date.parse(now));
   if (to < Date.parse(now)) {
     throw new UsageError(`The sandbox's clock only moves forward, and it reads ${now}`, { hint: 'Start again from the seed with: store-admin sandbox reset' });
   }
   // An absolute time: a request sent twice (a retry) moves the clock once.
-  const moved = await sandboxWrite<ClockMove & { sandbox?: true }>(client, 'clock/', { to: new Date(to).toISOString() });
+  const moved = await sandboxWrite<ClockMove & { sandbox?: true }>(client, SANDBOX_ROUTES.clock, { to: new Date(to).toISOString() });
   const { sandbox: _sandbox, ...did } = moved;
   if (ctx.format === 'table') return void ctx.io.stdout.write(describeMove(did));
   await show(ctx, did);

@@ -3,6 +3,17 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import type { RunSandboxOptions } from '../sandbox/run.js';
+import {
+  DEFAULT_BACKOFF_MS,
+  DEFAULT_CLIENT_SECRET,
+  DEFAULT_EXPORT_DELAY_SECONDS,
+  DEFAULT_HOST,
+  DEFAULT_LINK_TTL_SECONDS,
+  DEFAULT_PORT,
+  PARTNER_APP,
+  PLATFORM_RATE_PER_SECOND,
+  REGISTERED_REDIRECT_URIS,
+} from '../sandbox/settings.js';
 import { describeCommand } from './meta.js';
 import { registerClock } from './sandbox-clock.js';
 
@@ -52,32 +63,32 @@ export function register(sandbox: Command, ctx: Context): void {
   const start = sandbox
     .command('start', { isDefault: true })
     .description('Run the sandbox store in the foreground (the default)')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').default(4010).argParser(parsePort))
+    .option('--host <host>', 'address to listen on', DEFAULT_HOST)
+    .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').default(DEFAULT_PORT).argParser(parsePort))
     .option('--token <token>', 'the full-access token (random when not given)')
     .option('--scoped-token <token=scopes>', 'a token limited to comma-separated scopes (repeatable)', collectScopedToken, {})
     .option(
       '--faults <spec>',
-      'misbehave on purpose, with any of latency=MS[-MS] rate=N (requests per second per token; default 4, as on the platform; 0 for none) error=SHARE[:503/502] reset-before=SHARE reset-after=SHARE truncate=SHARE html=SHARE hang=SHARE, joined by commas',
+      `misbehave on purpose, with any of latency=MS[-MS] rate=N (requests per second per token; default ${PLATFORM_RATE_PER_SECOND}, as on the platform; 0 for none) error=SHARE[:503/502] reset-before=SHARE reset-after=SHARE truncate=SHARE html=SHARE hang=SHARE, joined by commas`,
     )
     .addOption(new Option('--seed <n>', 'seed for the fault draws, to repeat a run exactly').argParser(parseSeed))
     .addOption(
-      new Option('--export-delay <seconds>', 'how long a new export stays pending before it is available (default 5)').argParser(
+      new Option('--export-delay <seconds>', `how long a new export stays pending before it is available (default ${DEFAULT_EXPORT_DELAY_SECONDS})`).argParser(
         parseSeconds('--export-delay'),
       ),
     )
     .addOption(
-      new Option('--link-ttl <seconds>', 'how long a signed download link stays valid (default 300)').argParser(parseSeconds('--link-ttl')),
+      new Option('--link-ttl <seconds>', `how long a signed download link stays valid (default ${DEFAULT_LINK_TTL_SECONDS})`).argParser(parseSeconds('--link-ttl')),
     )
     .addOption(
-      new Option('--webhook-backoff <ms>', "the first webhook retry's delay in milliseconds; each further retry waits twice as long (default 300000)").argParser(
+      new Option('--webhook-backoff <ms>', `the first webhook retry's delay in milliseconds; each further retry waits twice as long (default ${DEFAULT_BACKOFF_MS})`).argParser(
         parseBackoff,
       ),
     )
-    .option('--oauth-client-secret <secret>', 'the partner app sandbox-app\'s client secret (default sandbox-secret)')
+    .option('--oauth-client-secret <secret>', `the partner app ${PARTNER_APP.client_id}'s client secret (default ${DEFAULT_CLIENT_SECRET})`)
     .option(
       '--oauth-redirect-uri <uri>',
-      'register another redirect URI for sandbox-app, besides http://127.0.0.1:8976/callback and http://localhost:8976/callback (repeatable)',
+      `register another redirect URI for ${PARTNER_APP.client_id}, besides ${REGISTERED_REDIRECT_URIS.join(' and ')} (repeatable)`,
       collectRedirectUri,
       [],
     )

@@ -1,6 +1,6 @@
 // The retry schedule as the README shows it, rendered from the deliverer's one constant;
 // test/docs/retry-schedule.test.ts keeps the README's table equal to this.
-import { MAX_RETRIES, RETRY_SCHEDULE_MINUTES } from '../sandbox/deliverer.js';
+import { MAX_RETRIES, RETRY_SCHEDULE_MINUTES } from '../sandbox/settings.js';
 
 /** `5 min`, `2 h 40 min`, `3 d 13 h 15 min`. */
 function span(minutes: number): string {

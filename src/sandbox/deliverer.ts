@@ -5,23 +5,16 @@
 // delivery log. Times are the sandbox clock's (clock.ts), so advancing the clock brings retries due.
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { WEBHOOK_SIGNATURE_HEADER } from '../webhooks/signature.js';
+import { WEBHOOK_SIGNATURE_HEADER } from '../api/webhook-signature.js';
 import { clockNow, isoSeconds } from './clock.js';
-import { recordAttempt, type DeliveryAttempt } from './delivery-log.js';
-import { outbox, type OutboxDelivery } from './events.js';
-import type { SandboxState } from './state.js';
+import { recordAttempt } from './delivery-log.js';
+import { outbox } from './events.js';
+import { DEFAULT_BACKOFF_MS, MAX_RETRIES, RETRY_SCHEDULE_MINUTES } from './settings.js';
+import type { DeliveryAttempt, OutboxDelivery, SandboxState } from './state.js';
 import type { StateStore } from './store.js';
 
-/**
- * THE retry schedule: the wait before each retry, counted from the failure before it, in minutes.
- * Doubling from 5 minutes, the tenth retry comes some 85 hours (3.5 days) after the first try. The
- * table in README.md ("Retry schedule") is derived from it, and a test keeps the two equal.
- */
-export const RETRY_SCHEDULE_MINUTES = [5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560] as const;
-export const MAX_RETRIES = RETRY_SCHEDULE_MINUTES.length;
 /** The platform's limit for an answer. */
 export const DELIVERY_TIMEOUT_MS = 20_000;
-export const DEFAULT_BACKOFF_MS = RETRY_SCHEDULE_MINUTES[0] * 60_000;
 
 export interface DeliveryOptions {
   /** The first retry's delay; the later ones keep the schedule's proportions (each twice the one before). */

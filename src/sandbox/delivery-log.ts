@@ -1,36 +1,7 @@
 // Every delivery attempt the sandbox made, kept in its state: what was sent (the exact bytes and
 // headers), where, what came back and when the next attempt is. `webhooks deliveries` lists them
 // and `webhooks replay` sends one again; a replay is recorded too, marked as one.
-import type { SandboxState } from './state.js';
-
-export interface DeliveryAttempt {
-  /** `dlv_` and a number, in the order attempts were made. */
-  id: string;
-  event_id: string;
-  event_type: string;
-  webhook: number;
-  /** 1 for the first try, 2 for the first retry, …; a replay counts on from the delivery it replays. */
-  attempt: number;
-  /** The attempt this one sent again (`webhooks replay`). */
-  replay_of?: string;
-  target: string;
-  /** The headers exactly as sent, names in lower case. */
-  headers: Record<string, string>;
-  /** The body exactly as sent. */
-  body: string;
-  /** Sandbox time. */
-  sent_at: string;
-  /** The receiver's status; null when none came (refused, timed out). */
-  status: number | null;
-  error?: string;
-  /** How long the receiver took to answer (or to fail). */
-  duration_ms: number;
-  ok: boolean;
-  /** When the delivery is tried again; null when it is not (delivered, replayed, given up). */
-  next_attempt_at: string | null;
-  /** This attempt switched the webhook off. */
-  deactivated: boolean;
-}
+import type { DeliveryAttempt, SandboxState } from './state.js';
 
 /** The attempts kept; older ones go first, as the history's oldest entries do. */
 export const DELIVERY_LOG_LIMIT = 1000;

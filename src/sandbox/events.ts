@@ -4,10 +4,10 @@
 // The deliverer (deliverer.ts) sends them once the change is saved.
 import { randomUUID } from 'node:crypto';
 import { WEBHOOK_EVENTS } from '../api/enums.js';
-import type { OperationId } from '../api/operations.js';
-import { signWebhookBody } from '../webhooks/signature.js';
+import { operations, type OperationId } from '../api/operations.js';
+import { signWebhookBody } from '../api/webhook-signature.js';
 import type { PayloadShaper } from './payloads.js';
-import type { SandboxState, Webhook } from './state.js';
+import type { OutboxDelivery, SandboxState, Webhook } from './state.js';
 
 export const EVENTS_BY_CHANGE = {
   // A renewal creates an order, paid by a new transaction, and moves the subscription on.
@@ -38,23 +38,8 @@ export type EventsOf<Id extends OperationId> = Id extends keyof typeof EVENTS_BY
   ? (typeof EVENTS_BY_CHANGE)[Id][number]
   : never;
 
-/** A delivery waiting in the outbox: the exact bytes to send, and when. */
-export interface OutboxDelivery {
-  event_id: string;
-  event_type: string;
-  webhook: number;
-  body: string;
-  /** Absent when the webhook has no secret key. */
-  signature?: string;
-  /** Failed attempts so far. */
-  failures: number;
-  /** When the next attempt is due (epoch ms). */
-  dueAt: number;
-  /** Another process is sending it until then (epoch ms), so it is not sent twice. */
-  claimedUntil?: number;
-}
-
-const DEFAULT_API_VERSION = '2024-04-01';
+/** A webhook without its own api_version is sent events at the version it was registered with. */
+const DEFAULT_API_VERSION = operations['webhooks.create'].version;
 
 export function outbox(state: SandboxState): OutboxDelivery[] {
   // States saved before deliveries existed have no outbox yet.
@@ -72,7 +57,7 @@ export function emitEvent(state: SandboxState, event: string, data: unknown, now
     const version = webhook.api_version ?? DEFAULT_API_VERSION;
     // product.deleted carries only the id (platform facts).
     const shown = event === 'product.deleted' ? data : shape(objectOf(event), version, data);
-    // The platform sends compact JSON but signs its Python re-serialisation (signature.ts).
+    // The platform sends compact JSON but signs its Python re-serialisation (api/webhook-signature.ts).
     const body = JSON.stringify(envelope(webhook, version, event, eventId, shown));
     outbox(state).push({
       event_id: eventId,

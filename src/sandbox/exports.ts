@@ -19,9 +19,6 @@ export interface ExportSettings {
   secret: Buffer;
 }
 
-export const DEFAULT_EXPORT_DELAY_SECONDS = 5;
-export const DEFAULT_LINK_TTL_SECONDS = 300;
-
 export function createExport(state: SandboxState, fields: Omit<ExportRecord, 'id' | 'status'>, nowMs: number, delayMs: number): ExportRecord {
   const id = ++state.lastIds.export;
   const created: ExportRecord = { id, ...fields, status: 'pending' };

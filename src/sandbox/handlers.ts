@@ -10,6 +10,7 @@ import { badRequest, HttpError, notFound } from './http-error.js';
 import { fromCents, sumCents, toCents } from './money.js';
 import { pageOf } from './pages.js';
 import { renewSubscription } from './renewal.js';
+import { SANDBOX_APP } from './settings.js';
 import type { FulfillmentOrder, OrderLine, SandboxState, SubscriptionRecord, Webhook } from './state.js';
 import { subscriptionAnswer, subscriptionView, updatedSubscriptionAnswer } from './subscription-views.js';
 import { recomputeOrderTotals } from './totals.js';
@@ -39,7 +40,6 @@ export interface HandlerContext<Id extends OperationId> {
 
 type Handlers = { [Id in OperationId]: (ctx: HandlerContext<Id>) => unknown };
 
-const SANDBOX_APP = { client_id: 'sandbox-app', name: 'Sandbox' };
 const SANDBOX_AGENT = { email: 'admin@sandbox.example', first_name: 'Sandbox', id: 1, last_name: 'Admin' };
 
 export const handlers: Handlers = {

@@ -7,11 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AUTHORIZE_PATH, TOKEN_PATH } from '../api/oauth.js';
 import { consentPage, errorPage } from './consent-page.js';
 import { readBody } from './read-body.js';
-import { PARTNER_APP, STORE_NAME } from './seed.js';
+import { STORE_NAME } from './seed.js';
+import { DEFAULT_CLIENT_SECRET, PARTNER_APP, REGISTERED_REDIRECT_URIS } from './settings.js';
 
-export const DEFAULT_CLIENT_SECRET = 'sandbox-secret';
-/** Redirect URIs registered for the partner app, as in its settings (the CLI's default port). */
-export const REGISTERED_REDIRECT_URIS = ['http://127.0.0.1:8976/callback', 'http://localhost:8976/callback'];
 /** As on the platform: a code is good once, for ten minutes; a consent page as long. */
 const CODE_TTL_MS = 10 * 60 * 1000;
 /** A granted token is long-lived; the answer still says for how long. */

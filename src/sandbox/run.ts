@@ -2,9 +2,8 @@
 import type { IO } from '../io.js';
 import type { DeliveryOutcome } from './deliverer.js';
 import { parseFaults } from './faults.js';
-import { DEFAULT_CLIENT_SECRET, REGISTERED_REDIRECT_URIS } from './oauth.js';
-import { PARTNER_APP } from './seed.js';
-import { PLATFORM_RATE_PER_SECOND, startSandbox } from './server.js';
+import { startSandbox } from './server.js';
+import { DEFAULT_CLIENT_SECRET, PARTNER_APP, PLATFORM_RATE_PER_SECOND, REGISTERED_REDIRECT_URIS } from './settings.js';
 
 export interface RunSandboxOptions {
   host: string;

@@ -3,6 +3,7 @@
 // built against every event the platform publishes. Nothing in the store changes.
 import { HttpError } from './http-error.js';
 import { customerObject } from './customers.js';
+import { SANDBOX_APP } from './settings.js';
 import { subscriptionView } from './subscription-views.js';
 import type { SandboxState } from './state.js';
 
@@ -22,7 +23,7 @@ export function sampleFor(state: SandboxState, event: string, now: string): Samp
   const gateway = order?.transactions?.[0]?.payment_details?.gateway;
   const cart = state.orders['10002'];
   const samples: Record<string, () => Sample | undefined> = {
-    app: () => ({ data: { client_id: 'sandbox-app', name: 'Sandbox' }, said: 'the app sandbox-app' }),
+    app: () => ({ data: { ...SANDBOX_APP }, said: `the app ${SANDBOX_APP.client_id}` }),
     cart: () =>
       cart && {
         data: { id: 1, created_at: cart.created_at, updated_at: now, user: cart.user, lines: cart.lines, currency: cart.currency, total_incl_tax: cart.total_incl_tax },

@@ -2,18 +2,19 @@
 // deliveries and the events no API change causes, sent on request (both `webhooks trigger`), its
 // clock (`sandbox clock`), and its delivery log with replays (`webhooks deliveries`, `webhooks replay`). Answering at all is how
 // the CLI tells a sandbox from a real store, which these commands refuse.
-import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, signWebhookBody } from '../webhooks/signature.js';
+import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, signWebhookBody } from '../api/webhook-signature.js';
 import { clockNow, isoSeconds } from './clock.js';
 import { attemptOutcome, deliveryHeaders, DELIVERY_TIMEOUT_MS, post } from './deliverer.js';
-import { DELIVERY_ID, deliveryLog, findAttempt, recordAttempt, type DeliveryAttempt } from './delivery-log.js';
+import { DELIVERY_ID, deliveryLog, findAttempt, recordAttempt } from './delivery-log.js';
 import type { Deliverer } from './deliverer.js';
 import { emitEvent, EVENTS_WITHOUT_CHANGE, outbox } from './events.js';
 import { checkDeliveryTarget } from './handlers.js';
 import { badRequest, HttpError } from './http-error.js';
+import { SANDBOX_PATH, SANDBOX_ROUTES } from './paths.js';
 import type { PayloadShaper } from './payloads.js';
 import { sampleFor } from './samples.js';
 import type { Scheduler } from './scheduler.js';
-import type { SandboxState } from './state.js';
+import type { DeliveryAttempt, SandboxState } from './state.js';
 import type { StateStore } from './store.js';
 
 export interface SandboxParts {
@@ -29,15 +30,15 @@ interface Answer {
 }
 
 export async function sandboxOnly(method: string, url: URL, raw: string, parts: SandboxParts): Promise<Answer> {
-  const rest = url.pathname.slice('/sandbox/'.length);
+  const rest = url.pathname.slice(SANDBOX_PATH.length);
   const { store } = parts;
-  if (rest === 'webhooks/' && method === 'GET') {
+  if (rest === SANDBOX_ROUTES.webhooks && method === 'GET') {
     return ok({ webhooks: await store.transact((state) => Object.values(state.webhooks).map((w) => webhookView(state, w.id!)), false) });
   }
-  if (rest === 'events/' && method === 'POST') return ok(await sendSample(parts, jsonBody(raw)));
-  if (rest === 'clock/' && method === 'GET') return ok(await store.transact((state) => clockView(state), false));
-  if (rest === 'clock/' && method === 'POST') return ok({ ...(await moveClockTo(parts, jsonBody(raw))) });
-  if (rest === 'deliveries/' && method === 'GET') {
+  if (rest === SANDBOX_ROUTES.events && method === 'POST') return ok(await sendSample(parts, jsonBody(raw)));
+  if (rest === SANDBOX_ROUTES.clock && method === 'GET') return ok(await store.transact((state) => clockView(state), false));
+  if (rest === SANDBOX_ROUTES.clock && method === 'POST') return ok({ ...(await moveClockTo(parts, jsonBody(raw))) });
+  if (rest === SANDBOX_ROUTES.deliveries && method === 'GET') {
     const webhook = url.searchParams.get('webhook');
     const event = url.searchParams.get('event');
     const failed = url.searchParams.get('failed') === 'true';
@@ -48,7 +49,8 @@ export async function sandboxOnly(method: string, url: URL, raw: string, parts: 
       ),
     });
   }
-  const [, deliveryId, action] = /^deliveries\/([^/]{1,40})\/?(replay\/?)?$/.exec(rest) ?? [];
+  const inLog = rest.startsWith(SANDBOX_ROUTES.deliveries) ? rest.slice(SANDBOX_ROUTES.deliveries.length) : '';
+  const [, deliveryId, action] = /^([^/]{1,40})\/?(replay\/?)?$/.exec(inLog) ?? [];
   if (deliveryId && DELIVERY_ID.test(deliveryId)) {
     if (method === 'GET' && !action) {
       const shown = await store.transact((state) => {

@@ -6,6 +6,7 @@ import { EXPORT_TYPES } from '../api/enums.js';
 import { seedClockOffset } from './clock.js';
 import { markAvailable } from './exports.js';
 import { fromCents, toCents } from './money.js';
+import { PARTNER_APP } from './settings.js';
 import { STATE_SCHEMA, withNullPrototypes } from './state.js';
 import type {
   Category,
@@ -42,8 +43,6 @@ const TAX_RATE = 0.2;
 export const STORE_NAME = 'Northwind Outfitters';
 const STORE_URL = 'https://shop.northwind-outfitters.example';
 const CDN_URL = 'https://cdn.northwind-outfitters.example';
-/** The store's one partner app: its settings are seeded, and it may sign in (see oauth.ts). */
-export const PARTNER_APP = { client_id: 'sandbox-app', name: 'Northwind Ops Console' };
 
 const SHIPPING_METHODS: Record<string, string> = {
   standard: 'Standard Shipping (3-5 business days)',

@@ -10,13 +10,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { operations, versionsOf, type OperationId } from '../api/operations.js';
 import { missingScopes } from '../api/scopes.js';
 import { toFieldIssues } from '../api/validate.js';
-import { SANDBOX_PATH } from '../webhooks/sandbox-admin.js';
 import { clockNow, isoSeconds } from './clock.js';
 import { createDeliverer, type DeliveryOptions } from './deliverer.js';
 import { emitEvent } from './events.js';
-import { checkLink, DEFAULT_EXPORT_DELAY_SECONDS, DEFAULT_LINK_TTL_SECONDS, EXPORT_FILES, signedLink } from './exports.js';
+import { checkLink, EXPORT_FILES, signedLink } from './exports.js';
+import { SANDBOX_PATH } from './paths.js';
 import { payloadShaper } from './payloads.js';
 import { sandboxOnly } from './sandbox-routes.js';
+import { DEFAULT_EXPORT_DELAY_SECONDS, DEFAULT_LINK_TTL_SECONDS, PLATFORM_RATE_PER_SECOND } from './settings.js';
 import { applyDueChanges, createScheduler, nextChangeAt } from './scheduler.js';
 import { handlers } from './handlers.js';
 import { HttpError } from './http-error.js';
@@ -84,8 +85,6 @@ export interface Sandbox {
 }
 
 const ALL_SCOPES = Symbol('all scopes');
-/** The platform's documented limit per access token (platform facts, "Rate limits"). */
-export const PLATFORM_RATE_PER_SECOND = 4;
 /** A read found a change due on the clock: it is applied by a write first, then the read runs again. */
 const DUE = Symbol('changes due');
 const MAX_BODY_BYTES = 1024 * 1024;

@@ -7,8 +7,6 @@ import type * as exports from '../api/schemas/exports.js';
 import type * as orders from '../api/schemas/orders.js';
 import type * as subscriptions from '../api/schemas/subscriptions.js';
 import type * as webhooks from '../api/schemas/webhooks.js';
-import type { DeliveryAttempt } from './delivery-log.js';
-import type { OutboxDelivery } from './events.js';
 
 export type Order = z.output<typeof orders.order>;
 export type OrderLine = z.output<typeof orders.orderLine>;
@@ -30,6 +28,52 @@ export type DataExport = z.output<typeof exports.dataExport>;
 /** An export as kept: its `url` is derived from the sandbox's origin when it is answered. */
 export type ExportRecord = Omit<DataExport, 'url' | 'id'> & { id: number };
 export type Dispute = z.output<typeof disputes.dispute>;
+
+/** A webhook delivery waiting in the outbox (events.ts queues it): the exact bytes to send, and when. */
+export interface OutboxDelivery {
+  event_id: string;
+  event_type: string;
+  webhook: number;
+  body: string;
+  /** Absent when the webhook has no secret key. */
+  signature?: string;
+  /** Failed attempts so far. */
+  failures: number;
+  /** When the next attempt is due (epoch ms). */
+  dueAt: number;
+  /** Another process is sending it until then (epoch ms), so it is not sent twice. */
+  claimedUntil?: number;
+}
+
+/** One delivery attempt as the delivery log (delivery-log.ts) keeps it. */
+export interface DeliveryAttempt {
+  /** `dlv_` and a number, in the order attempts were made. */
+  id: string;
+  event_id: string;
+  event_type: string;
+  webhook: number;
+  /** 1 for the first try, 2 for the first retry, …; a replay counts on from the delivery it replays. */
+  attempt: number;
+  /** The attempt this one sent again (`webhooks replay`). */
+  replay_of?: string;
+  target: string;
+  /** The headers exactly as sent, names in lower case. */
+  headers: Record<string, string>;
+  /** The body exactly as sent. */
+  body: string;
+  /** Sandbox time. */
+  sent_at: string;
+  /** The receiver's status; null when none came (refused, timed out). */
+  status: number | null;
+  error?: string;
+  /** How long the receiver took to answer (or to fail). */
+  duration_ms: number;
+  ok: boolean;
+  /** When the delivery is tried again; null when it is not (delivered, replayed, given up). */
+  next_attempt_at: string | null;
+  /** This attempt switched the webhook off. */
+  deactivated: boolean;
+}
 
 /** Bumped when the layout changes, so an old saved state is reseeded rather than misread. */
 export const STATE_SCHEMA = 4;

@@ -15,7 +15,8 @@ import { addSummary, markdownCode, setOutputs } from '../output/github-actions.j
 import { render } from '../output/render.js';
 import { readDeclaredWebhooks } from './declared.js';
 import { listAllWebhooks } from './list.js';
-import { planWebhooks, type Action, type FieldChange, type Step } from './plan.js';
+import type { ApplyResult, StepResult } from './apply-result.js';
+import { planWebhooks, type Action, type Step } from './plan.js';
 import { outcomeText, planText, SECRETS_NOTE } from './plan-text.js';
 
 export interface ApplyOptions {
@@ -23,33 +24,6 @@ export interface ApplyOptions {
   prune: boolean;
   rotateSecrets: boolean;
   allowUnknownEvent: boolean;
-}
-
-export type StepStatus = 'planned' | 'done' | 'failed' | 'not run' | 'nothing to do';
-
-/** One step as `--json` prints it: no request body, so no secret. */
-export interface StepResult {
-  action: Action;
-  name: string | null;
-  id: number | null;
-  changes: FieldChange[];
-  status: StepStatus;
-  error?: string;
-}
-
-/** What `webhooks apply --json` prints (see the README's "Webhooks as code"). */
-export interface ApplyResult {
-  file: string;
-  dry_run: boolean;
-  prune: boolean;
-  rotate_secrets: boolean;
-  /** `applied`, `no changes`, `dry run` or `failed`. */
-  result: 'applied' | 'no changes' | 'dry run' | 'failed';
-  /** Steps carried out (in a dry run: planned), and webhooks left as they were. */
-  counts: { created: number; updated: number; deleted: number; unchanged: number };
-  plan: StepResult[];
-  /** Present when a declared webhook has a secret and --rotate-secrets was not given. */
-  secrets?: string;
 }
 
 const OPERATION: Record<Exclude<Action, 'unchanged'>, OperationId> = {

@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { StoreAdminError, UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { printable } from '../printable.js';
-import type { DeliveryAttempt } from '../sandbox/delivery-log.js';
+import { SANDBOX_ROUTES } from '../sandbox/paths.js';
+import type { DeliveryAttempt } from '../sandbox/state.js';
 import { appendReceived, newReceivedId, readReceived, RECEIVED_ID, type ReceivedDelivery } from './received-log.js';
 import { sandboxRead, sandboxWrite } from './sandbox-admin.js';
-import { signWebhookBody, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from './signature.js';
+import { signWebhookBody, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../api/webhook-signature.js';
 
 export interface ListOptions {
   webhook?: string;
@@ -40,7 +41,7 @@ export async function listDeliveries(ctx: Context, options: ListOptions): Promis
   if (options.webhook !== undefined) query.webhook = options.webhook;
   if (options.event !== undefined) query.event = options.event;
   if (options.failed) query.failed = 'true';
-  const { deliveries } = await sandboxRead<{ deliveries: DeliveryAttempt[] }>(await ctx.client(), 'webhooks deliveries', 'deliveries/', query);
+  const { deliveries } = await sandboxRead<{ deliveries: DeliveryAttempt[] }>(await ctx.client(), 'webhooks deliveries', SANDBOX_ROUTES.deliveries, query);
   if (ctx.format !== 'table') return show(ctx, deliveries);
   if (deliveries.length === 0) return ctx.note('No delivery attempts match (webhooks deliveries --received lists what webhooks listen received).');
   return show(
@@ -73,7 +74,7 @@ export async function showDelivery(ctx: Context, id: string, secret?: string): P
     );
   }
   checkSandboxId(id);
-  const { delivery } = await sandboxRead<{ delivery: ShownAttempt }>(await ctx.client(), 'webhooks deliveries show', `deliveries/${id}`);
+  const { delivery } = await sandboxRead<{ delivery: ShownAttempt }>(await ctx.client(), 'webhooks deliveries show', `${SANDBOX_ROUTES.deliveries}${id}`);
   if (ctx.format !== 'table') return show(ctx, delivery);
   ctx.io.stdout.write(
     describe([
@@ -108,9 +109,9 @@ async function replayAttempt(ctx: Context, id: string, options: ReplayOptions): 
   checkSandboxId(id);
   if (options.secret !== undefined) throw new UsageError("--secret-file is for a delivery from the listen log: the sandbox signs with the webhook's own secret");
   const client = await ctx.client();
-  const { delivery } = await sandboxRead<{ delivery: ShownAttempt }>(client, 'webhooks replay', `deliveries/${id}`);
+  const { delivery } = await sandboxRead<{ delivery: ShownAttempt }>(client, 'webhooks replay', `${SANDBOX_ROUTES.deliveries}${id}`);
   const body = options.edit ? await editedBody(ctx, delivery.body) : undefined;
-  const { delivery: made } = await sandboxWrite<{ delivery: DeliveryAttempt }>(client, `deliveries/${id}/replay/`, {
+  const { delivery: made } = await sandboxWrite<{ delivery: DeliveryAttempt }>(client, `${SANDBOX_ROUTES.deliveries}${id}/replay/`, {
     ...(options.to ? { to: options.to.href } : {}),
     ...(body !== undefined && body !== delivery.body ? { body } : {}),
   });

@@ -17,7 +17,7 @@ import { configDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { appendReceived, newReceivedId } from './received-log.js';
 import type { Registration } from './listen-registration.js';
-import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, type WebhookSignatureCheck } from './signature.js';
+import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, type WebhookSignatureCheck } from '../api/webhook-signature.js';
 import { printableLine } from '../printable.js';
 
 export interface ListenOptions {

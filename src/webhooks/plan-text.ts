@@ -1,7 +1,7 @@
 // The plan and outcome of `webhooks apply` as a person reads them: one line per webhook, the
 // fields an update changes beneath it, and a last line saying what happened.
 import { printableLine } from '../printable.js';
-import type { ApplyResult, StepResult } from './apply.js';
+import type { ApplyResult, StepResult } from './apply-result.js';
 import type { FieldChange } from './plan.js';
 
 export const SECRETS_NOTE =

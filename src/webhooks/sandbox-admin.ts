@@ -4,17 +4,14 @@
 // does not.
 import { StoreAdminError, UsageError } from '../api/errors.js';
 import type { StoreClient } from '../api/client.js';
+import { operations } from '../api/operations.js';
+import { SANDBOX_PATH, SANDBOX_ROUTES } from '../sandbox/paths.js';
 
 /**
- * Where a sandbox serves what no store offers, outside the API's /api/admin
- * (src/sandbox/sandbox-routes.ts); GET of the path itself answers, without a token, that it is one.
+ * The sandbox's own paths need no API version, but the client sends one with every request: the
+ * version of the webhooks' operations, which every sandbox-only path is about or beside.
  */
-export const SANDBOX_PATH = '/sandbox/';
-export const SANDBOX_WEBHOOKS_PATH = `${SANDBOX_PATH}webhooks/`;
-/** Where a sandbox sends, on request, an event that no change in its API causes (`webhooks trigger`). */
-export const SANDBOX_EVENTS_PATH = `${SANDBOX_PATH}events/`;
-/** The sandbox's own paths need no API version, but the client sends one with every request. */
-const VERSION = '2024-04-01';
+const VERSION = operations['webhooks.list'].version;
 
 export interface SandboxWebhook {
   id: number;
@@ -38,7 +35,7 @@ export function notASandbox(client: StoreClient, what: string): UsageError {
   });
 }
 
-/** A GET of a sandbox-only path (`rest` under /sandbox/); a UsageError naming `what` when the store is not a sandbox. */
+/** A GET of a sandbox-only path (`rest`, one of SANDBOX_ROUTES); a UsageError naming `what` when the store is not a sandbox. */
 export async function sandboxRead<T>(client: StoreClient, what: string, rest: string, query?: Record<string, string>): Promise<T> {
   // Asked without the token first: a real store's paths outside /api/admin never get it.
   if (!(await isSandbox(client))) throw notASandbox(client, what);
@@ -68,7 +65,7 @@ function sandboxProblem(body: unknown): string {
 
 /** The sandbox's webhooks; a UsageError naming `what` when the store is not a sandbox. */
 export async function sandboxWebhooks(client: StoreClient, what: string): Promise<SandboxWebhook[]> {
-  const body = await sandboxRead<{ webhooks?: SandboxWebhook[] }>(client, what, 'webhooks/');
+  const body = await sandboxRead<{ webhooks?: SandboxWebhook[] }>(client, what, SANDBOX_ROUTES.webhooks);
   if (!Array.isArray(body.webhooks)) throw notASandbox(client, what);
   return body.webhooks;
 }
@@ -95,8 +92,7 @@ export async function isSandbox(client: StoreClient): Promise<boolean> {
 
 /** Has the sandbox send `event` with a seeded object of its kind; says what it sent and to which webhooks. */
 export async function sendSandboxSample(client: StoreClient, event: string): Promise<{ said: string; webhooks: number[] }> {
-  const path = `${new URL(client.baseUrl).origin}${SANDBOX_EVENTS_PATH}`;
-  const answer = await client.raw({ method: 'POST', path, version: VERSION, body: { event } });
+  const answer = await client.raw({ method: 'POST', path: sandboxUrl(client, SANDBOX_ROUTES.events), version: VERSION, body: { event } });
   const body = answer.body as { said?: unknown; webhooks?: unknown; detail?: unknown } | undefined;
   if (answer.status !== 200 || typeof body?.said !== 'string' || !Array.isArray(body.webhooks)) {
     throw new StoreAdminError(`The sandbox did not send ${event}: ${typeof body?.detail === 'string' ? body.detail : `status ${answer.status}`}`);

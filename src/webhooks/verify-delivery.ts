@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { StoreAdminError, UsageError } from '../api/errors.js';
 import type { IO } from '../io.js';
-import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, type WebhookSignatureCheck } from './signature.js';
+import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, type WebhookSignatureCheck } from '../api/webhook-signature.js';
 
 export class SignatureMismatchError extends StoreAdminError {
   override name = 'SignatureMismatchError';

@@ -5,7 +5,7 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { webhookHmac } from '../../src/webhooks/signature.js';
+import { webhookHmac } from '../../src/api/webhook-signature.js';
 import { independentDumps } from '../webhooks/python.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import { runCli, startCli, useConfigDir } from './run.js';

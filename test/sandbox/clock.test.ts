@@ -4,11 +4,11 @@
 // a request, not in the test's wall time.
 import { describe, expect, it } from 'vitest';
 import { SEED_MOMENT } from '../../src/sandbox/clock.js';
-import { MAX_RETRIES, RETRY_SCHEDULE_MINUTES } from '../../src/sandbox/deliverer.js';
-import type { DeliveryAttempt } from '../../src/sandbox/delivery-log.js';
+import { MAX_RETRIES, RETRY_SCHEDULE_MINUTES } from '../../src/sandbox/settings.js';
+import type { DeliveryAttempt } from '../../src/sandbox/state.js';
 import type { ClockMove } from '../../src/sandbox/scheduler.js';
 import { memoryStore } from '../../src/sandbox/store.js';
-import { webhookHmac } from '../../src/webhooks/signature.js';
+import { webhookHmac } from '../../src/api/webhook-signature.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { independentDumps } from '../webhooks/python.js';
 import { startReceiver } from '../webhooks/receiver.js';

@@ -4,7 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFaults } from '../../src/sandbox/faults.js';
 import { startEmbeddedSandbox } from '../../src/sandbox/embedded.js';
-import { PLATFORM_RATE_PER_SECOND, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { PLATFORM_RATE_PER_SECOND } from '../../src/sandbox/settings.js';
 import { runCli, useConfigDir } from '../cli/run.js';
 
 const open: Sandbox[] = [];

@@ -1,5 +1,5 @@
 // The platform's own check, run by Python itself when this machine has it: the reference the
-// serialiser in src/webhooks/python-json.ts is held to.
+// serialiser in src/api/python-json.ts is held to.
 import { spawnSync } from 'node:child_process';
 
 const probe = spawnSync('python3', ['-c', 'import json, hmac, hashlib'], { encoding: 'utf8' });

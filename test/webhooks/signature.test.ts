@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../src/index.js';
-import { pythonJsonDumps } from '../../src/webhooks/python-json.js';
+import { pythonJsonDumps } from '../../src/api/python-json.js';
 import { pythonDumpsAll, pythonMissing, pythonSignature } from './python.js';
 
 const hmac = (text: string, secret: string) => createHmac('sha256', secret).update(text).digest('hex');

@@ -1,0 +1,17 @@
+// Where a sandbox serves what no store offers, outside the API's /api/admin: written once, for its
+// routes (sandbox-routes.ts) and for the commands that call them (webhooks/sandbox-admin.ts).
+
+/** GET of the path itself answers, without a token, that the store is a sandbox. */
+export const SANDBOX_PATH = '/sandbox/';
+
+/** The sandbox-only routes, relative to SANDBOX_PATH. */
+export const SANDBOX_ROUTES = {
+  /** GET: its webhooks with their pending deliveries. */
+  webhooks: 'webhooks/',
+  /** POST {"event"}: sends an event that no change in its API causes (`webhooks trigger`). */
+  events: 'events/',
+  /** GET: its clock; POST {"to"}: moves it forward (`sandbox clock`). */
+  clock: 'clock/',
+  /** GET: the delivery log; `deliveries/ID` one attempt, `deliveries/ID/replay/` sends it again. */
+  deliveries: 'deliveries/',
+} as const;
