@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AUTHORIZE_PATH, TOKEN_PATH } from '../api/oauth.js';
 import { consentPage, errorPage } from './consent-page.js';
 import { readBody } from './read-body.js';
-import { STORE_NAME } from './seed.js';
+import { STORE } from './seed-data.js';
 import { DEFAULT_CLIENT_SECRET, PARTNER_APP, REGISTERED_REDIRECT_URIS } from './settings.js';
 
 /** As on the platform: a code is good once, for ten minutes; a consent page as long. */
@@ -96,7 +96,7 @@ export function oauthStore(options: OAuthOptions, tokens: { issue(scopes: string
     const id = randomBytes(16).toString('hex');
     sweep();
     pending.set(id, { clientId, redirectUri, scopes, state, store: storeHost(req, url), expiresAt: Date.now() + CODE_TTL_MS });
-    sendHtml(res, 200, consentPage({ storeName: STORE_NAME, appName: PARTNER_APP.name, redirectUri, scopes, request: id }));
+    sendHtml(res, 200, consentPage({ storeName: STORE.name, appName: PARTNER_APP.name, redirectUri, scopes, request: id }));
   }
 
   /** The person's answer: back to the app with a code, or with access_denied. */
@@ -117,7 +117,7 @@ export function oauthStore(options: OAuthOptions, tokens: { issue(scopes: string
     // Only what was asked for can be granted: a tampered form grants nothing more.
     if (chosen.some((scope) => !found.scopes.includes(scope))) return sendHtml(res, 400, errorPage('Unexpected permission', 'The form asked for a permission the app did not request.'));
     if (chosen.length === 0) {
-      const view = { storeName: STORE_NAME, appName: PARTNER_APP.name, redirectUri: found.redirectUri, scopes: found.scopes, request: id };
+      const view = { storeName: STORE.name, appName: PARTNER_APP.name, redirectUri: found.redirectUri, scopes: found.scopes, request: id };
       return sendHtml(res, 400, consentPage({ ...view, problem: 'Tick at least one permission to approve, or choose Deny.' }));
     }
     pending.delete(id);

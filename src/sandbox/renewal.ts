@@ -3,7 +3,7 @@
 // renews (platform facts); a renewal creates an order, paid by a new transaction, and fires
 // order.created, transaction.created and subscription.updated.
 import type { EVENTS_BY_CHANGE } from './events.js';
-import { renewalOrder } from './seed.js';
+import { renewalOrder } from './renewal-order.js';
 import type { Order, SandboxState, SubscriptionRecord } from './state.js';
 import { subscriptionView } from './subscription-views.js';
 

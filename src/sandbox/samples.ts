@@ -3,6 +3,7 @@
 // built against every event the platform publishes. Nothing in the store changes.
 import { HttpError } from './http-error.js';
 import { customerObject } from './customers.js';
+import { SEED } from './seed-data.js';
 import { SANDBOX_APP } from './settings.js';
 import { subscriptionView } from './subscription-views.js';
 import type { SandboxState } from './state.js';
@@ -13,15 +14,20 @@ export interface Sample {
   said: string;
 }
 
+// The seeded objects the samples are taken from, as the state holds them now (seed-data.ts).
+const [FIRST_ORDER, SECOND_ORDER] = SEED.orders.map((order) => String(order.number));
+const SUBSCRIPTION = String(SEED.subscriptions[0]!.id);
+const [FIRST_CUSTOMER, NEWEST_CUSTOMER] = Object.keys(SEED.customers);
+
 /** The seeded object an event is sent with; a 400 when the sandbox has none of its kind yet. */
 export function sampleFor(state: SandboxState, event: string, now: string): Sample {
   const [kind, action] = event.split('.') as [string, string];
-  const order = state.orders['10001'];
+  const order = state.orders[FIRST_ORDER!];
   const fulfillment = order?.fulfillments?.[0];
-  const line = state.subscriptions['1']?.lines[0];
+  const line = state.subscriptions[SUBSCRIPTION]?.lines[0];
   const product = line?.product;
   const gateway = order?.transactions?.[0]?.payment_details?.gateway;
-  const cart = state.orders['10002'];
+  const cart = state.orders[SECOND_ORDER!];
   const samples: Record<string, () => Sample | undefined> = {
     app: () => ({ data: { ...SANDBOX_APP }, said: `the app ${SANDBOX_APP.client_id}` }),
     cart: () =>
@@ -30,7 +36,7 @@ export function sampleFor(state: SandboxState, event: string, now: string): Samp
         said: `cart 1 (the lines of order ${cart.number}, left at checkout)`,
       },
     customer: () => {
-      const data = customerObject(state, action === 'created' ? 2 : 1);
+      const data = customerObject(state, (action === 'created' ? NEWEST_CUSTOMER : FIRST_CUSTOMER)!);
       return data && { data, said: `customer ${String(data.id)}` };
     },
     dispute: () => {
@@ -45,8 +51,8 @@ export function sampleFor(state: SandboxState, event: string, now: string): Samp
         : undefined,
     store: () => ({ data: { name: 'Sandbox', currency: 'USD', language: 'en-US', timezone: 'UTC' }, said: 'the store' }),
     subscription: () => {
-      const subscription = state.subscriptions['1'];
-      return subscription && { data: subscriptionView(subscription), said: 'subscription 1' };
+      const subscription = state.subscriptions[SUBSCRIPTION];
+      return subscription && { data: subscriptionView(subscription), said: `subscription ${SUBSCRIPTION}` };
     },
     ticket: () =>
       cart && {

@@ -1,4 +1,5 @@
-// An order's totals follow from its lines and shipping; recomputed after every line change.
+// An order's totals follow from its lines and shipping; recomputed after every line change, and
+// kept as its `original_*` when it is placed.
 import type { Order } from './state.js';
 import { fromCents, sumCents, toCents } from './money.js';
 
@@ -32,5 +33,31 @@ export function recomputeOrderTotals(order: Order): void {
       total_discount: order.total_discount,
       total_cost: order.total_cost,
     });
+  }
+}
+
+/** Keeps a new order's totals as its `original_*` and repeats the amounts in `report_values`. */
+export function recordOriginals(order: Order): void {
+  const amount = (value: unknown): string => fromCents(toCents(value));
+  const originals = {
+    original_shipping_excl_tax: amount(order.shipping_excl_tax),
+    original_shipping_incl_tax: amount(order.shipping_incl_tax),
+    original_total_discount: amount(order.total_discount),
+    original_total_excl_tax: amount(order.total_excl_tax),
+    original_total_incl_tax: amount(order.total_incl_tax),
+  };
+  Object.assign(order, originals);
+  order.report_values = {
+    currency: String(order.currency),
+    ...originals,
+    shipping_excl_tax: originals.original_shipping_excl_tax,
+    shipping_incl_tax: originals.original_shipping_incl_tax,
+    total_cost: amount(order.total_cost),
+    total_discount: originals.original_total_discount,
+    total_excl_tax: originals.original_total_excl_tax,
+    total_incl_tax: originals.original_total_incl_tax,
+  };
+  for (const tax of order.tax_lines ?? []) {
+    if (tax.report_values) tax.report_values.amount = tax.amount;
   }
 }

@@ -9,6 +9,7 @@ import type { StoreClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import type { ZodMiniType } from 'zod/mini';
 import { EVENTS_BY_CHANGE, EVENTS_WITHOUT_CHANGE } from '../sandbox/events.js';
+import { SEED } from '../sandbox/seed-data.js';
 import { sandboxWebhooks, sendSandboxSample } from './sandbox-admin.js';
 
 interface Change {
@@ -29,10 +30,20 @@ interface Fixture {
   run(client: StoreClient, body: Body, edited: boolean): Promise<Change>;
 }
 
+// The seeded objects the changes start from (sandbox/seed-data.ts).
+const [FIRST_ORDER] = SEED.orders;
+const ORDER: string = FIRST_ORDER!.number!;
+const CUSTOMER: number = FIRST_ORDER!.user!.id!;
+/** The first order's payment, which a dispute is opened on. */
+const TRANSACTION: number = FIRST_ORDER!.transactions![0]!.id!;
+const SUBSCRIPTION: number = SEED.subscriptions.find((s) => s.status === 'active')!.id!;
+/** Only an active subscription renews: the seed's others follow if an earlier run canceled the first, or changed their status. */
+const RENEWABLE: number[] = SEED.subscriptions.filter((s) => s.status !== 'canceled').map((s) => s.id!);
+
 const NOTE = { message: 'Note added by store-admin webhooks trigger' };
 // The renewal order is made from the subscription: --set changes the subscription first.
 const RENEWAL = { change: 'subscriptions.renew', sets: 'subscriptions.update', body: {}, run: renewOne } as const;
-const DISPUTE = { change: 'disputes.create', sets: 'disputes.create', body: { transaction: 501, type: 'chargeback' }, run: disputeOne } as const;
+const DISPUTE = { change: 'disputes.create', sets: 'disputes.create', body: { transaction: TRANSACTION, type: 'chargeback' }, run: disputeOne } as const;
 
 /** One change per event the sandbox can emit; the operation behind it lists the event in events.ts. */
 export const TRIGGERS = new Map<string, Fixture>(Object.entries({
@@ -43,8 +54,9 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
     sets: 'subscriptions.update',
     body: { is_test: true },
     run: async (client, body, edited) => {
-      await client.subscriptions.update({ params: { id: 1 }, body });
-      return { did: edited ? `Updated subscription 1 (${Object.keys(body).join(', ')})` : 'Marked subscription 1 as a test subscription', object_id: 1 };
+      await client.subscriptions.update({ params: { id: SUBSCRIPTION }, body });
+      const did = edited ? `Updated subscription ${SUBSCRIPTION} (${Object.keys(body).join(', ')})` : `Marked subscription ${SUBSCRIPTION} as a test subscription`;
+      return { did, object_id: SUBSCRIPTION };
     },
   },
   'order.updated': {
@@ -52,8 +64,8 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
     sets: 'orders.addNote',
     body: NOTE,
     run: async (client, body) => {
-      await client.orders.addNote({ params: { number: '10001' }, body: body as never });
-      return { did: 'Added a note to order 10001', object_id: '10001' };
+      await client.orders.addNote({ params: { number: ORDER }, body: body as never });
+      return { did: `Added a note to order ${ORDER}`, object_id: ORDER };
     },
   },
   'customer.updated': {
@@ -61,8 +73,8 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
     sets: 'customers.addNote',
     body: NOTE,
     run: async (client, body) => {
-      await client.customers.addNote({ params: { id: 1 }, body: body as never });
-      return { did: 'Added a note to customer 1', object_id: 1 };
+      await client.customers.addNote({ params: { id: CUSTOMER }, body: body as never });
+      return { did: `Added a note to customer ${CUSTOMER}`, object_id: CUSTOMER };
     },
   },
   'dispute.created': DISPUTE,
@@ -152,11 +164,10 @@ function asJson(text: string): { value: unknown } | undefined {
   }
 }
 
-/** Renewing a subscription creates an order, paid by a new transaction; --set changes subscription 1 first. */
+/** Renewing a subscription creates an order, paid by a new transaction; --set changes the active subscription first. */
 async function renewOne(client: StoreClient, body: Body, edited: boolean): Promise<Change> {
-  if (edited) await client.subscriptions.update({ params: { id: 1 }, body });
-  // Subscription 1 is active in the seed; the others follow if an earlier run canceled it.
-  for (const id of [1, 2, 4]) {
+  if (edited) await client.subscriptions.update({ params: { id: SUBSCRIPTION }, body });
+  for (const id of RENEWABLE) {
     try {
       const renewed = await client.subscriptions.renew({ params: { id } });
       const order = renewed.orders?.at(-1)?.order_number;
@@ -168,7 +179,7 @@ async function renewOne(client: StoreClient, body: Body, edited: boolean): Promi
   throw exhausted('no seeded subscription can be renewed any more');
 }
 
-/** A dispute on transaction 501 (unless --set says otherwise) marks it disputed. */
+/** A dispute on the first order's payment (unless --set says otherwise) marks it disputed. */
 async function disputeOne(client: StoreClient, body: Body): Promise<Change> {
   const dispute = await client.disputes.create({ body });
   const on = dispute.transaction == null ? '' : ` on transaction ${dispute.transaction}${dispute.order == null ? '' : ` of order ${dispute.order}`}`;

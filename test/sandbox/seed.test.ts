@@ -8,7 +8,10 @@ import { strict, user } from '../../src/api/schemas/common.js';
 import * as orderSchemas from '../../src/api/schemas/orders.js';
 import { handlers, withLineShape } from '../../src/sandbox/handlers.js';
 import { subscriptionAnswer, updatedSubscriptionAnswer } from '../../src/sandbox/subscription-views.js';
+import { presentExport } from '../../src/sandbox/exports.js';
 import { createSeed } from '../../src/sandbox/seed.js';
+import type { Seed } from '../../src/sandbox/seed-data.js';
+import type { SandboxState } from '../../src/sandbox/state.js';
 import { validInputs } from '../fixtures.js';
 
 const seed = createSeed();
@@ -90,6 +93,63 @@ describe('the sandbox seed against the strict response schemas', () => {
 
   it('export types, as exports.listTypes answers them', async () => {
     expect(problems(await responseOf('exports.listTypes'), { types: seed.exportTypes })).toEqual([]);
+  });
+});
+
+interface Answered {
+  /** Names the record in the test's title: `order 10001`. */
+  record: string;
+  /** The operation whose answer carries this kind of record. */
+  id: OperationId;
+  /** The record as that operation answers it. */
+  answer: unknown;
+}
+
+/**
+ * Each kind of record the seed's data holds (seed-data.ts), read from a seeded state (its derived
+ * values filled in), with the operation that answers it. The type asks for every kind: one added
+ * to the seed does not compile until it names its operation here.
+ */
+const ANSWERED_BY: { [Kind in keyof Seed]: (state: SandboxState) => Answered[] } = {
+  orders: (state) => Object.values(state.orders).map((order) => ({ record: `order ${order.number}`, id: 'orders.removeLine', answer: order })),
+  orderNotes: (state) =>
+    Object.entries(state.orderNotes).flatMap(([number, notes]) =>
+      notes.map((note) => ({ record: `note ${note.id} of order ${number}`, id: 'orders.addNote' as const, answer: note })),
+    ),
+  customers: (state) =>
+    Object.entries(state.customers).flatMap(([id, customer]) => [
+      // No operation answers a customer alone: an order carries one as its `user`.
+      { record: `customer ${id}`, id: 'orders.removeLine' as const, answer: { ...Object.values(state.orders)[0], user: customer.user } },
+      ...customer.notes.map((note) => ({ record: `note ${note.id} of customer ${id}`, id: 'customers.addNote' as const, answer: note })),
+    ]),
+  subscriptions: (state) =>
+    Object.values(state.subscriptions).map((s) => ({ record: `subscription ${s.id}`, id: 'subscriptions.cancel', answer: subscriptionAnswer(s) })),
+  fulfillmentEvents: (state) =>
+    Object.values(state.fulfillmentEvents).map((event) => ({ record: `fulfillment event ${event.id}`, id: 'orders.getFulfillmentEvent', answer: event })),
+  fulfillmentOrders: (state) =>
+    Object.values(state.fulfillmentOrders).map((fo) => ({
+      record: `fulfillment order ${fo.id}`,
+      id: 'fulfillmentOrders.rejectCancellation',
+      answer: withLineShape(fo, 'reject'),
+    })),
+  categories: (state) => Object.values(state.categories).map((c) => ({ record: `category ${c.id}`, id: 'categories.get', answer: c })),
+  appSettings: (state) =>
+    Object.entries(state.appSettings).map(([app, settings]) => ({ record: `settings of app ${app}`, id: 'apps.updateSettings', answer: settings })),
+  webhooks: (state) => Object.values(state.webhooks).map((w) => ({ record: `webhook ${w.id}`, id: 'webhooks.get', answer: w })),
+  exports: (state) =>
+    Object.values(state.exports).map((e) => ({ record: `export ${e.id}`, id: 'exports.get', answer: presentExport(e, 'http://127.0.0.1:1') })),
+};
+
+describe("every record of the seed's data, as the operation that answers its kind", () => {
+  const state = createSeed();
+  const cases = Object.values(ANSWERED_BY).flatMap((of) => of(state).map((c) => [`${c.record} (${c.id})`, c] as const));
+
+  it('finds records of every kind', () => {
+    for (const [kind, of] of Object.entries(ANSWERED_BY)) expect(of(state).length, kind).toBeGreaterThan(0);
+  });
+
+  it.each(cases)('%s', async (_title, { id, answer }) => {
+    expect(problems(await responseOf(id), answer)).toEqual([]);
   });
 });
 
