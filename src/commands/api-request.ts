@@ -13,7 +13,7 @@ import { checkQuery, recordLines, render } from '../output/render.js';
 import type { Options } from '../options.js';
 import { addHint } from '../run/auth-hint.js';
 import { confirm } from '../run/confirm.js';
-import { droppedProtoNote, jsonValue, MAX_JSON_DEPTH, textFrom } from './values.js';
+import { droppedProtoNote, jsonValue, MAX_JSON_DEPTH, textFrom } from '../fields/values.js';
 
 const MAX_PAGES = 1000;
 const RESERVED_HEADERS = new Set(['authorization', 'x-store-api-version', 'host', 'content-length']);

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
-import { collect } from './values.js';
+import { collect } from '../fields/values.js';
 
 export function register(api: Command, ctx: Context): void {
   api

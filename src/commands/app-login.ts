@@ -18,7 +18,7 @@ import { openBrowser } from '../oauth/browser.js';
 import { tabPage } from '../oauth/tab-page.js';
 import { loginStore, show, targetProfile } from './auth-actions.js';
 import type { Options } from '../options.js';
-import { textFrom } from './values.js';
+import { textFrom } from '../fields/values.js';
 
 const SCOPE = /^[a-z][a-z_]*:(read|write)$/;
 

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { requireSomething } from '../run/body.js';
 import { addOperationCommand } from './define.js';
-import { collect, jsonObject, typedPair } from './values.js';
+import { collect, jsonObject, typedPair } from '../fields/values.js';
 
 export function register(apps: Command, ctx: Context): void {
   addOperationCommand(apps, ctx, {

@@ -8,7 +8,7 @@ import { render } from '../output/render.js';
 import { maskToken } from '../output/mask.js';
 import type { Options } from '../options.js';
 import { argumentOrChoice } from './local.js';
-import { textFrom } from './values.js';
+import { textFrom } from '../fields/values.js';
 import { checkProfileName, type AppLogin, type ConfigData, type Profile } from '../config/profiles.js';
 import { chosenBaseUrl, chosenProfile, noToken, profileStore, resolveConnection, type Setting } from '../config/resolve.js';
 import { cleanToken } from '../config/token.js';

@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
 import { localUrl } from './webhook-listen.js';
-import { secretFrom } from './values.js';
+import { secretFrom } from '../fields/values.js';
 
 const secretFile = (command: Command, what: string) => command.option('--secret-file <file>', `${what} (- for standard input)`);
 

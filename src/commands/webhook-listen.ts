@@ -3,7 +3,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../context.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
-import { collect, secretFrom } from './values.js';
+import { collect, secretFrom } from '../fields/values.js';
 
 function port(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError('takes 0 to 65535');

@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { render } from '../output/render.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
-import { collect } from './values.js';
+import { collect } from '../fields/values.js';
 
 export function registerTrigger(webhooks: Command, ctx: Context): void {
   const command = webhooks

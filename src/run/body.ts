@@ -4,7 +4,7 @@ import { UsageError } from '../api/errors.js';
 import { operations, type OperationSchemas } from '../api/operations.js';
 import type { Context } from '../context.js';
 import type { Options } from '../options.js';
-import { fieldBody } from '../commands/fields.js';
+import { fieldBody } from '../fields/body.js';
 import type { OperationCommand } from './spec.js';
 
 /** The body the flags (and prompts) give, or undefined for an operation without one. */

@@ -9,7 +9,7 @@ import { UsageError } from '../api/errors.js';
 import { create } from '../api/schemas/webhooks.js';
 import { configDir } from '../config/paths.js';
 import { toFieldIssues } from '../api/validate.js';
-import { textFrom } from '../commands/values.js';
+import { textFrom } from '../fields/values.js';
 import type { IO } from '../io.js';
 import { unknownEvent } from './event-names.js';
 

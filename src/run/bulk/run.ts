@@ -13,7 +13,7 @@ import type { Options } from '../../options.js';
 import { addHint } from '../auth-hint.js';
 import { confirm } from '../confirm.js';
 import { commandName, type OperationCommand } from '../spec.js';
-import { textFrom } from '../../commands/values.js';
+import { textFrom } from '../../fields/values.js';
 import { mayHaveApplied } from '../../journal/history.js';
 import { statusLine } from '../../output/status-line.js';
 import { rateLimiter } from '../limiter.js';
