@@ -8,7 +8,8 @@ import type { Context } from '../context.js';
 import type { Options } from '../options.js';
 import { EACH_FLAG, WITH_EACH_FLAGS, type BulkFlag } from '../run/bulk/flags.js';
 import type { OperationCommand } from '../run/spec.js';
-import { addFieldOptions, describeConstraints } from '../fields/body.js';
+import { describeConstraints } from '../fields/constraints.js';
+import { addFieldOptions } from '../fields/options.js';
 import { describeCommand } from './meta.js';
 
 export function addOperationCommand(parent: Command, ctx: Context, spec: OperationCommand): Command {

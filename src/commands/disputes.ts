@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { DISPUTE_RESOLUTIONS, DISPUTE_TYPES } from '../api/enums.js';
 import type { Context } from '../context.js';
 import { addOperationCommand } from './define.js';
-import type { Field } from '../fields/body.js';
+import type { Field } from '../fields/declare.js';
 
 // Given no flags on a terminal, the command asks for the fields a dispute is usually recorded with.
 const fields: readonly Field[] = [

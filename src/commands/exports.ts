@@ -5,7 +5,7 @@ import { UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { addOperationCommand } from './define.js';
 import { addCreateWaitOptions, addWaitOptions, checkWaitOptions, settleExport, waitBeforeDownload } from './export-wait.js';
-import type { Field } from '../fields/body.js';
+import type { Field } from '../fields/declare.js';
 
 const createFields: readonly Field[] = [
   { key: 'type', help: 'what to export', choices: EXPORT_TYPES, prompt: { message: 'What to export?' } },

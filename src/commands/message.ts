@@ -1,5 +1,5 @@
 // The note text shared by the note commands: `--message T`, `--message-file F|-`, or a prompt.
-import type { Field } from '../fields/body.js';
+import type { Field } from '../fields/declare.js';
 
 export const noteFields: readonly Field[] = [
   {

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { OperationId } from '../api/operations.js';
 import type { Context } from '../context.js';
-import type { Field } from '../fields/body.js';
+import type { Field } from '../fields/declare.js';
 
 export interface CommandMeta {
   operation?: OperationId;

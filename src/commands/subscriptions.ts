@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { CANCEL_REASONS, INTERVALS, SUBSCRIPTION_STATUSES } from '../api/enums.js';
 import type { Context } from '../context.js';
 import { addOperationCommand } from './define.js';
-import type { Field } from '../fields/body.js';
+import type { Field } from '../fields/declare.js';
 
 const cancelFields: readonly Field[] = [
   {

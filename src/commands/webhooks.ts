@@ -6,7 +6,7 @@ import { redactSecrets } from '../output/redact.js';
 import { ALLOW_UNKNOWN_EVENT, unknownEvent } from '../webhooks/event-names.js';
 import type { Options } from '../options.js';
 import { addOperationCommand } from './define.js';
-import type { Field } from '../fields/body.js';
+import type { Field } from '../fields/declare.js';
 import { registerApply } from './webhook-apply.js';
 import { registerDeliveries } from './webhook-deliveries.js';
 import { registerList } from './webhook-list.js';

@@ -6,7 +6,9 @@ import { prepareCallWith, type PreparedCall } from '../api/prepare.js';
 import { paramsSchema } from '../api/validate.js';
 import type { Context } from '../context.js';
 import type { Options } from '../options.js';
-import { attributeOf, flagOf, missingError, missingFlags, nearest } from '../fields/body.js';
+import { attributeOf, flagOf } from '../fields/declare.js';
+import { nearest } from '../fields/nearest.js';
+import { missingError, missingFlags } from '../fields/prompt.js';
 import type { Input, OperationCommand } from './spec.js';
 
 /** An input that passed its check, with the call prepared from it: the client sends that call as it is. */

@@ -6,7 +6,7 @@ import type { OperationId } from '../api/operations.js';
 import type { Context } from '../context.js';
 import type { Options } from '../options.js';
 import type { ViewName } from '../output/views.js';
-import type { Field } from '../fields/body.js';
+import type { Field } from '../fields/declare.js';
 
 /** A run's input: path parameters and body, as the client takes them. */
 export interface Input {

@@ -2,7 +2,7 @@
 // as `order.craeted` would otherwise subscribe to nothing, silently. Names the platform adds later
 // pass with --allow-unknown-event.
 import { WEBHOOK_EVENTS } from '../api/enums.js';
-import { nearest } from '../fields/body.js';
+import { nearest } from '../fields/nearest.js';
 
 export const ALLOW_UNKNOWN_EVENT = '--allow-unknown-event';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { OperationSchemas } from '../../src/api/operations.js';
 import { operations } from '../../src/api/operations.js';
 import { commandTree } from '../../src/cli.js';
-import { flagOf } from '../../src/fields/body.js';
+import { flagOf } from '../../src/fields/declare.js';
 import { metaOf } from '../../src/commands/meta.js';
 import { DEFAULTS } from '../../src/defaults.js';
 import { commandPath, leafCommands } from '../../src/docs/reference.js';

@@ -7,7 +7,7 @@ import { operations } from '../../api/operations.js';
 import { callPreparer } from '../../api/prepare.js';
 import type { Context } from '../../context.js';
 import type { Options } from '../../options.js';
-import { attributeOf, flagOf, type Field } from '../../fields/body.js';
+import { attributeOf, flagOf, type Field } from '../../fields/declare.js';
 import { bodyOf } from '../body.js';
 import { paramsFrom, validated, validatedWith, type Checked, type Preparer } from '../prepare-input.js';
 import type { OperationCommand } from '../spec.js';

@@ -1,0 +1,46 @@
+// Typed text becomes a field's value: by its kind (integer, date, JSON object, list), its aliases
+// and `null` where the schema takes it. Flags and prompts convert alike; the schema checks after.
+import type { Context } from '../context.js';
+import { flagOf, type Field, type FlagValues } from './declare.js';
+import { BadValue, dateTime, droppedProtoNote, integerOrText, jsonObject, protoKeys } from './values.js';
+
+/** Turns typed text into the field's value; throws BadValue with a reason. */
+export async function convert(field: Field, typed: string, ctx: Context, nullable: boolean): Promise<unknown> {
+  const text = typed.trim();
+  if (field.aliases && Object.hasOwn(field.aliases, text)) return field.aliases[text];
+  if (nullable && text === 'null') return null;
+  switch (field.kind) {
+    case 'integer':
+      return integerOrText(text);
+    case 'date':
+      return dateTime(text, field.edge);
+    case 'object':
+      return withoutProtoKeys(await jsonObject(typed, flagOf(field), ctx.io, nullable), flagOf(field), ctx);
+    case 'list':
+      return convertList(text);
+    default:
+      if (!text) throw new BadValue('is blank');
+      return text;
+  }
+}
+
+/** The schemas would drop a `__proto__` key without a word: the user is told. */
+export function withoutProtoKeys<T>(value: T, flag: string, ctx: Context): T {
+  const keys = protoKeys(value);
+  if (keys.length > 0) ctx.note(droppedProtoNote(flag, keys));
+  return value;
+}
+
+/** A list from one flag or answer: comma-separated, blanks dropped. */
+export function convertList(item: string): string[] {
+  return item.split(',').map((part) => part.trim()).filter(Boolean);
+}
+
+/** Items that pass the field's own check; the first that does not is refused with its reason. */
+export function checkedItems(field: Field, items: string[], opts: FlagValues): string[] {
+  for (const item of items) {
+    const problem = field.checkItem?.(item, opts);
+    if (problem) throw new BadValue(problem);
+  }
+  return items;
+}
