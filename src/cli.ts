@@ -16,13 +16,13 @@ declare const __STORE_ADMIN_VERSION__: string;
 
 /** The command tree: every group when `argv` is not given, else only the groups it needs. */
 export async function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
-  const { io } = ctx;
+  const { io, output } = ctx;
   const program = new StoreAdminCommand('store-admin')
     .description('Administer an online store from the command line: orders, subscriptions, exports, webhooks and more')
     .version(__STORE_ADMIN_VERSION__, '-V, --version')
     .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
+      writeOut: output.text,
+      writeErr: output.log,
       outputError: (text, write) => write(`store-admin: ${text.replace(/^error: /, '')}`),
       getOutHelpWidth: () => helpWidth(io.stdout),
       getErrHelpWidth: () => helpWidth(io.stderr),
@@ -70,8 +70,8 @@ export async function main(argv: string[], io: IO = processIO(), overrides: Cont
     await ctx.explain(error);
     // The error as a JSON object too, on stderr, only when JSON output was asked for by name.
     const { json, output } = program.opts<{ json?: boolean; output?: string }>();
-    const code = report(error, ctx.io, !!json || output === 'json' || output === 'ndjson', interrupts.stoppedBy === 'SIGTERM');
-    if (ctx.io.env.GITHUB_ACTIONS === 'true' && code !== EXIT.ok) await annotate(error, code, ctx.io);
+    const code = report(error, ctx.output.log, ctx.io.env, !!json || output === 'json' || output === 'ndjson', interrupts.stoppedBy === 'SIGTERM');
+    if (ctx.io.env.GITHUB_ACTIONS === 'true' && code !== EXIT.ok) await annotate(error, code, ctx.output.log);
     return code;
   } finally {
     await ctx.close();
@@ -80,20 +80,20 @@ export async function main(argv: string[], io: IO = processIO(), overrides: Cont
 }
 
 /** On GitHub Actions, the error also shows on the run's page (through the guarded stderr: no token). */
-async function annotate(error: unknown, exitCode: number, io: IO): Promise<void> {
+async function annotate(error: unknown, exitCode: number, log: (text: string) => void): Promise<void> {
   const { errorAnnotation } = await import('./output/github-actions.js');
   const message = error instanceof Error ? error.message.replace(/^error: /, '') : String(error);
-  io.stderr.write(errorAnnotation(exitCode, message, error instanceof StoreAdminError ? error.hint : undefined));
+  log(errorAnnotation(exitCode, message, error instanceof StoreAdminError ? error.hint : undefined));
 }
 
-function report(error: unknown, io: IO, json: boolean, terminated: boolean): number {
+function report(error: unknown, log: (text: string) => void, env: NodeJS.ProcessEnv, json: boolean, terminated: boolean): number {
   if (error instanceof CommanderError) {
     // Commander has already printed help, the version or its own one-line message.
     if (error.exitCode === 0) return EXIT.ok;
     // A group named without a command: its help was the answer, and there is no other message.
     if (error.code === 'commander.help') return EXIT.usage;
     const message = error.message.replace(/^error: /, '');
-    if (json) io.stderr.write(`${JSON.stringify({ error: { message, exitCode: EXIT.usage, type: 'UsageError' } })}\n`);
+    if (json) log(`${JSON.stringify({ error: { message, exitCode: EXIT.usage, type: 'UsageError' } })}\n`);
     return EXIT.usage;
   }
   const known = error instanceof StoreAdminError;
@@ -103,13 +103,13 @@ function report(error: unknown, io: IO, json: boolean, terminated: boolean): num
   // The status tells a wrong store URL (a bare 404) from a missing object.
   const status = error instanceof ApiError && !message.startsWith(String(error.status)) ? ` (HTTP ${error.status})` : '';
   // One line each, whatever a store put in them.
-  io.stderr.write(`store-admin: ${printableLine(message)}${status}\n`);
-  if (known && error.hint) io.stderr.write(`hint: ${printableLine(error.hint)}\n`);
-  if (io.env.STORE_ADMIN_DEBUG && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+  log(`store-admin: ${printableLine(message)}${status}\n`);
+  if (known && error.hint) log(`hint: ${printableLine(error.hint)}\n`);
+  if (env.STORE_ADMIN_DEBUG && error instanceof Error && error.stack) log(`${error.stack}\n`);
   if (json) {
     const httpStatus = error instanceof ApiError ? error.status : undefined;
     const type = known ? error.name : 'Error';
-    io.stderr.write(`${JSON.stringify({ error: { message, exitCode, type, ...(httpStatus ? { status: httpStatus } : {}), ...(error instanceof ApiError && error.body !== undefined ? { body: error.body } : {}) } })}\n`);
+    log(`${JSON.stringify({ error: { message, exitCode, type, ...(httpStatus ? { status: httpStatus } : {}), ...(error instanceof ApiError && error.body !== undefined ? { body: error.body } : {}) } })}\n`);
   }
   return exitCode;
 }

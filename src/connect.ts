@@ -5,6 +5,7 @@ import { createClient, type ClientOptions, type StoreClient } from './api/client
 import { noteAssumedHttps, storeUrlFromInput } from './api/url.js';
 import type { IO } from './io.js';
 import type { GlobalOptions } from './options.js';
+import type { Output } from './output/output.js';
 import { noToken, resolveConnection } from './config/resolve.js';
 import { redactSecrets } from './output/redact.js';
 import { printable, printableLine } from './printable.js';
@@ -36,19 +37,19 @@ export function sandboxRequested(options: GlobalOptions, env: NodeJS.ProcessEnv)
   return !!options.sandbox || ['1', 'true', 'yes'].includes((env.STORE_ADMIN_SANDBOX ?? '').toLowerCase());
 }
 
-export async function connect(options: GlobalOptions, io: IO, note: (message: string) => void): Promise<Connection> {
+export async function connect(options: GlobalOptions, io: IO, output: Pick<Output, 'prose' | 'log'>): Promise<Connection> {
   const common: Partial<ClientOptions> = {
-    ...traceHooks(options, io),
-    onWarning: (m) => note(`warning: ${m}`),
+    ...traceHooks(options, output),
+    onWarning: (m) => output.prose(`warning: ${m}`),
     onRetry: ({ attempt, of, delayMs, reason }) =>
-      note(`${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${attempt} of ${of})`),
+      output.prose(`${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${attempt} of ${of})`),
     ...(options.timeout !== undefined ? { timeoutMs: options.timeout * 1000 } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
     ...maxResponse(io.env),
     // Said when an operation's request is first built with it: the api command's raw requests
     // carry --api-version as their own version, with nothing to warn about.
     ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
-    onApiVersion: (version) => note(`warning: sending X-Store-API-Version: ${version} instead of each operation's own value`),
+    onApiVersion: (version) => output.prose(`warning: sending X-Store-API-Version: ${version} instead of each operation's own value`),
   };
 
   if (sandboxRequested(options, io.env)) {
@@ -77,7 +78,7 @@ export async function connect(options: GlobalOptions, io: IO, note: (message: st
   const client = createClient({
     ...common,
     // A URL pasted from the browser is cut to the store's; the user is told what was dropped.
-    baseUrl: resolved.baseUrl.source === 'profile' ? resolved.baseUrl.value : storeUrlFromInput(resolved.baseUrl.value, note),
+    baseUrl: resolved.baseUrl.source === 'profile' ? resolved.baseUrl.value : storeUrlFromInput(resolved.baseUrl.value, output.prose),
     token: resolved.token?.value,
     allowHttp: resolved.allowHttp,
   });
@@ -104,9 +105,9 @@ function maxResponse(env: NodeJS.ProcessEnv): Partial<ClientOptions> {
   return { maxResponseBytes: Number(value) * 1024 * 1024 };
 }
 
-function traceHooks(options: GlobalOptions, io: IO): Partial<ClientOptions> {
+function traceHooks(options: GlobalOptions, output: Pick<Output, 'log'>): Partial<ClientOptions> {
   if (!options.verbose) return {};
-  const write = (line: string) => io.stderr.write(`${line}\n`);
+  const write = (line: string) => output.log(`${line}\n`);
   const body = (value: unknown) => {
     if (value === undefined) return;
     // The store's text, shown without its control characters (JSON leaves C1 controls and bidi overrides raw).

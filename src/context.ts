@@ -7,13 +7,14 @@ import type { Interrupts } from './interrupts.js';
 import { guardedIO, type IO } from './io.js';
 import type { GlobalOptions } from './options.js';
 import { colorLevel, type ColorLevel } from './output/color.js';
+import { createOutput, type Output } from './output/output.js';
 import type { Format } from './output/render.js';
 import type { Prompter } from './prompt.js';
-import { statusLine } from './output/status-line.js';
-import { printableLine } from './printable.js';
 
 export interface Context {
   io: IO;
+  /** Everything the run prints goes through here: the result, records, prose for people. */
+  readonly output: Output;
   /** The command line as given after `store-admin`, for hints that repeat it (resuming a run). */
   readonly argv: readonly string[];
   /** The global options of this run (set before any command runs). */
@@ -38,7 +39,7 @@ export interface Context {
   grant(): Promise<import('./connect.js').Grant | undefined>;
   /** The whole command tree, for completion and help (built on demand). */
   commandTree(): Promise<import('commander').Command>;
-  /** A diagnostic line on stderr, unless --quiet. */
+  /** A diagnostic line on stderr, unless --quiet: `output.prose`, kept for the run layer until it moves over. */
   note(message: string): void;
   /** Adds what the connection knows to a failure before it is reported (https assumed for a bare host). */
   explain(error: unknown): Promise<void>;
@@ -72,14 +73,11 @@ export function createContext(
   let connection: Promise<import('./connect.js').Connection> | undefined;
   const connect = () =>
     (connection ??= import('./connect.js').then(async (m) => {
-      const made = await m.connect(options, io, note);
+      const made = await m.connect(options, io, output);
       if (made.token) guarded.protect(made.token);
       return made;
     }));
-  const note = (message: string) => {
-    // Above the status line: a spinner or progress bar may be drawn there.
-    if (!options.quiet) statusLine(io.stderr).above(() => io.stderr.write(`${printableLine(message)}\n`));
-  };
+  const output = createOutput(io, () => ({ format, query: options.query, raw: options.raw, color, quiet: options.quiet }));
   return {
     io,
     argv,
@@ -101,8 +99,9 @@ export function createContext(
     get forceSignal() {
       return interrupts.forceSignal;
     },
+    output,
     prompt: overrides.prompter ?? lazyPrompter(io, interactive),
-    note,
+    note: output.prose,
     commandTree,
     bind(parsed) {
       if (parsed.json && parsed.output !== undefined && parsed.output !== 'json') {

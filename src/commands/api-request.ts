@@ -8,8 +8,7 @@ import type { RawResponse } from '../api/client.js';
 import type { Context } from '../context.js';
 import { redactSecrets } from '../output/redact.js';
 import { printable, printableLine } from '../printable.js';
-import { applyQuery } from '../output/query.js';
-import { checkQuery, recordLines, render } from '../output/render.js';
+import { checkQuery } from '../output/render.js';
 import type { Options } from '../options.js';
 import { addHint } from '../run/auth-hint.js';
 import { confirm } from '../run/confirm.js';
@@ -56,23 +55,21 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
   let response = await client.raw(request);
   let body = response.body;
   const shown = (data: unknown) => (opts.showSecret ? data : redactSecrets(data));
-  // JSON or NDJSON: a table has no columns to show an arbitrary answer in.
-  const format = ctx.format === 'ndjson' ? 'ndjson' : 'json';
   if (opts.paginate && response.status >= 200 && response.status < 300 && isPage(body)) {
     // As NDJSON, each page's records are printed as they arrive (a query applies to each record);
     // as JSON, the pages are merged into one list.
-    const stream = format === 'ndjson' ? recordLines(io) : undefined;
+    const stream = ctx.format === 'ndjson' ? await ctx.output.records({ query: (record, search) => search(record) }) : undefined;
     const merged: unknown[] = [];
-    const take = async (results: unknown[]) => {
+    const take = (results: unknown[]) => {
       if (!stream) return void merged.push(...results);
-      for (const record of results) stream.write(options.query === undefined ? shown(record) : await applyQuery(shown(record), options.query));
+      for (const record of results) stream.write(shown(record));
     };
-    await take(body.results);
+    take(body.results);
     for (let pages = 1; isPage(response.body) && response.body.next; pages++) {
       if (pages >= MAX_PAGES) throw new StoreAdminError(`--paginate: stopped after ${MAX_PAGES} pages`);
       response = await client.raw({ ...request, path: nextPage(response.body.next, client.baseUrl), query: undefined });
       if (response.status < 200 || response.status >= 300 || !isPage(response.body)) break;
-      await take(response.body.results);
+      take(response.body.results);
     }
     stream?.end();
     body = stream ? undefined : merged;
@@ -80,16 +77,17 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
   // An error answer prints nothing on stdout: its message goes to stderr, and its body with it
   // in the JSON error object (--json); --include's status block goes to stderr too.
   if (response.status < 200 || response.status >= 300) {
-    if (opts.include) io.stderr.write(statusBlock(response));
+    if (opts.include) ctx.output.log(statusBlock(response));
     const error = new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers);
     addHint(error, id ? operations[id].scopes : [], await ctx.grant());
     throw error;
   }
-  if (opts.include) io.stdout.write(statusBlock(response));
+  if (opts.include) ctx.output.text(statusBlock(response));
   if (body !== undefined) {
     // A body that is not JSON is printed as received in a pipe, without control characters on a terminal.
-    if (typeof body === 'string') io.stdout.write(`${io.stdout.isTTY ? printable(body) : body}${body.endsWith('\n') ? '' : '\n'}`);
-    else await render(shown(body), io, { format, query: options.query, raw: options.raw, color: ctx.color });
+    if (typeof body === 'string') ctx.output.text(`${io.stdout.isTTY ? printable(body) : body}${body.endsWith('\n') ? '' : '\n'}`);
+    // JSON or NDJSON: a table has no columns to show an arbitrary answer in.
+    else await ctx.output.result(shown(body), { table: false });
   }
 }
 

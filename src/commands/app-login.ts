@@ -28,7 +28,7 @@ export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
   const port: number = opts.redirectPort ?? DEFAULTS.redirectPort;
   const redirectUri = `http://127.0.0.1:${port}/callback`;
   // Written even with --quiet: without it listed in the app's settings, the store refuses the login.
-  ctx.io.stderr.write(`Redirect URI: ${redirectUri} (it must be listed in the app's Redirect URLs)\n`);
+  ctx.output.log(`Redirect URI: ${redirectUri} (it must be listed in the app's Redirect URLs)\n`);
 
   const store = profileStore(ctx.io);
   const data = store.read();
@@ -157,7 +157,7 @@ async function clientSecretFrom(ctx: Context, opts: Options): Promise<string> {
 
 /** The URL is always printed (it holds no secret): a browser that did not come up leaves the person a way on. */
 async function showConsentPage(ctx: Context, url: string, open: boolean): Promise<void> {
-  const write = (line: string) => ctx.io.stderr.write(`${line}\n`);
+  const write = (line: string) => ctx.output.log(`${line}\n`);
   if (!open) {
     write('Open this URL in a browser to approve the app:');
   } else {

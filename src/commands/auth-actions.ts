@@ -4,7 +4,6 @@ import { createClient } from '../api/client.js';
 import { operations } from '../api/operations.js';
 import { assertSafeTransport, normalizeStoreUrl, noteAssumedHttps, storeUrlFromInput } from '../api/url.js';
 import type { Context } from '../context.js';
-import { render } from '../output/render.js';
 import { maskToken } from '../output/mask.js';
 import type { Options } from '../options.js';
 import { argumentOrChoice } from './local.js';
@@ -35,7 +34,8 @@ async function verify(baseUrl: string, token: string, allowHttp: boolean): Promi
   }
 }
 
-export const show = (ctx: Context, data: unknown) => render(data, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color, view: 'settings' });
+/** A setting or a login's outcome, as a table of settings; `text` is what a person reads instead. */
+export const show = <T>(ctx: Context, data: T, text?: (data: T) => string) => ctx.output.result(data, { view: 'settings', ...(text ? { text } : {}) });
 
 /** The profile a command means (see chosenProfile), or `fallback` when none is. */
 export function targetProfile(ctx: Context, data: ConfigData, fallback?: string): string {
@@ -146,11 +146,7 @@ export async function status(ctx: Context): Promise<void> {
       failure = error instanceof StoreAdminError ? error : new StoreAdminError(String(error));
     }
   }
-  if (ctx.format === 'table' && ctx.options.query === undefined) {
-    ctx.io.stdout.write(statusLines(report, resolved.token, resolved.store.path));
-  } else {
-    await show(ctx, report);
-  }
+  await show(ctx, report, (report) => statusLines(report, resolved.token, resolved.store.path));
   if (failure) throw failure;
 }
 
@@ -202,11 +198,7 @@ async function sandboxStatus(ctx: Context): Promise<void> {
   await client.exports.listTypes({});
   const source = ctx.options.sandbox ? '--sandbox' : 'STORE_ADMIN_SANDBOX';
   const report = { store: 'embedded sandbox', base_url: client.baseUrl, base_url_source: source, token: 'the sandbox token', authenticated: true, detail: 'token accepted' };
-  if (ctx.format === 'table' && ctx.options.query === undefined) {
-    ctx.io.stdout.write(`embedded sandbox (${source})\n  ✓ Logged in: ${report.detail}\n  - Store URL: ${client.baseUrl}\n  - Profiles are not used with the sandbox\n`);
-  } else {
-    await show(ctx, report);
-  }
+  await show(ctx, report, () => `embedded sandbox (${source})\n  ✓ Logged in: ${report.detail}\n  - Store URL: ${client.baseUrl}\n  - Profiles are not used with the sandbox\n`);
 }
 
 export async function logout(ctx: Context, opts: Options): Promise<void> {
@@ -236,7 +228,7 @@ export async function token(ctx: Context): Promise<void> {
     if (resolved.withheld && resolved.baseUrl) throw noToken(resolved.baseUrl.value, resolved.withheld);
     throw new AuthError('No token', { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
   }
-  ctx.io.stdout.write(`${resolved.token.value}\n`);
+  ctx.output.text(`${resolved.token.value}\n`);
 }
 
 export async function listProfiles(ctx: Context): Promise<void> {
@@ -247,7 +239,7 @@ export async function listProfiles(ctx: Context): Promise<void> {
     base_url: profile.baseUrl ?? null,
     token: profile.keychain ? 'in the OS keychain' : profile.token ? maskToken(profile.token) : null,
   }));
-  await render(rows, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color, view: 'profiles' });
+  await ctx.output.result(rows, { view: 'profiles' });
 }
 
 /** The profile a command names, or one picked from the list at a terminal. */

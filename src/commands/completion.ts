@@ -58,7 +58,7 @@ export function register(completion: Command, ctx: Context): void {
       .usage('[options] <shell>') // not `[command]`: its one subcommand is hidden
       .addArgument(new Argument('<shell>', 'the shell to print the script for').choices(SHELLS))
       .action((shell: Shell) => {
-        ctx.io.stdout.write(scripts[shell]);
+        ctx.output.text(scripts[shell]);
       }),
     {
       examples: [
@@ -78,6 +78,6 @@ export function register(completion: Command, ctx: Context): void {
     .helpOption(false)
     .action(async (words: string[]) => {
       const { candidates } = await import('./complete-words.js');
-      for (const candidate of await candidates(words, ctx)) ctx.io.stdout.write(`${candidate}\n`);
+      ctx.output.text((await candidates(words, ctx)).map((candidate) => `${candidate}\n`).join(''));
     });
 }

@@ -4,15 +4,12 @@
 import { createHash } from 'node:crypto';
 import { link, open, realpath, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { Transform, Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import type { StoreClient } from '../api/client.js';
 import type { OpenAnswer } from '../api/http.js';
 import { NetworkError, StoreAdminError } from '../api/errors.js';
 import type { Context } from '../context.js';
-import type { OutputStream } from '../io.js';
-import { statusLine } from '../output/status-line.js';
 
 /** Where the file goes: a path, or `-` for stdout. */
 export interface DownloadTarget {
@@ -81,7 +78,7 @@ export async function saveResponse(answer: OpenAnswer, target: DownloadTarget, c
     new NetworkError('body', `the download was cut short after ${formatBytes(received)}${total !== undefined ? ` of ${formatBytes(total)}` : ''}${describeCause(cause)}`, { cause });
   // The answer's fault, as opposed to the file's or the signal's.
   const faultOf = (error: unknown) => (signal?.aborted ? undefined : error instanceof NetworkError ? error : broken ? cutShort(broken) : undefined);
-  const line = target.file === '-' || ctx.options.quiet ? undefined : statusLine(ctx.io.stderr);
+  const line = target.file === '-' || ctx.options.quiet ? undefined : ctx.output.status;
   const progress = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       received += chunk.length;
@@ -96,7 +93,7 @@ export async function saveResponse(answer: OpenAnswer, target: DownloadTarget, c
   const options = signal ? { signal } : {};
   try {
     if (target.file === '-') {
-      await pipeline(answer.body, progress, toOutput(ctx.io.stdout), options).catch((error: unknown) => {
+      await pipeline(answer.body, progress, ctx.output.writable(), options).catch((error: unknown) => {
         throw faultOf(error) ?? error;
       });
     } else {
@@ -169,23 +166,6 @@ function describeFileError(error: unknown, partial: string, file: string): strin
     default:
       return (error as Error).message.split(partial).join(file);
   }
-}
-
-/** A Writable over the context's stdout that waits when the pipe is full. */
-function toOutput(stdout: OutputStream): Writable {
-  const decoder = new StringDecoder('utf8');
-  const drains = stdout as OutputStream & { once?: (event: 'drain', listener: () => void) => void };
-  return new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      if (stdout.write(decoder.write(chunk)) || !drains.once) done();
-      else drains.once('drain', () => done());
-    },
-    final(done) {
-      const rest = decoder.end();
-      if (rest) stdout.write(rest);
-      done();
-    },
-  });
 }
 
 export function formatBytes(bytes: number): string {

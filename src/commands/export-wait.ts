@@ -7,7 +7,6 @@ import { ApiError, StoreAdminError, TimedOutError, UsageError } from '../api/err
 import { retryAfterMs } from '../api/retry.js';
 import { rateLimiter } from '../run/limiter.js';
 import type { Context } from '../context.js';
-import { startSpinner } from '../output/spinner.js';
 import type { Options } from '../options.js';
 import { finishLater, stopped } from './export-later.js';
 
@@ -137,7 +136,7 @@ async function poll(created: ExportState, ctx: Context, timeoutMs: number, later
   const inLog = !ctx.io.stderr.isTTY;
   if (inLog) ctx.note(`Export ${created.id} is ${status}; waiting until it is available (at most ${formatDuration(timeoutMs)})`);
   let lastLine = 0;
-  const stop = ctx.options.quiet ? () => {} : startSpinner(ctx.io.stderr, () => `Waiting for export ${created.id} (${status}, ${formatDuration(waited())})… Ctrl-C to stop`);
+  const stop = ctx.output.spinner(() => `Waiting for export ${created.id} (${status}, ${formatDuration(waited())})… Ctrl-C to stop`);
   try {
     for (;;) {
       if (FAILED.has(status)) throw new StoreAdminError(`Export ${created.id} is ${status}; it will not become available`);

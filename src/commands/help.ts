@@ -88,7 +88,8 @@ Tables are printed when stdout is a terminal; JSON otherwise.
                        --paginate (printed as pages arrive), each line of --each
   -q, --query EXPR     filter the JSON with a JMESPath expression (https://jmespath.org, not
                        jq: 'types[0]', not '.types[0]'), e.g. --query 'lines[].{id: id, sku: sku}';
-                       the result is JSON, or a table with -o table
+                       the result is JSON, or a table with -o table; with --dry-run, it
+                       filters the request shown (--dry-run -q url --raw prints the URL)
   --raw                print a string result bare, a list of strings or numbers one per line
   --no-color           no colour (also NO_COLOR); FORCE_COLOR=1 forces it
 
@@ -104,7 +105,7 @@ Data goes to stdout; progress, warnings and errors go to stderr. Secrets the sto
 `,
 };
 
-export function registerHelp(program: Command, { io }: Context): void {
+export function registerHelp(program: Command, { io, output }: Context): void {
   program.helpCommand(false);
   program
     .command('help [name...]')
@@ -115,11 +116,11 @@ export function registerHelp(program: Command, { io }: Context): void {
         // Made from the options themselves, so it cannot drift from them.
         const helper = program.createHelp();
         helper.prepareContext({ helpWidth: program.configureOutput().getOutHelpWidth?.() });
-        io.stdout.write(formatGlobalFlags(program, helper));
+        output.text(formatGlobalFlags(program, helper));
         return;
       }
       if (first && names.length === 1 && HELP_TOPICS[first]) {
-        io.stdout.write(wrapTopic(helpTopic(first, program), helpWidth(io.stdout)));
+        output.text(wrapTopic(helpTopic(first, program), helpWidth(io.stdout)));
         return;
       }
       let command: Command = program;

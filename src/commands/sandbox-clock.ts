@@ -55,8 +55,7 @@ const WHAT = 'sandbox clock';
 async function showClock(ctx: Context) {
   const [{ sandboxRead }, { SANDBOX_ROUTES }] = await Promise.all([import('../webhooks/sandbox-admin.js'), import('../sandbox/paths.js')]);
   const { now } = await sandboxRead<{ now: string }>(await ctx.client(), WHAT, SANDBOX_ROUTES.clock);
-  if (ctx.format === 'table') return void ctx.io.stdout.write(`The sandbox's clock reads ${now}.\n`);
-  await show(ctx, { now });
+  await ctx.output.result({ now }, { text: () => `The sandbox's clock reads ${now}.\n` });
 }
 
 async function moveClock(ctx: Context, target: (nowMs: number) => number) {
@@ -75,13 +74,7 @@ async function moveClock(ctx: Context, target: (nowMs: number) => number) {
   // An absolute time: a request sent twice (a retry) moves the clock once.
   const moved = await sandboxWrite<ClockMove & { sandbox?: true }>(client, SANDBOX_ROUTES.clock, { to: new Date(to).toISOString() });
   const { sandbox: _sandbox, ...did } = moved;
-  if (ctx.format === 'table') return void ctx.io.stdout.write(describeMove(did));
-  await show(ctx, did);
-}
-
-async function show(ctx: Context, data: unknown) {
-  const { render } = await import('../output/render.js');
-  await render(data, ctx.io, { format: ctx.format, query: ctx.options.query, color: ctx.color });
+  await ctx.output.result(did, { text: describeMove });
 }
 
 function describeMove(did: ClockMove): string {

@@ -94,7 +94,7 @@ export function register(sandbox: Command, ctx: Context): void {
     )
     .action(async (options: RunSandboxOptions) => {
       const { runSandbox } = await import('../sandbox/run.js');
-      await runSandbox(options, ctx.io, ctx.signal);
+      await runSandbox(options, ctx.output, ctx.signal);
     });
   describeCommand(start, {
     examples: [
@@ -117,7 +117,7 @@ export function register(sandbox: Command, ctx: Context): void {
         import('../sandbox/embedded.js'),
       ]);
       await fileStore(sandboxStatePath(ctx.io.env)).reset();
-      ctx.io.stderr.write('The embedded sandbox is back to its seed data.\n');
+      ctx.output.log('The embedded sandbox is back to its seed data.\n');
     });
   describeCommand(reset, { examples: ['store-admin sandbox reset', 'STORE_ADMIN_CONFIG_DIR=/tmp/demo store-admin sandbox reset'] });
 

@@ -1,7 +1,6 @@
 // `store-admin webhooks trigger <event>`: declared here, run by src/webhooks/trigger.ts.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { render } from '../output/render.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
 import { collect } from '../fields/values.js';
@@ -20,13 +19,16 @@ export function registerTrigger(webhooks: Command, ctx: Context): void {
       localAction(ctx, async (ctx, opts, [event]) => {
         const { trigger } = await import('../webhooks/trigger.js');
         const result = await trigger(ctx, event!, (opts.set as string[] | undefined) ?? []);
-        if (ctx.format !== 'table') return render(result, ctx.io, { format: ctx.format, query: ctx.options.query, color: ctx.color });
-        const others = result.emitted.filter((e) => e !== result.event);
-        ctx.io.stdout.write(
-          `${result.did}.\n` +
-            `Emitted ${result.event}${others.length > 0 ? ` (and ${others.join(', ')})` : ''}: ` +
-            `${result.webhooks.length === 0 ? 'no webhook subscribes to it' : `queued for webhook${result.webhooks.length > 1 ? 's' : ''} ${result.webhooks.join(', ')}`}.\n`,
-        );
+        await ctx.output.result(result, {
+          text: ({ did, event, emitted, webhooks }) => {
+            const others = emitted.filter((e) => e !== event);
+            return (
+              `${did}.\n` +
+              `Emitted ${event}${others.length > 0 ? ` (and ${others.join(', ')})` : ''}: ` +
+              `${webhooks.length === 0 ? 'no webhook subscribes to it' : `queued for webhook${webhooks.length > 1 ? 's' : ''} ${webhooks.join(', ')}`}.\n`
+            );
+          },
+        });
       }),
     );
   describeCommand(command, {

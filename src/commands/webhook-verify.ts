@@ -1,7 +1,6 @@
 // `store-admin webhooks verify`: declared here, run by src/webhooks/verify-delivery.ts.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { render } from '../output/render.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
 import { secretFrom } from '../fields/values.js';
@@ -21,8 +20,7 @@ export function registerVerify(webhooks: Command, ctx: Context): void {
         }
         const secret = await secretFrom(String(opts.secretFile), '--secret-file', ctx.io);
         const check = await verifyDelivery(ctx.io, { secret, signature: opts.signature, source: file });
-        if (ctx.format === 'table') ctx.io.stdout.write(`${describeMatch(check)}\n`);
-        else await render(check, ctx.io, { format: ctx.format, query: ctx.options.query, color: ctx.color });
+        await ctx.output.result(check, { text: (check) => `${describeMatch(check)}\n` });
         if (!check.valid) throw new SignatureMismatchError('the signature does not match this delivery and secret');
       }),
     );

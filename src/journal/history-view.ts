@@ -5,12 +5,9 @@ import { configDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import type { Options } from '../options.js';
 import { argumentOrChoice } from '../commands/local.js';
-import { render } from '../output/render.js';
 import { readHistory, RETENTION_DAYS, RETENTION_ENTRIES, skippedLines } from './history.js';
 import { historyPaths } from './paths.js';
 import { readRun } from './run-journal.js';
-
-const show = (ctx: Context, data: unknown) => render(data, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color });
 
 export async function listHistory(ctx: Context, opts: Options): Promise<void> {
   const dir = configDir(ctx.io.env);
@@ -31,12 +28,12 @@ export async function listHistory(ctx: Context, opts: Options): Promise<void> {
       return { ...entry, lines: run?.header.input.lines, ...counts };
     });
   if (bad.length > 0) ctx.note(skippedLines(historyPaths(dir).log, bad));
-  if (ctx.format !== 'table') return show(ctx, entries);
+  if (ctx.format !== 'table') return ctx.output.result(entries);
   if (entries.length === 0) {
     ctx.note(`Nothing recorded${opts.since !== undefined || wanted ? ' that matches' : ''} (changes are kept for ${RETENTION_DAYS} days, ${RETENTION_ENTRIES} at most)`);
     return;
   }
-  await render(
+  await ctx.output.result(
     entries.map((entry) => ({
       when: entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
       command: entry.command,
@@ -45,8 +42,7 @@ export async function listHistory(ctx: Context, opts: Options): Promise<void> {
       outcome: 'applied' in entry ? `${entry.applied} applied, ${entry.failed} failed, ${entry.unknown} unknown, ${entry.not_sent} not sent` : entry.outcome,
       ...(entry.status !== undefined ? { status: entry.status } : {}),
     })),
-    ctx.io,
-    { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color, view: 'history' },
+    { view: 'history' },
   );
 }
 
@@ -85,11 +81,11 @@ export async function showRun(ctx: Context, given: string | undefined): Promise<
   const { header } = run;
   const lines = run.lines.map((line) => ({ ...line, input: line.input?.join(' ') }));
   // NDJSON is a stream of the run's lines; JSON is the whole run, header included.
-  if (ctx.format === 'ndjson') return show(ctx, lines);
-  if (ctx.format !== 'table') return show(ctx, { run: header, lines });
-  ctx.io.stdout.write(
+  if (ctx.format === 'ndjson') return ctx.output.result(lines);
+  if (ctx.format !== 'table') return ctx.output.result({ run: header, lines });
+  ctx.output.text(
     `Run ${header.id}: ${header.command} on ${header.store}${header.profile ? ` (profile ${header.profile})` : ''}, started ${header.at}\n` +
       `Input: ${header.input.source}, ${header.input.lines} lines; ${lines.length} sent, ${header.input.lines - lines.length} never sent${run.ended ? '' : ' (the run did not finish)'}\n`,
   );
-  await show(ctx, lines);
+  await ctx.output.result(lines);
 }

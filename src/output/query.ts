@@ -20,13 +20,20 @@ function jqHint(query: string): string | undefined {
 }
 
 export async function applyQuery(data: unknown, query: string): Promise<unknown> {
+  return (await querier(query))(data);
+}
+
+/** The query as a function, for applying it to record after record. */
+export async function querier(query: string): Promise<(data: unknown) => unknown> {
   const { search } = (await import('jmespath')).default;
-  try {
-    return search(data as never, query);
-  } catch (error) {
-    // Exit 1, not 2: the request itself was sent, and succeeded.
-    throw new StoreAdminError(`--query could not be applied to the result (${(error as Error).message}); the request itself succeeded`);
-  }
+  return (data) => {
+    try {
+      return search(data as never, query);
+    } catch (error) {
+      // Exit 1, not 2: the request itself was sent, and succeeded.
+      throw new StoreAdminError(`--query could not be applied to the result (${(error as Error).message}); the request itself succeeded`);
+    }
+  };
 }
 
 /**

@@ -2,25 +2,25 @@
 // records (bulk results, pages of a list), tables for people. A query's result is JSON unless a
 // table is asked for with -o table (see the context's format).
 import type { IO } from '../io.js';
-import type { ColorLevel } from './color.js';
 import { writeOut } from './pager.js';
 import { applyQuery, rawLines } from './query.js';
+import { recordLines } from './record-lines.js';
 import { statusLine } from './status-line.js';
 import { printable } from '../printable.js';
-import type { View, ViewName } from './views.js';
+import type { TableOptions } from './table.js';
+import type { ColorLevel } from './color.js';
+import type { View } from './views.js';
 
 export { checkQuery } from './query.js';
 
 export type Format = 'json' | 'ndjson' | 'table';
 
-export interface RenderOptions {
+export interface RenderOptions extends TableOptions {
   format: Format;
   /** A JMESPath expression, already checked with `checkQuery`. */
   query?: string;
   /** --raw: strings bare, arrays of scalars one per line. */
   raw?: boolean;
-  color: ColorLevel;
-  view?: ViewName;
 }
 
 export async function render(data: unknown, io: IO, options: RenderOptions): Promise<void> {
@@ -29,7 +29,8 @@ export async function render(data: unknown, io: IO, options: RenderOptions): Pro
   // Bare strings are exact in a pipe; a terminal is shown them without their control characters.
   if (raw !== undefined) return writeOut(io.stdout.isTTY ? printable(raw) : raw, io);
   if (options.format === 'ndjson') {
-    const lines = recordLines(io);
+    const line = statusLine(io.stderr);
+    const lines = recordLines((text) => line.above(() => io.stdout.write(text)), (record) => `${JSON.stringify(record ?? null)}\n`);
     for (const record of await recordsOf(data, options)) lines.write(record);
     return lines.end();
   }
@@ -56,41 +57,6 @@ async function recordsOf(data: unknown, options: RenderOptions): Promise<unknown
     if (Array.isArray(items)) return items;
   }
   return [data ?? null];
-}
-
-export interface RecordLines {
-  /** One record as one JSON line. */
-  write(record: unknown): void;
-  /** Writes what is still gathered. */
-  end(): void;
-}
-
-/**
- * NDJSON on stdout, gathered and written in batches (a list of thousands in a few writes), each
- * batch above the status line so a progress bar on the same terminal stays whole.
- */
-export function recordLines(io: IO): RecordLines {
-  const line = statusLine(io.stderr);
-  let pending = '';
-  let scheduled = false;
-  const flush = () => {
-    scheduled = false;
-    const text = pending;
-    pending = '';
-    if (!text) return;
-    line.above(() => io.stdout.write(text));
-  };
-  return {
-    write(record) {
-      pending += `${JSON.stringify(record ?? null)}\n`;
-      if (pending.length > 64 * 1024) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    },
-    end: flush,
-  };
 }
 
 async function colored(json: string, level: ColorLevel): Promise<string> {

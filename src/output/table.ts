@@ -1,10 +1,18 @@
 // Tables for people, fitted to the terminal: columns keep their natural width while the table
 // fits, otherwise the widest give way and their cells wrap at words (a long word is cut with …).
 import { printableLine } from '../printable.js';
-import type { RenderOptions } from './render.js';
-import type { Column, View } from './views.js';
+import type { ColorLevel } from './color.js';
+import type { Column, View, ViewName } from './views.js';
 
-export async function renderTable(data: unknown, options: RenderOptions, width: number | undefined): Promise<string> {
+/** What a table is drawn with (the renderer's options add the format and --raw). */
+export interface TableOptions {
+  /** A JMESPath expression: a result it has reshaped no longer fits its view. */
+  query?: string;
+  color: ColorLevel;
+  view?: ViewName;
+}
+
+export async function renderTable(data: unknown, options: TableOptions, width: number | undefined): Promise<string> {
   const [{ default: Table }, { Chalk }, { createFmt }, { views }] = await Promise.all([
     import('cli-table3'),
     import('chalk'),

@@ -3,7 +3,6 @@
 import type { PreparedRequest } from '../api/client.js';
 import type { Context } from '../context.js';
 import { redactSecrets } from '../output/redact.js';
-import { recordLines, render } from '../output/render.js';
 
 export interface DryRunRecord {
   /** The line's values, in an --each run. */
@@ -21,21 +20,15 @@ export function dryRunRecord(prepared: PreparedRequest, input?: string[]): DryRu
 
 /** A single command's request: JSON for scripts, the request as text for people. */
 export async function printDryRun(prepared: PreparedRequest, ctx: Context): Promise<void> {
-  const record = dryRunRecord(prepared);
-  if (ctx.format === 'table') ctx.io.stdout.write(requestText(record));
-  else await render(record, ctx.io, { format: ctx.format, color: ctx.color });
+  await ctx.output.result(dryRunRecord(prepared), { text: requestText });
   ctx.note('(dry run: nothing was sent)');
 }
 
 /** An --each run's requests: a record per line (NDJSON unless a table is asked for). */
-export function printDryRuns(records: DryRunRecord[], ctx: Context): void {
-  if (ctx.format === 'table') {
-    ctx.io.stdout.write(records.map((record) => `# ${record.input?.join(' ')}\n${requestText(record)}`).join('\n'));
-  } else {
-    const lines = recordLines(ctx.io);
-    for (const record of records) lines.write(record);
-    lines.end();
-  }
+export async function printDryRuns(records: DryRunRecord[], ctx: Context): Promise<void> {
+  const lines = await ctx.output.records<DryRunRecord>({ text: (record, i) => `${i > 0 ? '\n' : ''}# ${record.input?.join(' ')}\n${requestText(record)}` });
+  for (const record of records) lines.write(record);
+  lines.end();
   ctx.note(`(dry run: nothing was sent; ${records.length} request${records.length === 1 ? '' : 's'} shown)`);
 }
 

@@ -1,5 +1,5 @@
 // Runs the sandbox in the foreground until the run's interrupt signal: Ctrl-C or SIGTERM.
-import type { IO } from '../io.js';
+import type { Output } from '../output/output.js';
 import type { DeliveryOutcome } from './deliverer.js';
 import { parseFaults } from './faults.js';
 import { startSandbox } from './server.js';
@@ -19,7 +19,7 @@ export interface RunSandboxOptions {
   oauthRedirectUri: string[];
 }
 
-export async function runSandbox(options: RunSandboxOptions, io: IO, signal: AbortSignal): Promise<void> {
+export async function runSandbox(options: RunSandboxOptions, output: Pick<Output, 'text' | 'log'>, signal: AbortSignal): Promise<void> {
   const faults = options.faults !== undefined || options.seed !== undefined ? parseFaults(options.faults ?? '', options.seed) : undefined;
   let sandbox;
   try {
@@ -34,9 +34,9 @@ export async function runSandbox(options: RunSandboxOptions, io: IO, signal: Abo
       oauth: { clientSecret: options.oauthClientSecret, redirectUris: options.oauthRedirectUri },
       webhooks: {
         ...(options.webhookBackoff !== undefined ? { backoffMs: options.webhookBackoff } : {}),
-        onDelivery: deliveryReport((line) => io.stderr.write(line)),
+        onDelivery: deliveryReport(output.log),
       },
-      onError: (error) => io.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`),
+      onError: (error) => output.log(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`),
     });
   } catch (error) {
     const { NetworkError } = await import('../api/errors.js');
@@ -46,7 +46,7 @@ export async function runSandbox(options: RunSandboxOptions, io: IO, signal: Abo
   }
   // Listening on every address is fine, but clients should be pointed at this machine's own.
   const url = sandbox.url.replace(/\/\/(0\.0\.0\.0|\[::\])/, '//127.0.0.1');
-  io.stdout.write(
+  output.text(
     [
       `Sandbox store listening on ${url}`,
       `Token: ${sandbox.token}`,
@@ -69,7 +69,7 @@ export async function runSandbox(options: RunSandboxOptions, io: IO, signal: Abo
   // The one interrupt mechanism of every command, so SIGTERM ends this run as it ends any (143).
   await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
   await sandbox.close();
-  io.stderr.write('Sandbox stopped.\n');
+  output.log('Sandbox stopped.\n');
 }
 
 /**

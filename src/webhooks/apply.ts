@@ -12,7 +12,6 @@ import { recordChange } from '../run/record-change.js';
 import type { Context } from '../context.js';
 import { DEFAULTS } from '../defaults.js';
 import { addSummary, markdownCode, setOutputs } from '../output/github-actions.js';
-import { render } from '../output/render.js';
 import { readDeclaredWebhooks } from './declared.js';
 import { listAllWebhooks } from './list.js';
 import type { ApplyResult, StepResult } from './apply-result.js';
@@ -67,7 +66,7 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
     ...(secretsUnseen ? { secrets: SECRETS_NOTE } : {}),
   };
   // A person reads the plan on stdout; with JSON there, the plan goes to stderr for the log.
-  const show = (text: string) => (ctx.format === 'table' ? ctx.io.stdout.write(text) : ctx.options.quiet ? undefined : ctx.io.stderr.write(text));
+  const show = (text: string) => (ctx.format === 'table' ? ctx.output.text(text) : ctx.options.quiet ? undefined : ctx.output.log(text));
   show(planText(result, ctx.color > 0));
   if (dryRun || steps.every((step) => step.action === 'unchanged')) {
     if (!dryRun) result.result = 'no changes';
@@ -140,7 +139,7 @@ async function finish(ctx: Context, result: ApplyResult, show: (text: string) =>
   result.counts.unchanged = result.plan.filter((step) => step.action === 'unchanged').length;
   show(outcomeText(result));
   reportToActions(ctx, result);
-  if (ctx.format !== 'table' && printData) await render(result, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color });
+  if (ctx.format !== 'table' && printData) await ctx.output.result(result);
 }
 
 /** On GitHub Actions: the counts as step outputs (`steps.<id>.outputs.created`…) and a line of the job's summary. */

@@ -33,19 +33,18 @@ export async function listDeliveries(ctx: Context, options: ListOptions): Promis
     const entries = readReceived(ctx.io.env).filter(
       (e) => (options.event === undefined || e.event_type === options.event) && (!options.failed || !answeredOk(e.status)),
     );
-    if (ctx.format !== 'table') return show(ctx, entries);
+    if (ctx.format !== 'table') return ctx.output.result(entries);
     if (entries.length === 0) return ctx.note('webhooks listen has received nothing that matches.');
-    return show(ctx, entries.map((e) => ({ id: e.id, at: e.at, event: e.event_type ?? '-', event_id: e.event_id ?? '-', answered: e.status ?? e.error ?? '-', replay_of: e.replay_of ?? '' })));
+    return ctx.output.result(entries.map((e) => ({ id: e.id, at: e.at, event: e.event_type ?? '-', event_id: e.event_id ?? '-', answered: e.status ?? e.error ?? '-', replay_of: e.replay_of ?? '' })));
   }
   const query: Record<string, string> = {};
   if (options.webhook !== undefined) query.webhook = options.webhook;
   if (options.event !== undefined) query.event = options.event;
   if (options.failed) query.failed = 'true';
   const { deliveries } = await sandboxRead<{ deliveries: DeliveryAttempt[] }>(await ctx.client(), 'webhooks deliveries', SANDBOX_ROUTES.deliveries, query);
-  if (ctx.format !== 'table') return show(ctx, deliveries);
+  if (ctx.format !== 'table') return ctx.output.result(deliveries);
   if (deliveries.length === 0) return ctx.note('No delivery attempts match (webhooks deliveries --received lists what webhooks listen received).');
-  return show(
-    ctx,
+  return ctx.output.result(
     deliveries.map((d) => ({
       id: d.id,
       sent_at: d.sent_at,
@@ -62,29 +61,27 @@ export async function showDelivery(ctx: Context, id: string, secret?: string): P
   if (RECEIVED_ID.test(id)) {
     const entry = receivedEntry(ctx, id);
     const check = checkReceived(entry, secret);
-    if (ctx.format !== 'table') return show(ctx, { ...entry, signature_check: check });
-    return void ctx.io.stdout.write(
-      describe([
+    return ctx.output.result({ ...entry, signature_check: check }, {
+      text: () => describe([
         [`Received ${id}`, `${entry.event_type ?? 'not an event'} ${entry.event_id ?? ''}`.trim()],
         ['At', `${entry.at} on ${entry.url}`],
         ['Answered', String(entry.status ?? entry.error ?? '-')],
         ...(entry.replay_of ? [['Replay of', `${entry.replay_of}, sent to ${entry.sent_to}`] as [string, string]] : []),
         ['Signature', signatureText(check)],
       ], entry.headers, entry.body),
-    );
+    });
   }
   checkSandboxId(id);
   const { delivery } = await sandboxRead<{ delivery: ShownAttempt }>(await ctx.client(), 'webhooks deliveries show', `${SANDBOX_ROUTES.deliveries}${id}`);
-  if (ctx.format !== 'table') return show(ctx, delivery);
-  ctx.io.stdout.write(
-    describe([
+  await ctx.output.result(delivery, {
+    text: (delivery) => describe([
       [`Delivery ${id}`, `${delivery.event_type} ${delivery.event_id} to webhook ${delivery.webhook}, attempt ${delivery.attempt}${delivery.replay_of ? `, a replay of ${delivery.replay_of}` : ''}`],
       ['Sent', `${delivery.sent_at} to ${delivery.target}`],
       ['Answer', delivery.status === null ? `none: ${delivery.error ?? 'no answer'}` : `${delivery.status} after ${delivery.duration_ms} ms`],
       ['Next attempt', delivery.next_attempt_at ?? (delivery.deactivated ? 'none: this attempt switched the webhook off' : 'none')],
       ['Signature', signatureText(delivery.signature_check)],
     ], delivery.headers, delivery.body),
-  );
+  });
 }
 
 export interface ReplayOptions {
@@ -97,11 +94,9 @@ export async function replayDelivery(ctx: Context, id: string, options: ReplayOp
   if (ctx.options.dryRun) throw new UsageError('webhooks replay sends a delivery; it has no --dry-run');
   const replayed = RECEIVED_ID.test(id) ? await replayReceived(ctx, id, options) : await replayAttempt(ctx, id, options);
   const ok = answeredOk(replayed.status);
-  if (ctx.format !== 'table') await show(ctx, replayed);
-  else {
-    const where = 'target' in replayed ? replayed.target : replayed.sent_to;
-    ctx.io.stdout.write(`Replayed ${id} as ${replayed.id} to ${where}: ${replayed.status ?? replayed.error}.\n`);
-  }
+  await ctx.output.result(replayed, {
+    text: (replayed) => `Replayed ${id} as ${replayed.id} to ${'target' in replayed ? replayed.target : replayed.sent_to}: ${replayed.status ?? replayed.error}.\n`,
+  });
   if (!ok) throw new StoreAdminError(`the replay was not delivered: ${replayed.status ?? replayed.error}`);
 }
 
@@ -253,7 +248,3 @@ function describe(facts: [string, string][], headers: Record<string, string>, bo
   return printable(`${lines.join('\n')}\n`);
 }
 
-async function show(ctx: Context, data: unknown) {
-  const { render } = await import('../output/render.js');
-  await render(data, ctx.io, { format: ctx.format, query: ctx.options.query, color: ctx.color });
-}

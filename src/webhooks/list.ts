@@ -9,8 +9,7 @@ import type { Options } from '../options.js';
 import { addHint } from '../run/auth-hint.js';
 import type { Context } from '../context.js';
 import { redactSecrets } from '../output/redact.js';
-import { checkQuery, render } from '../output/render.js';
-import { startSpinner } from '../output/spinner.js';
+import { checkQuery } from '../output/render.js';
 
 export type WebhookPage = OperationOutput<'webhooks.list'>;
 export type StoreWebhook = NonNullable<WebhookPage['results']>[number];
@@ -65,7 +64,7 @@ export async function listCommand(ctx: Context, opts: Options): Promise<void> {
     const { printDryRun } = await import('../run/dry-run.js');
     return printDryRun(client.request(await client.prepare('webhooks.list', { query })), ctx);
   }
-  const stop = ctx.options.quiet ? () => {} : startSpinner(ctx.io.stderr, opts.all ? 'Fetching every page of webhooks…' : 'Fetching webhooks…');
+  const stop = ctx.output.spinner(opts.all ? 'Fetching every page of webhooks…' : 'Fetching webhooks…');
   let page: WebhookPage;
   try {
     page = opts.all
@@ -81,7 +80,7 @@ export async function listCommand(ctx: Context, opts: Options): Promise<void> {
   // JSON keeps the platform's page shape (with --all, one page holding everything); tables and
   // NDJSON show the webhooks themselves.
   const data = ctx.format === 'json' ? shown : (shown.results ?? []);
-  await render(data, ctx.io, { format: ctx.format, query: ctx.options.query, raw: ctx.options.raw, color: ctx.color, view: 'webhooks' });
+  await ctx.output.result(data, { view: 'webhooks' });
   if (ctx.format === 'table') {
     if ((page.results ?? []).length === 0) ctx.note('No webhooks match.');
     const next = cursorOf(page.next);

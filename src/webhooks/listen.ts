@@ -56,6 +56,8 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
 
   // The listener's own address, once it listens: the listen log says where each delivery came in.
   let address = 'http://127.0.0.1/';
+  // A stream of events is NDJSON whether json or ndjson was asked for.
+  const records = await ctx.output.records();
 
   const server = createServer((req, res) => {
     receive(req, res).catch((error: unknown) => {
@@ -119,13 +121,11 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
     // The event's type and id are the sender's text: shown without control characters.
     const line = printableLine(`${new Date().toTimeString().slice(0, 8)}  ${event}  ${objectId(envelope.data)}  ${signatureMark(check, signature)}${outcome}`);
     if (ctx.format !== 'table') {
-      // A stream of events is NDJSON whether json or ndjson was asked for. Each record keeps the
-      // headers and the body as received, so `webhooks verify` can check it later.
-      const record = { received_at: new Date().toISOString(), headers: receivedHeaders(req), body: body.toString('utf8'), event: envelope };
-      ctx.io.stdout.write(`${JSON.stringify(record)}\n`);
+      // Each record keeps the headers and the body as received, so `webhooks verify` can check it later.
+      records.write({ received_at: new Date().toISOString(), headers: receivedHeaders(req), body: body.toString('utf8'), event: envelope });
       ctx.note(line);
     } else {
-      ctx.io.stdout.write(`${line}\n`);
+      ctx.output.text(`${line}\n`);
     }
     await keep(req, body, envelope, res.statusCode);
   }
@@ -178,6 +178,7 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
       server.close(() => resolve());
       server.closeAllConnections();
     });
+    records.end();
     if (registered && (await registered.remove().catch(() => false))) ctx.note(`Removed webhook ${registered.id}.`);
   }
   ctx.note('Stopped listening.');

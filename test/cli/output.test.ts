@@ -134,6 +134,18 @@ describe('output', () => {
     expect(ctx.sandbox.counters.received).toBe(before);
   });
 
+  it('--dry-run takes --query and --raw like any result: the request is the result', async () => {
+    const before = ctx.sandbox.counters.received;
+    const url = await cli(['subscriptions', 'cancel', '3', '--reason', 'other', '--dry-run', '-q', 'url', '--raw']);
+    expect(url.code).toBe(0);
+    expect(url.stdout).toBe(`${ctx.sandbox.url}/api/admin/subscriptions/3/cancel/\n`);
+    const headers = await cli(['subscriptions', 'cancel', '3', '--reason', 'other', '--dry-run', '-q', 'keys(headers)', '--raw']);
+    expect(headers.stdout.split('\n')).toContain('authorization');
+    const record = await cli(['subscriptions', 'cancel', '3', '--reason', 'other', '--dry-run', '--raw']);
+    expect(JSON.parse(record.stdout)).toMatchObject({ method: 'POST', body: { cancel_reason: 'other' } });
+    expect(ctx.sandbox.counters.received).toBe(before);
+  });
+
   it.each(operationIds)('%s: --dry-run and --verbose never print the token or the secret', async (id) => {
     for (const flag of ['--dry-run', '--verbose']) {
       // Repeating a change may meet a state rule (exit 1); the token must stay hidden either way.

@@ -395,6 +395,14 @@ describe('webhooks verify', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('No signature to check');
   });
+
+  it('takes --query and --raw like any result', async () => {
+    const matched = await verify(['--signature', platformSignature(), bodyFile, '-q', 'matched', '--raw']);
+    expect(matched.code).toBe(0);
+    expect(matched.stdout).toBe('python-json\n');
+    const quoted = await verify(['--signature', platformSignature(), bodyFile, '-q', 'matched']);
+    expect(quoted.stdout).toBe('"python-json"\n');
+  });
 });
 
 describe.skipIf(!hasTmux)('webhooks listen in a terminal', () => {

@@ -1,0 +1,117 @@
+// The one owner of what a run prints. Its result goes to stdout as the run asks (JSON, NDJSON or
+// a table, with --query and --raw); records go one by one (NDJSON, --each lines); prose for people
+// goes to stderr above the status line and stays off with --quiet. Commands receive it as
+// `ctx.output` and never write to a stream themselves.
+import { Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import type { IO, OutputStream } from '../io.js';
+import { printableLine } from '../printable.js';
+import type { ColorLevel } from './color.js';
+import { querier, rawLines } from './query.js';
+import { recordLines, type RecordSink } from './record-lines.js';
+import { render, type Format } from './render.js';
+import { startSpinner } from './spinner.js';
+import { statusLine, type StatusLine } from './status-line.js';
+import type { ViewName } from './views.js';
+
+/** What the run asked for, read when something is printed (the options are parsed after the context is made). */
+export interface OutputSettings {
+  format: Format;
+  /** A JMESPath expression, already checked with `checkQuery`. */
+  query?: string;
+  raw?: boolean;
+  color: ColorLevel;
+  quiet?: boolean;
+}
+
+export interface ResultOptions<T> {
+  view?: ViewName;
+  /** What a person reads in place of a table (the table format, when no --query has reshaped the result). */
+  text?: (data: T) => string;
+  /** A table has no columns for this result (any answer of `api`): JSON, or NDJSON when asked. */
+  table?: false;
+}
+
+export interface RecordOptions<T> {
+  /** A record as a person's text, for the table format; otherwise each record is a JSON line. */
+  text?: (record: T, index: number) => string;
+  /** How the run's --query applies to a record (`search` applies it, and throws when it cannot); without one, not at all. */
+  query?: (record: T, search: (data: unknown) => unknown) => unknown;
+}
+
+export type { RecordSink };
+
+export interface Output {
+  /** The command's result on stdout, as the run asks: --query, then --raw, then the format. */
+  result<T>(data: T, options?: ResultOptions<T>): Promise<void>;
+  /** Records one at a time on stdout: one JSON line each, or a person's text with the table format. */
+  records<T>(options?: RecordOptions<T>): Promise<RecordSink<T>>;
+  /** A line for people on stderr, above the status line; nothing with --quiet. */
+  prose(line: string): void;
+  /** Text on stderr as it is, whatever --quiet says: an error, a --verbose trace, a URL the person must open. */
+  log(text: string): void;
+  /** Text on stdout that is itself the answer, whatever the format: help, a completion script, a token. */
+  text(text: string): void;
+  /** stdout as a stream of bytes (UTF-8 text), for a body passed through as it arrives (a download to -). */
+  writable(): Writable;
+  /** A spinner on the status line until the returned function is called; nothing with --quiet or off a terminal. */
+  spinner(text: string | (() => string)): () => void;
+  /** The status line of stderr, for progress that redraws in place (nothing is drawn off a terminal). */
+  readonly status: StatusLine;
+}
+
+export function createOutput(io: IO, settings: () => OutputSettings): Output {
+  // stderr is made only when first used (making it costs start-up time): stdout text is lifted
+  // above the status line once there is one.
+  let line: StatusLine | undefined;
+  const status = () => (line ??= statusLine(io.stderr));
+  const stdout = (text: string) => void (line ? line.above(() => io.stdout.write(text)) : io.stdout.write(text));
+  return {
+    async result(data, options = {}) {
+      const { format, query, raw, color } = settings();
+      const chosen = options.table === false && format === 'table' ? 'json' : format;
+      if (chosen === 'table' && options.text && query === undefined && !(raw && rawLines(data ?? null) !== undefined)) {
+        return stdout(options.text(data));
+      }
+      await render(data, io, { format: chosen, query, raw, color, ...(options.view ? { view: options.view } : {}) });
+    },
+    async records<T>(options: RecordOptions<T> = {}) {
+      const { format, query } = settings();
+      const search = query !== undefined && options.query ? await querier(query) : undefined;
+      const line = (record: T, index: number): string => {
+        if (format === 'table' && options.text) return options.text(record, index);
+        return `${JSON.stringify((search ? options.query!(record, search) : record) ?? null)}\n`;
+      };
+      return recordLines(stdout, line);
+    },
+    prose(line) {
+      if (!settings().quiet) status().above(() => io.stderr.write(`${printableLine(line)}\n`));
+    },
+    log(text) {
+      status().above(() => io.stderr.write(text));
+    },
+    text: stdout,
+    writable: () => writableOver(io.stdout),
+    spinner: (text) => (settings().quiet ? () => {} : (status(), startSpinner(io.stderr, text))),
+    get status() {
+      return status();
+    },
+  };
+}
+
+/** A Writable over stdout: bytes decoded as UTF-8 (so the run's secrets are still hidden), waiting when the pipe is full. */
+function writableOver(stdout: OutputStream): Writable {
+  const decoder = new StringDecoder('utf8');
+  const drains = stdout as OutputStream & { once?: (event: 'drain', listener: () => void) => void };
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (stdout.write(decoder.write(chunk)) || !drains.once) done();
+      else drains.once('drain', () => done());
+    },
+    final(done) {
+      const rest = decoder.end();
+      if (rest) stdout.write(rest);
+      done();
+    },
+  });
+}

@@ -1,0 +1,115 @@
+// ctx.output, the one owner of what a run prints, through the context's seams: fake streams in
+// place of the process's, the options a command line would bind.
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createContext } from '../../src/context.js';
+import type { IO, OutputStream } from '../../src/io.js';
+import type { GlobalOptions } from '../../src/options.js';
+
+function stream(isTTY: boolean): OutputStream & { text: string } {
+  const out = {
+    text: '',
+    isTTY,
+    columns: 80,
+    rows: 1000,
+    write(chunk: string) {
+      out.text += chunk;
+      return true;
+    },
+  };
+  return out;
+}
+
+/** A context over fake streams, bound to the options a command line would give. */
+function run(options: Partial<GlobalOptions>, terminal = false) {
+  const stdout = stream(terminal);
+  const stderr = stream(terminal);
+  const io: IO = { stdin: Object.assign(Readable.from([]), { isTTY: terminal }), stdout, stderr, env: { PAGER: 'cat', NO_COLOR: '1' } };
+  const interrupts = { signal: new AbortController().signal, forceSignal: new AbortController().signal };
+  const ctx = createContext(io, interrupts, () => Promise.reject(new Error('no command tree in this test')));
+  ctx.bind({ input: false, color: true, ...options });
+  return { ctx, stdout, stderr };
+}
+
+describe('ctx.output', () => {
+  it('prints a result as the run asks: JSON in a pipe, --query then --raw applied', async () => {
+    const data = { id: 7, tags: ['a', 'b'] };
+    const plain = run({});
+    await plain.ctx.output.result(data);
+    expect(plain.stdout.text).toBe('{"id":7,"tags":["a","b"]}\n');
+    const raw = run({ query: 'tags', raw: true });
+    await raw.ctx.output.result(data);
+    expect(raw.stdout.text).toBe('a\nb\n');
+    const ndjson = run({ output: 'ndjson' });
+    await ndjson.ctx.output.result([{ id: 1 }, { id: 2 }]);
+    expect(ndjson.stdout.text).toBe('{"id":1}\n{"id":2}\n');
+    expect(plain.stderr.text + raw.stderr.text + ndjson.stderr.text).toBe('');
+  });
+
+  it("shows a person's text in place of a table, unless --query reshapes the result or --raw can print it bare", async () => {
+    const text = (data: { id: number }) => `Thing ${data.id}.\n`;
+    const person = run({}, true);
+    expect(person.ctx.format).toBe('table');
+    await person.ctx.output.result({ id: 7 }, { text });
+    expect(person.stdout.text).toBe('Thing 7.\n');
+    const queried = run({ output: 'table', query: 'id' }, true);
+    await queried.ctx.output.result({ id: 7 }, { text });
+    expect(queried.stdout.text).not.toContain('Thing');
+    expect(queried.stdout.text).toContain('7');
+    const raw = run({ raw: true }, true);
+    await raw.ctx.output.result('bare', { text: () => 'not this\n' });
+    expect(raw.stdout.text).toBe('bare\n');
+    const json = run({ json: true }, true);
+    await json.ctx.output.result({ id: 7 }, { text });
+    expect(JSON.parse(json.stdout.text)).toEqual({ id: 7 });
+  });
+
+  it('gives a result with no table JSON where a table would be chosen', async () => {
+    const person = run({}, true);
+    await person.ctx.output.result({ id: 7 }, { table: false });
+    expect(JSON.parse(person.stdout.text)).toEqual({ id: 7 });
+  });
+
+  it('writes records as JSON lines, a query applied the way the caller says, or as text with the table format', async () => {
+    const lines = run({ query: 'id' });
+    const sink = await lines.ctx.output.records<{ id: number }>({ query: (record, search) => ({ line: search(record) }) });
+    sink.write({ id: 1 });
+    sink.write({ id: 2 });
+    sink.end();
+    expect(lines.stdout.text).toBe('{"line":1}\n{"line":2}\n');
+    const person = run({}, true);
+    const text = await person.ctx.output.records<{ id: number }>({ text: (record, i) => `${i}: ${record.id}\n` });
+    text.write({ id: 5 });
+    text.write({ id: 6 });
+    text.end();
+    expect(person.stdout.text).toBe('0: 5\n1: 6\n');
+  });
+
+  it('keeps prose off stdout, one printable line each, and off stderr too with --quiet; log is kept', async () => {
+    const noisy = run({});
+    noisy.ctx.output.prose('a note\nwith \x1b[31mred');
+    noisy.ctx.output.log('an error\n');
+    expect(noisy.stdout.text).toBe('');
+    expect(noisy.stderr.text).toBe('a note with \\u001b[31mred\nan error\n');
+    const quiet = run({ quiet: true });
+    quiet.ctx.output.prose('a note');
+    quiet.ctx.output.log('an error\n');
+    expect(quiet.stderr.text).toBe('an error\n');
+  });
+
+  it("writes lines above a status line that is drawn, and draws it again below them", async () => {
+    const { ctx, stderr } = run({}, true);
+    ctx.output.status.draw('working');
+    ctx.output.prose('a note');
+    expect(stderr.text).toBe('\r\x1b[2Kworking\r\x1b[2Ka note\nworking');
+  });
+
+  it('never prints a secret the run has learned', async () => {
+    const { ctx, stdout, stderr } = run({ raw: true });
+    ctx.io.protect?.('tok_secret_0123456789');
+    await ctx.output.result('the token is tok_secret_0123456789');
+    ctx.output.prose('echoed tok_secret_0123456789');
+    expect(stdout.text).toBe('the token is ***\n');
+    expect(stderr.text).toBe('echoed ***\n');
+  });
+});
