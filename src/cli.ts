@@ -8,7 +8,8 @@ import { createContext, type Context, type ContextOverrides } from './context.js
 import { listenForInterrupts } from './interrupts.js';
 import { processIO, type IO } from './io.js';
 import { addGlobalOptions } from './options.js';
-import { formatHelp, helpWidth } from './output/help-layout.js';
+import { metaOf } from './commands/meta.js';
+import { helpLayout, helpWidth } from './output/help-layout.js';
 import { printableLine } from './printable.js';
 import { StoreAdminCommand } from './usage-errors.js';
 
@@ -34,7 +35,7 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({
       // gh's layout; the options a command inherits are named in one line under it.
-      formatHelp,
+      formatHelp: helpLayout(metaOf),
       showGlobalOptions: true,
       // Narrow terminals still get wrapped descriptions (Commander stops wrapping below 40).
       minWidthToWrap: 20,

@@ -2,7 +2,16 @@
 // `help flags`), EXAMPLES, LEARN MORE, wrapped to the terminal's width. Developer detail (spec
 // sections) stays in docs/commands.md.
 import type { Command, Help, Option } from 'commander';
-import { metaOf } from '../commands/meta.js';
+
+/** What the help shows of a command beyond Commander's model; the commands record it (commands/meta.ts). */
+export interface HelpFacts {
+  examples: readonly string[];
+  learnMore?: readonly string[];
+  /** The command asks before a change that cannot be undone (`when` it does, if not always). */
+  confirms?: { when?: string };
+  /** Global flags listed with the command's own under FLAGS. */
+  globals?: readonly string[];
+}
 
 /** Help is wrapped to the terminal; 80 columns when it goes to a file or a pipe. */
 export function helpWidth(stream: { isTTY?: boolean; columns?: number }): number {
@@ -12,11 +21,15 @@ export function helpWidth(stream: { isTTY?: boolean; columns?: number }): number
 /** The global flags worth naming under every command, by their shortest spelling. */
 const COMMON_FLAGS = ['--json', '--output', '--query', '--yes', '--dry-run', '--sandbox'];
 
-export function formatHelp(cmd: Command, helper: Help): string {
+/** Commander's formatHelp, given where each command's facts are found. */
+export function helpLayout(factsOf: (cmd: Command) => HelpFacts | undefined): (cmd: Command, helper: Help) => string {
+  return (cmd, helper) => formatHelp(cmd, helper, factsOf(cmd));
+}
+
+function formatHelp(cmd: Command, helper: Help, meta: HelpFacts | undefined): string {
   const width = helper.helpWidth ?? 80;
   const root = rootOf(cmd);
   const isRoot = cmd === root;
-  const meta = metaOf(cmd);
   const subcommands = helper.visibleCommands(cmd).filter((c) => isRoot || c.name() !== 'help');
   const sections: string[] = [];
   const description = helper.commandDescription(cmd);
