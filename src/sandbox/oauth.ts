@@ -18,7 +18,7 @@ const SCOPE = /^[a-z][a-z_]*:(read|write)$/;
 const MAX_FORM_BYTES = 64 * 1024;
 
 export interface OAuthOptions {
-  /** The partner app's client secret (default `sandbox-secret`). */
+  /** The partner app's client secret (default DEFAULT_CLIENT_SECRET). */
   clientSecret?: string;
   /** Redirect URIs registered besides the two defaults. */
   redirectUris?: readonly string[];

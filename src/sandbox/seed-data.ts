@@ -1,8 +1,10 @@
 // The sandbox store's starting data, as plain records: a small outdoor apparel shop with three
 // orders, two customers, four subscriptions and the objects around them, each as the API answers
-// it. What follows from other values is not written here: seed.ts derives each order's totals and
-// the ids new objects continue from when it makes a state. All dates are fixed; the sandbox's
-// clock starts at the seed's moment (clock.ts).
+// it. What changes with the records is not written here: seed.ts derives each order's totals (as
+// totals.ts does after any change) and the ids new objects continue from when it makes a state.
+// A line's amounts are written out, as the platform keeps them; test/sandbox/seed.test.ts holds
+// them to its unit price, quantity and discount. All dates are fixed; the sandbox's clock starts
+// at the seed's moment (clock.ts).
 import { PARTNER_APP } from './settings.js';
 import type {
   Category,

@@ -38,8 +38,8 @@ export interface SandboxOptions {
   scopedTokens?: Record<string, readonly string[]>;
   store?: StateStore;
   /**
-   * Misbehave on purpose (see faults.ts). The platform's rate limit, 4 requests per second per
-   * token, holds unless `faults.rate` says otherwise (0 lifts it).
+   * Misbehave on purpose (see faults.ts). The platform's rate limit (PLATFORM_RATE_PER_SECOND per
+   * token) holds unless `faults.rate` says otherwise (0 lifts it).
    */
   faults?: FaultSpec;
   /** How webhook deliveries are retried and reported (deliverer.ts). */
@@ -49,13 +49,13 @@ export interface SandboxOptions {
   };
   /** Told of a failure inside the sandbox itself (answered 500). */
   onError?: (error: unknown) => void;
-  /** How long a new export stays pending, in seconds (default 5). */
+  /** How long a new export stays pending, in seconds (default DEFAULT_EXPORT_DELAY_SECONDS). */
   exportDelaySeconds?: number;
-  /** How long a signed download link stays valid, in seconds (default 300). */
+  /** How long a signed download link stays valid, in seconds (default DEFAULT_LINK_TTL_SECONDS). */
   linkTtlSeconds?: number;
   /** The partner app that may sign in through the Authorization Code flow (oauth.ts). */
   oauth?: OAuthOptions;
-  /** Items per page of a list (default 20). */
+  /** Items per page of a list (default DEFAULT_PAGE_SIZE, pages.ts). */
   pageSize?: number;
   /** Told of each successful answer, and the API version asked for, before it is sent: the tests hold answers to the schemas. */
   onAnswer?: (id: OperationId, body: unknown, version: string) => void;

@@ -10,7 +10,8 @@ import { handlers, withLineShape } from '../../src/sandbox/handlers.js';
 import { subscriptionAnswer, updatedSubscriptionAnswer } from '../../src/sandbox/subscription-views.js';
 import { presentExport } from '../../src/sandbox/exports.js';
 import { createSeed } from '../../src/sandbox/seed.js';
-import type { Seed } from '../../src/sandbox/seed-data.js';
+import { STORE, type Seed } from '../../src/sandbox/seed-data.js';
+import { fromCents, toCents } from '../../src/sandbox/money.js';
 import type { SandboxState } from '../../src/sandbox/state.js';
 import { validInputs } from '../fixtures.js';
 
@@ -150,6 +151,25 @@ describe("every record of the seed's data, as the operation that answers its kin
 
   it.each(cases)('%s', async (_title, { id, answer }) => {
     expect(problems(await responseOf(id), answer)).toEqual([]);
+  });
+
+  // Line amounts are written out in the data, as the platform keeps them: they must add up.
+  const lines = Object.values(state.orders).flatMap((order) => (order.lines ?? []).map((line) => [`line ${line.id} of order ${order.number}`, line] as const));
+  it.each(lines)('%s: its amounts follow from unit price, quantity and discount, tax included at the store rate', (_title, line) => {
+    const incl = toCents(line.unit_cost) * Number(line.quantity) - toCents(line.total_discount);
+    const excl = Math.round(incl / (1 + STORE.taxRate));
+    const money = {
+      original_price_excl_tax: fromCents(excl),
+      original_price_incl_tax: fromCents(incl),
+      original_total_discount: line.total_discount,
+      price_excl_tax: fromCents(excl),
+      price_incl_tax: fromCents(incl),
+      total_cost: fromCents(incl),
+      total_discount: line.total_discount,
+      unit_cost: line.unit_cost,
+    };
+    expect(line).toMatchObject({ ...money, tax_lines: [{ amount: fromCents(incl - excl), rate: STORE.taxRate }] });
+    expect(line.report_values).toEqual({ currency: line.currency, ...money });
   });
 });
 
