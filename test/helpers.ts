@@ -87,3 +87,38 @@ export async function raw(
   const text = await response.text();
   return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
 }
+
+/** How long a test waits for something it expects, well inside the test's own timeout. */
+export const WAIT_MS = 10_000;
+
+/**
+ * Polls `check` until it gives a truthy value, and returns that value. After `timeoutMs` it fails
+ * naming what was awaited (and, with `seen`, what there was instead), rather than hanging until
+ * the test's own timeout says nothing useful.
+ */
+export async function until<T>(
+  what: string,
+  check: () => T | Promise<T>,
+  { timeoutMs = WAIT_MS, everyMs = 10, seen }: { timeoutMs?: number; everyMs?: number; seen?: () => string } = {},
+): Promise<NonNullable<T>> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (performance.now() > deadline) throw new Error(`Waited ${timeoutMs} ms for ${what}${seen ? `; there was: ${seen()}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** Settles as `event` does, or fails after `timeoutMs` naming what was awaited. */
+export async function within<T>(what: string, event: Promise<T>, { timeoutMs = WAIT_MS, seen }: { timeoutMs?: number; seen?: () => string } = {}): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`Waited ${timeoutMs} ms for ${what}${seen ? `; there was: ${seen()}` : ''}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([event, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

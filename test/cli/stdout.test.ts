@@ -1,11 +1,30 @@
 // stdout as scripts meet it: a file, a pipe or /dev/null get the same bytes (written straight to
-// the file descriptor until a command needs the stream itself), and a reader that is gone
-// before anything is written ends the run quietly.
+// the file descriptor until a command needs the stream itself, or the pipe is full), and a reader
+// that is gone before anything is written ends the run quietly.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { within } from '../helpers.js';
 import { BIN, runCli, useConfigDir } from './run.js';
+
+/**
+ * Loaded into the CLI before it starts. Making process.stdout turns a pipe non-blocking, as a
+ * Node process sharing the pipe would; the first time the stream then holds bytes the pipe would
+ * not take, one line on stderr says so.
+ */
+const WAITING_FOR_READER = `
+const out = process.stdout;
+const write = out.write;
+let told = false;
+out.write = function (...args) {
+  const accepted = write.apply(this, args);
+  if (!told && this.writableLength > 0) {
+    told = true;
+    process.stderr.write('waiting for the reader\\n');
+  }
+  return accepted;
+};`;
 
 describe('stdout', () => {
   const dir = useConfigDir();
@@ -26,7 +45,7 @@ describe('stdout', () => {
     expect(String(toNull.stderr)).toBe('');
   });
 
-  it('gives a slow reader the same bytes as a file, multibyte text and all, when there is more than a pipe holds', async () => {
+  it('gives a slow reader the same bytes as a file, multibyte text and all, when the pipe is full and non-blocking', async () => {
     const ids = join(dir, 'ids.txt');
     writeFileSync(ids, Array.from({ length: 3000 }, (_, i) => `${i + 1}\n`).join(''));
     const args = [BIN, 'customers', 'add-note', '--each', ids, '--message', 'café — ✓ naïve', '--dry-run'];
@@ -35,18 +54,30 @@ describe('stdout', () => {
     const fd = openSync(file, 'w');
     expect(spawnSync(process.execPath, args, { env: runEnv, stdio: ['ignore', fd, 'ignore'] }).status).toBe(0);
     closeSync(fd);
-    const child = spawn(process.execPath, args, { env: runEnv, stdio: ['ignore', 'pipe', 'ignore'] });
+    const expected = readFileSync(file);
+    expect(expected.length).toBeGreaterThan(900 * 1024);
+    // A non-blocking pipe refuses a write it has no room for (EAGAIN) instead of holding the writer:
+    // the bytes it did not take must still come, in order. Nothing is read until the run says
+    // its stdout holds bytes the pipe would not take.
+    const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(WAITING_FOR_READER)}`, ...args], {
+      env: runEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const closed = new Promise((resolve) => child.on('close', resolve));
+    let stderr = '';
+    const waiting = new Promise<void>((resolve) =>
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes('waiting for the reader\n')) resolve();
+      }),
+    );
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk)).pause();
-    // Nothing is read for a while: the pipe fills and the writer has to wait for the reader.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await within('the run to find its stdout full', waiting, { seen: () => `stderr: ${JSON.stringify(stderr)}` });
     expect(child.exitCode).toBeNull();
     child.stdout.resume();
     expect(await closed).toBe(0);
-    const expected = readFileSync(file);
-    expect(expected.length).toBeGreaterThan(900 * 1024);
-    expect(Buffer.concat(chunks).equals(expected)).toBe(true);
+    expect(Buffer.concat(chunks).equals(expected), 'the bytes read, against the file').toBe(true);
     expect(expected.toString('utf8')).toContain('café — ✓ naïve');
   });
 
