@@ -2,12 +2,12 @@
 // line exactly once (read back from the sandbox's own state); a change whose answer was lost is
 // named and sent again only when asked; a changed input is refused.
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFaults } from '../../src/sandbox/faults.js';
 import { memoryStore } from '../../src/sandbox/store.js';
-import { FULL_TOKEN, startTestSandbox } from '../helpers.js';
+import { FULL_TOKEN, startTestSandbox, until } from '../helpers.js';
 import { BIN, runCli, useConfigDir } from '../cli/run.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -15,9 +15,14 @@ afterAll(async () => {
   for (const close of closers) await close();
 });
 
-const until = async (test: () => boolean) => {
-  while (!test()) await new Promise((r) => setTimeout(r, 10));
-};
+/** The complete records of a run's journal as they are on disk now (a record being written is left out). */
+function journalOf(dir: string, id: string): { type: string; line?: number }[] {
+  const file = join(dir, 'history', 'runs', `${id}.jsonl`);
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').slice(0, -1).map((line) => JSON.parse(line));
+}
+
+const runIdIn = (stderr: string) => /Run (\d{8}-\d{6}-[0-9a-f]{4});/.exec(stderr)?.[1];
 
 describe('--resume', () => {
   const dir = useConfigDir();
@@ -34,13 +39,18 @@ describe('--resume', () => {
     const applied = () => sandbox.counters.byOperation['orders.addNote']?.applied ?? 0;
 
     const child = spawn(process.execPath, [BIN, ...args], { env });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
     const gone = new Promise((resolve) => child.on('close', resolve));
-    await until(() => applied() >= 5);
-    // Its answer has arrived and is journaled; the next line is 200 ms away.
-    await new Promise((r) => setTimeout(r, 60));
+    const id = await until('the run to name its journal', () => runIdIn(stderr), { seen: () => stderr });
+    const outcomes = () => journalOf(dir, id).filter((record) => record.type === 'outcome').length;
+    // Killed as soon as the fifth answer is on the journal: at 5/s the next line is 200 ms away.
+    await until('five outcomes on the journal', () => outcomes() >= 5, { seen: () => JSON.stringify(journalOf(dir, id)) });
     child.kill('SIGKILL');
     await gone;
     const before = applied();
+    // Every change the store applied is on the journal, and the run stopped short of the end.
+    expect(before).toBe(outcomes());
     expect(before).toBeGreaterThanOrEqual(5);
     expect(before).toBeLessThan(12);
 
@@ -70,12 +80,11 @@ describe('--resume', () => {
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const gone = new Promise((resolve) => child.on('close', resolve));
-    await until(() => stdout.split('\n').length > 20);
+    await until('20 lines reported', () => stdout.split('\n').length > 20, { seen: () => stderr });
     child.kill('SIGKILL');
     await gone;
 
-    const id = /Run (\d{8}-\d{6}-[0-9a-f]{4});/.exec(stderr)?.[1];
-    const journal = readFileSync(join(dir, 'history', 'runs', `${id}.jsonl`), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const journal = journalOf(dir, runIdIn(stderr)!);
     const outcomes = journal.filter((record) => record.type === 'outcome');
     const reported = stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
     expect(reported.length).toBeGreaterThanOrEqual(20);
@@ -98,7 +107,7 @@ describe('--resume', () => {
     const args = ['orders', 'add-note', '--each', file, '--message', 'maybe twice', '--rate', '0', '--concurrency', '1'];
     const child = spawn(process.execPath, [BIN, ...args], { env });
     const gone = new Promise((resolve) => child.on('close', resolve));
-    await until(() => sandbox.counters.received >= 1);
+    await until('the first request to reach the store', () => sandbox.counters.received >= 1);
     child.kill('SIGKILL');
     await gone;
 
@@ -167,13 +176,13 @@ describe('--resume', () => {
 
     const child = spawn(process.execPath, [BIN, ...args], { env });
     const gone = new Promise((resolve) => child.on('close', resolve));
-    await until(() => applied() >= 2);
+    await until('two lines applied', () => applied() >= 2);
     // The first run is still sending: a resume now would send its lines a second time.
     const overlap = await runCli([...args, '--resume'], { env });
     expect(overlap.code).toBe(1);
     expect(overlap.stderr).toMatch(new RegExp(`^store-admin: Run \\d{8}-\\d{6}-[0-9a-f]{4} is in use by process ${child.pid} \\(since [^)]+\\); nothing was sent\n`));
     expect(overlap.stdout).toBe('');
-    await until(() => applied() >= 4);
+    await until('four lines applied', () => applied() >= 4);
     child.kill('SIGKILL');
     await gone;
     expect(applied()).toBeLessThan(16);
@@ -226,7 +235,7 @@ describe('--resume', () => {
       child.stderr.on('data', (chunk) => (stderr += chunk));
       const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
       const applied = () => sandbox.counters.byOperation['orders.addNote']?.applied ?? 0;
-      await until(() => applied() >= 2);
+      await until('two lines applied', () => applied() >= 2, { seen: () => stderr });
       child.kill(signal);
       expect(await exited).toBe(code);
       const id = /Run (\d{8}-\d{6}-[0-9a-f]{4});/.exec(stderr)![1]!;
