@@ -100,11 +100,11 @@ export async function until<T>(
   what: string,
   check: () => T | Promise<T>,
   { timeoutMs = WAIT_MS, everyMs = 10, seen }: { timeoutMs?: number; everyMs?: number; seen?: () => string } = {},
-): Promise<NonNullable<T>> {
+): Promise<Exclude<T, false | 0 | '' | null | undefined>> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value) return value as NonNullable<T>;
+    if (value) return value as Exclude<T, false | 0 | '' | null | undefined>;
     if (performance.now() > deadline) throw new Error(`Waited ${timeoutMs} ms for ${what}${seen ? `; there was: ${seen()}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExchangeError, httpPool } from '../../src/api/http.js';
+import { until, within } from '../helpers.js';
 
 const servers: Server[] = [];
 afterAll(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
@@ -14,10 +15,6 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 }
-
-const until = async (test: () => boolean) => {
-  while (!test()) await new Promise((r) => setTimeout(r, 5));
-};
 
 const exchange = (url: string, extra = {}) => ({ method: 'GET', url, headers: {}, timeoutMs: 2000, connectTimeoutMs: 1000, maxBytes: 1024, ...extra });
 
@@ -144,52 +141,59 @@ describe('httpPool', () => {
   });
 
   it('refuses an answer over the size limit without reading the rest', async () => {
-    let written = 0;
+    let hungUp!: () => void;
+    const closed = new Promise<void>((resolve) => (hungUp = resolve));
     const url = await serve((_req, res) => {
       res.writeHead(200);
+      // An answer without end, sent as fast as it is read.
       const chunk = Buffer.alloc(512, 'x');
-      const timer = setInterval(() => {
-        written += chunk.length;
-        res.write(chunk);
-      }, 5);
-      res.on('close', () => clearInterval(timer));
+      const more = () => {
+        while (!res.destroyed && res.write(chunk));
+      };
+      res.on('drain', more);
+      res.on('close', hungUp);
+      more();
     });
     const error = await pool.send(exchange(url)).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'TOO_LARGE', status: 200 });
-    await new Promise((r) => setTimeout(r, 100));
-    const after = written;
-    await new Promise((r) => setTimeout(r, 100));
-    expect(written).toBe(after);
+    // The connection is closed: the store stops sending.
+    await within('the client to close the connection', closed);
   });
 
   it('says an answer was cut short', async () => {
     const url = await serve((req, res) => {
       res.writeHead(200, { 'content-length': '100' });
-      res.write('{"partial":');
-      setTimeout(() => req.socket.destroy(), 20);
+      res.write('{"partial":', () => req.socket.destroy());
     });
     await expect(pool.send(exchange(url))).rejects.toMatchObject({ code: 'CUT_SHORT', status: 200 });
   });
 
   it('stops at once when aborted, and never rejects twice', async () => {
-    const url = await serve(() => {});
+    let arrived!: () => void;
+    const waiting = new Promise<void>((resolve) => (arrived = resolve));
+    const url = await serve(() => arrived());
     const controller = new AbortController();
-    const sent = pool.send(exchange(url, { signal: controller.signal }));
-    setTimeout(() => controller.abort(), 50);
-    await expect(sent).rejects.toMatchObject({ code: 'ABORTED' });
+    const sent = pool.send(exchange(url, { signal: controller.signal, timeoutMs: 60_000 }));
+    await within('the request to arrive', waiting);
+    controller.abort();
+    await expect(within('the request to stop', sent)).rejects.toMatchObject({ code: 'ABORTED' });
   });
 
   it('one abort stops every request it guards, and a request guarded by a signal already aborted is never sent', async () => {
-    let received = 0;
-    const url = await serve(() => received++);
+    const received: string[] = [];
+    const url = await serve((req, res) => {
+      received.push(req.url!);
+      if (req.url === '/after') res.end('{}');
+    });
     const controller = new AbortController();
     const sent = Array.from({ length: 5 }, () => pool.send(exchange(url, { signal: controller.signal })));
-    await until(() => received === 5);
+    await until('five requests at the server', () => received.length === 5);
     controller.abort();
     for (const request of sent) await expect(request).rejects.toMatchObject({ code: 'ABORTED' });
     await expect(pool.send(exchange(url, { signal: controller.signal }))).rejects.toMatchObject({ code: 'ABORTED' });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(received).toBe(5);
+    // A request sent after it arrives after it: had the aborted one gone out, the server would have it first.
+    await pool.send(exchange(`${url}after`));
+    expect(received).toEqual(['/', '/', '/', '/', '/', '/after']);
   });
 
   it('refused connections keep their system code', async () => {
@@ -200,12 +204,16 @@ describe('httpPool', () => {
   });
 
   it('hands a download its body unread and keeps the attempt bounded until it is done', async () => {
+    let finish!: () => void;
+    const opened = new Promise<void>((resolve) => (finish = resolve));
     const url = await serve((_req, res) => {
       res.writeHead(200);
       res.write('a,b\n');
-      setTimeout(() => res.end('1,2\n'), 50);
+      // The rest only once the download has been handed over.
+      void opened.then(() => res.end('1,2\n'));
     });
     const { body, done } = await pool.open(exchange(url));
+    finish();
     let text = '';
     for await (const chunk of body) text += chunk;
     done();

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFaults } from '../../src/sandbox/faults.js';
-import { FULL_TOKEN, useSandbox, startTestSandbox } from '../helpers.js';
+import { FULL_TOKEN, useSandbox, startTestSandbox, until } from '../helpers.js';
 import { BIN, runCli, useConfigDir } from '../cli/run.js';
 import { hasTmux, Terminal } from '../cli/tmux.js';
 
@@ -81,11 +81,13 @@ describe('--each cut short by SIGTERM', () => {
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    while (sandbox.counters.received < 8) await new Promise((r) => setTimeout(r, 20));
-    // Before the end, the lines that failed so far are on disk already.
+    // Before the end, every failure reported so far is on disk already.
+    const reportedFailures = () => lines(stdout.slice(0, stdout.lastIndexOf('\n') + 1)).filter((l) => !l.ok).map((l) => l.input[0] as string);
+    const reported = await until('two failures reported', () => reportedFailures().length >= 2 && reportedFailures(), { seen: () => stdout });
     const early = readFileSync(failed, 'utf8').trim().split('\n').filter(Boolean);
+    expect(early).toEqual(expect.arrayContaining(reported));
     expect(early.every((id) => id.startsWith('99999'))).toBe(true);
-    expect(early.length).toBeGreaterThan(0);
+    expect(sandbox.counters.received).toBeLessThan(ids.length);
     child.kill('SIGTERM');
     // As a process killed by SIGTERM reports it: 128 + 15.
     expect(await exited).toBe(143);
@@ -110,7 +112,7 @@ describe('a single command cut short by SIGTERM', () => {
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-      while (sandbox.counters.received < 1) await new Promise((r) => setTimeout(r, 20));
+      await until('the request to reach the store', () => sandbox.counters.received >= 1);
       child.kill('SIGTERM');
       expect(await exited).toBe(143);
       expect(stderr).toMatch(/may or may not have been applied/);

@@ -6,9 +6,9 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { until } from '../helpers.js';
 import { freePort, runStandIn, STAND_IN, startLogin } from './app-login.js';
 import { runCli, useConfigDir, type Result } from './run.js';
 import { hasTmux, Terminal } from './tmux.js';
@@ -49,12 +49,10 @@ describe('auth login --app (scripted)', () => {
   });
 
   /** The stand-in's log once it holds `line`: it runs on its own, and may finish after the CLI. */
-  const standInLog = async (line: string) => {
+  const standInLog = (line: string) => {
     const file = join(root, `stand-in-${n}.log`);
-    for (const deadline = Date.now() + 10_000; ; await sleep(20)) {
-      const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-      if (text.includes(line) || Date.now() > deadline) return text;
-    }
+    const text = () => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+    return until(`the stand-in's log to say ${JSON.stringify(line)}`, () => text().includes(line) && text(), { everyMs: 20, seen: text });
   };
 
   beforeAll(async () => {

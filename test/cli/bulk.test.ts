@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFaults } from '../../src/sandbox/faults.js';
 import { memoryStore } from '../../src/sandbox/store.js';
-import { FULL_TOKEN, useSandbox, startTestSandbox } from '../helpers.js';
+import { FULL_TOKEN, useSandbox, startTestSandbox, until } from '../helpers.js';
 import { BIN, runCli, useConfigDir } from './run.js';
 import { hasTmux, Terminal } from './tmux.js';
 
@@ -149,7 +149,7 @@ describe('--each against a rate-limited store', () => {
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    while (sandbox.counters.received < 2) await new Promise((r) => setTimeout(r, 20));
+    await until('two requests at the store', () => sandbox.counters.received >= 2, { seen: () => stderr });
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     const out = lines(stdout);

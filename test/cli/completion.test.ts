@@ -2,12 +2,12 @@
 // for candidates, with a `store-admin` on PATH that runs the built CLI.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CANCEL_REASONS, EXPORT_TYPES, SUBSCRIPTION_STATUSES } from '../../src/api/enums.js';
+import { until } from '../helpers.js';
 import { BIN, runCli, useConfigDir } from './run.js';
 import { hasTmux } from './tmux.js';
 import { TRIGGERS } from '../../src/webhooks/trigger.js';
@@ -172,13 +172,9 @@ describe.skipIf(!hasTmux || !hasZsh)(unless(hasTmux && hasZsh, 'tmux or zsh', 'c
   });
 
   /** Waits until the screen matches; fails with the screen when it never does. */
-  async function screenMatching(pattern: RegExp): Promise<string> {
-    for (let tries = 0; ; tries++) {
-      const screen = tmux('capture-pane', '-p', '-J', '-t', session);
-      if (pattern.test(screen)) return screen;
-      if (tries > 200) throw new Error(`screen never matched ${pattern}:\n${screen}`);
-      await sleep(50);
-    }
+  function screenMatching(pattern: RegExp): Promise<string> {
+    const screen = () => tmux('capture-pane', '-p', '-J', '-t', session);
+    return until(`the screen to match ${pattern}`, () => pattern.test(screen()) && screen(), { everyMs: 50, seen: () => `\n${screen()}` });
   }
 
   it('lists the subcommands on Tab and completes a unique group in place', async () => {

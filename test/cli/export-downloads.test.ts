@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { until } from '../helpers.js';
 import { BIN, runCli, useConfigDir } from './run.js';
 
 const CSV = 'number,date_placed\n10001,2026-01-11\n';
@@ -51,14 +52,6 @@ function resetAfter(head: string, body: string, received: () => Promise<void>): 
   };
 }
 
-/** Polls with a deadline. */
-async function until(test: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 10_000; !test(); ) {
-    expect(Date.now(), 'waited too long').toBeLessThan(deadline);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** Runs the CLI; `received` resolves once it has `bytes` of the file (on stdout, or in its temporary file). */
 function download(args: string[], env: Record<string, string>, temporaryOf?: string) {
   const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: 'pipe' });
@@ -67,12 +60,13 @@ function download(args: string[], env: Record<string, string>, temporaryOf?: str
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-  const received = (bytes: number) =>
-    until(() => {
+  const received = async (bytes: number): Promise<void> => {
+    await until(`${bytes} bytes of the file`, () => {
       if (!temporaryOf) return stdout.length >= bytes;
       const [dirName, base] = [temporaryOf.slice(0, temporaryOf.lastIndexOf('/')), temporaryOf.slice(temporaryOf.lastIndexOf('/') + 1)];
       return readdirSync(dirName).some((name) => name.startsWith(`.${base}.`) && statSync(join(dirName, name)).size >= bytes);
     });
+  };
   return { exited, received };
 }
 
@@ -182,10 +176,7 @@ describe('a download that never ends stops at once', () => {
       const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
       await sending;
       // The answer has arrived once its temporary file is there.
-      for (const deadline = Date.now() + 10_000; !readdirSync(dir).some((name) => name.startsWith(`.endless-${signal}.csv.`)); ) {
-        expect(Date.now()).toBeLessThan(deadline);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await until('its temporary file', () => readdirSync(dir).some((name) => name.startsWith(`.endless-${signal}.csv.`)), { seen: () => stderr });
       child.kill(signal);
       expect(await exited).toBe(code);
       expect(stderr).toContain(`store-admin: Stopped downloading export 7 (${file} was not written); the export itself goes on`);

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
+import { within } from '../helpers.js';
 
 export const BIN = new URL('../../bin/store-admin.js', import.meta.url).pathname;
 
@@ -82,12 +83,13 @@ export function startCli(args: string[], env: Record<string, string>) {
   return {
     out,
     exited,
-    /** Resolves when `stream` has printed something matching `pattern`. */
+    /** Resolves when `stream` has printed something matching `pattern`; fails if it has not within a deadline. */
     printed(stream: 'stdout' | 'stderr', pattern: RegExp): Promise<RegExpMatchArray> {
-      return new Promise((resolve, reject) => {
+      const match = new Promise<RegExpMatchArray>((resolve, reject) => {
         waiters.push({ stream, pattern, resolve, reject });
         check();
       });
+      return within(`${stream} to show ${pattern}`, match, { seen: () => `${stream}:\n${out[stream]}` });
     },
     interrupt: () => child.kill('SIGINT'),
     kill: () => child.kill('SIGKILL'),

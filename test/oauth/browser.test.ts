@@ -3,9 +3,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openBrowser } from '../../src/oauth/browser.js';
+import { until } from '../helpers.js';
 
 const URL_TO_OPEN = 'http://127.0.0.1:1/oauth2/authorize/?client_id=a&scope=orders%3Aread+x&state=s';
 
@@ -22,8 +22,7 @@ describe('openBrowser', () => {
     const outcome = await openBrowser(URL_TO_OPEN, { PATH: empty, BROWSER: `${process.execPath} ${script} --new-window` }, 'linux');
     expect(outcome).toEqual({ opened: true, by: process.execPath });
     // The opener runs on its own; its record appears when it has run.
-    const deadline = Date.now() + 10_000;
-    while (!existsSync(record) && Date.now() < deadline) await sleep(20);
+    await until('the opener to write its record', () => existsSync(record));
     expect(JSON.parse(readFileSync(record, 'utf8'))).toEqual(['--new-window', URL_TO_OPEN]);
   });
 

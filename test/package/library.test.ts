@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { FULL_TOKEN, until, useSandbox } from '../helpers.js';
 
 const run = promisify(execFile);
 const repo = new URL('../..', import.meta.url).pathname;
@@ -123,11 +123,9 @@ export async function run(): Promise<string | null | undefined> {
     try {
       const target = `http://127.0.0.1:${port}/`;
       // The receiver is up once it answers; a forged delivery is refused.
-      let forged: Response | undefined;
-      while (!forged) {
-        forged = await fetch(target, { method: 'POST', body: '{}', headers: { 'x-store-signature': '0'.repeat(64) } }).catch(() => undefined);
-        if (!forged) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const forged = await until('the receiver to answer', () =>
+        fetch(target, { method: 'POST', body: '{}', headers: { 'x-store-signature': '0'.repeat(64) } }).catch(() => undefined),
+      { everyMs: 50 });
       expect(forged.status).toBe(401);
       await ctx.client.webhooks.create({ body: { target, events: ['customer.updated'], secret_key: 'whsec_readme' } });
       await ctx.client.customers.addNote({ params: { id: 2 }, body: { message: 'Zoë prefers e-mail' } });

@@ -8,7 +8,7 @@ import { EVENTS_BY_CHANGE } from '../../src/sandbox/events.js';
 import { memoryStore } from '../../src/sandbox/store.js';
 import { webhookHmac } from '../../src/api/webhook-signature.js';
 import { validInputs } from '../fixtures.js';
-import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { FULL_TOKEN, until, useSandbox } from '../helpers.js';
 import { independentDumps, pythonMissing, pythonSignature } from '../webhooks/python.js';
 import { outcomeLog, startReceiver, type Receiver } from '../webhooks/receiver.js';
 
@@ -97,11 +97,10 @@ describe('every change in the event table emits its events', () => {
     const created = await ctx.client.exports.create(validInputs['exports.create']);
     expect(created.status).toBe('pending');
     expect(receiver.requests.length).toBe(before);
-    for (;;) {
+    return until(`export ${created.id} to be available`, async () => {
       const current = await ctx.client.exports.get({ params: { id: created.id! } });
-      if (current.status === 'available') return current as Record<string, unknown>;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      return current.status === 'available' && (current as Record<string, unknown>);
+    }, { everyMs: 100 });
   }
 
   it.skipIf(pythonMissing)(`signs each delivery so that Python's own check accepts it${pythonMissing ? ` (skipped: ${pythonMissing})` : ''}`, () => {

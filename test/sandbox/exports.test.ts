@@ -2,21 +2,18 @@
 // wall-time delay; the file only through a signed link that expires; and the platform's other
 // rules the spec leaves out (renewals, request_status values, super-scopes).
 import { existsSync, readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import { createClient } from '../../src/api/client.js';
 import { operations } from '../../src/api/operations.js';
-import { useSandbox } from '../helpers.js';
+import { until, useSandbox } from '../helpers.js';
 
-/** Polls until the export is available; the sandbox's delay is short, the loop bounded. */
-async function untilAvailable(client: ReturnType<typeof createClient>, id: number) {
-  for (let i = 0; i < 100; i++) {
+/** Polls until the export is available: the sandbox's delay is short. */
+function untilAvailable(client: ReturnType<typeof createClient>, id: number) {
+  return until(`export ${id} to be available`, async () => {
     const current = await client.exports.get({ params: { id } });
-    if (current.status === 'available') return current;
-    await sleep(50);
-  }
-  throw new Error(`export ${id} never became available`);
+    return current.status === 'available' && current;
+  }, { everyMs: 50 });
 }
 
 describe('exports in the sandbox', () => {

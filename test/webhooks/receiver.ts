@@ -3,6 +3,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DeliveryOutcome } from '../../src/sandbox/deliverer.js';
+import { within } from '../helpers.js';
 
 export interface Received {
   method: string;
@@ -16,7 +17,7 @@ export interface Received {
 export interface Receiver {
   url: string;
   requests: Received[];
-  /** Resolves when `count` requests have arrived. */
+  /** Resolves when `count` requests have arrived; fails if they have not within a deadline. */
   received(count: number): Promise<Received[]>;
   close(): Promise<void>;
 }
@@ -49,7 +50,11 @@ export async function startReceiver(answer: (n: number, request: Received) => nu
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     requests,
     received: (count) =>
-      requests.length >= count ? Promise.resolve(requests.slice()) : new Promise((resolve) => waiting.push({ count, resolve })),
+      requests.length >= count
+        ? Promise.resolve(requests.slice())
+        : within(`${count} requests at the receiver`, new Promise((resolve) => waiting.push({ count, resolve })), {
+            seen: () => `${requests.length}: ${requests.map((r) => `${r.method} ${r.url}`).join(', ')}`,
+          }),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -71,10 +76,11 @@ export function outcomeLog() {
         w.resolve();
       }
     },
-    /** Resolves once the outcomes so far satisfy `test`. */
+    /** Resolves once the outcomes so far satisfy `test`; fails if they do not within a deadline. */
     until(test: (o: DeliveryOutcome[]) => boolean): Promise<DeliveryOutcome[]> {
       if (test(list)) return Promise.resolve(list.slice());
-      return new Promise((resolve) => waiting.push({ test, resolve: () => resolve(list.slice()) }));
+      const met = new Promise<DeliveryOutcome[]>((resolve) => waiting.push({ test, resolve: () => resolve(list.slice()) }));
+      return within(`delivery outcomes that pass ${test}`, met, { seen: () => JSON.stringify(list) });
     },
   };
 }
