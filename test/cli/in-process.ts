@@ -2,12 +2,13 @@
 // same code path as the binary, fast enough for thousands of cases.
 import { Readable } from 'node:stream';
 import { main } from '../../src/cli.js';
+import type { ContextOverrides } from '../../src/context.js';
 import type { IO, OutputStream } from '../../src/io.js';
 
-function collector(): OutputStream & { text: string } {
+function collector(isTTY: boolean): OutputStream & { text: string } {
   const stream = {
     text: '',
-    isTTY: false,
+    isTTY,
     write(chunk: string) {
       stream.text += chunk;
       return true;
@@ -16,11 +17,20 @@ function collector(): OutputStream & { text: string } {
   return stream;
 }
 
-export async function runInProcess(args: string[], env: Record<string, string>, stdinText = '') {
-  const stdout = collector();
-  const stderr = collector();
-  const stdin = Object.assign(Readable.from(stdinText ? [Buffer.from(stdinText)] : []), { isTTY: false });
-  const io: IO = { stdin, stdout, stderr, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } };
-  const code = await main(args, io);
+export interface InProcessOptions {
+  /** stdin and stdout are a terminal: prompts are allowed (give `overrides.prompter` to answer them). */
+  terminal?: boolean;
+  /** The run's test seams: a prompter, a client. */
+  overrides?: ContextOverrides;
+}
+
+export async function runInProcess(args: string[], env: Record<string, string>, stdinText = '', { terminal = false, overrides }: InProcessOptions = {}) {
+  const stdout = collector(terminal);
+  const stderr = collector(false);
+  const stdin = Object.assign(Readable.from(stdinText ? [Buffer.from(stdinText)] : []), { isTTY: terminal });
+  // At a terminal, long output would go to a pager on the test's own terminal: it stays here.
+  const paging = terminal ? { STORE_ADMIN_PAGER: '' } : {};
+  const io: IO = { stdin, stdout, stderr, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...paging, ...env } };
+  const code = await main(args, io, overrides);
   return { code, stdout: stdout.text, stderr: stderr.text };
 }

@@ -1,16 +1,20 @@
 // The one rule for changes that cannot be undone (help exit-codes): every command that can make
 // one asks at a terminal and, without one, refuses unless --yes is given, sending nothing. The
-// command tree is walked, so a new command is held to the rule as soon as it is declared.
-import { readFileSync } from 'node:fs';
+// command tree is walked, so a new command is held to the rule as soon as it is declared. Each
+// command runs in process (a scripted person at the terminal through the prompter seam); one run
+// of the built CLI shows the rule holds for a real process without a terminal.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { operations } from '../../src/api/operations.js';
+import { operations, type OperationId } from '../../src/api/operations.js';
 import { commandTree } from '../../src/cli.js';
 import { metaOf } from '../../src/commands/meta.js';
 import { processIO } from '../../src/io.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { runInProcess } from './in-process.js';
 import { runCli, useConfigDir } from './run.js';
+import { scriptedPrompter } from './scripted-prompter.js';
 
 function leaves(command: Command, path: string[] = []): { path: string[]; command: Command }[] {
   const here = [...path, command.name()];
@@ -32,6 +36,8 @@ describe('changes that cannot be undone', () => {
   const dir = useConfigDir();
   const env = () => ({ STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir });
   const configFile = join(dir, 'config.json');
+  const declared = join(dir, 'webhooks.json');
+  const examples = confirming.map(({ path, command }) => [path.join(' '), metaOf(command)!.confirms!.example] as const);
 
   it('every operation the table marks irreversible is run by a command that confirms', () => {
     const irreversible = Object.entries(operations).filter(([, op]) => 'irreversible' in op).map(([id]) => id);
@@ -58,31 +64,79 @@ describe('changes that cannot be undone', () => {
     ]);
   });
 
-  it.each(confirming.map(({ path, command }) => [path.join(' '), metaOf(command)!.confirms!.example] as const))(
-    '%s refuses without --yes and without a terminal, and sends nothing',
-    async (name, example) => {
-      // Profiles for the profile commands' examples to remove.
-      for (const profile of ['staging', 'old-shop']) {
-        const login = await runCli(['auth', 'login', '--profile', profile, '--base-url', ctx.sandbox.url, '--with-token', '--insecure-storage'], {
-          env: { STORE_ADMIN_CONFIG_DIR: dir },
-          stdin: FULL_TOKEN,
-        });
-        expect(login.code, login.stderr).toBe(0);
-      }
-      const args = words(example);
-      expect(args[0]).toBe('store-admin');
-      expect(args, `${name}: the example must be one that asks`).not.toContain('--yes');
-      const config = readFileSync(configFile, 'utf8');
-      const sent = ctx.sandbox.counters.received;
-      const r = await runCli(args.slice(1), { env: env() });
-      expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toMatch(/confirmation needed|needs confirmation/);
-      expect(r.stderr).toContain('Pass --yes to confirm without a prompt');
-      expect(r.stdout).toBe('');
-      expect(ctx.sandbox.counters.received, 'requests sent').toBe(sent);
-      expect(readFileSync(configFile, 'utf8')).toBe(config);
-    },
-  );
+  /** The command's example, ready to run: profiles for it to remove, its file in the test's folder. */
+  async function exampleOf(name: string, example: string): Promise<string[]> {
+    for (const profile of ['staging', 'old-shop']) {
+      const login = await runInProcess(['auth', 'login', '--profile', profile, '--base-url', ctx.sandbox.url, '--with-token', '--insecure-storage'], { STORE_ADMIN_CONFIG_DIR: dir }, FULL_TOKEN);
+      expect(login.code, login.stderr).toBe(0);
+    }
+    // A declaration with no webhook: with --prune, every webhook the store has is one to delete.
+    writeFileSync(declared, '{"webhooks": []}\n');
+    const args = words(example).map((word) => (word === 'webhooks.json' ? declared : word));
+    expect(args[0]).toBe('store-admin');
+    expect(args, `${name}: the example must be one that asks`).not.toContain('--yes');
+    return args.slice(1);
+  }
+
+  /** The requests for changes the store has received: anything but a read. */
+  const changes = () =>
+    Object.entries(ctx.sandbox.counters.byOperation)
+      .filter(([id]) => operations[id as OperationId].method !== 'GET')
+      .reduce((sum, [, counts]) => sum + (counts?.received ?? 0), 0);
+
+  /** Runs a command and checks that it changed nothing: no change sent, the config file as it was. */
+  async function changesNothing<R>(run: () => Promise<R>): Promise<R> {
+    const config = readFileSync(configFile, 'utf8');
+    const sent = changes();
+    const r = await run();
+    expect(changes(), 'changes sent').toBe(sent);
+    expect(readFileSync(configFile, 'utf8')).toBe(config);
+    return r;
+  }
+
+  it.each(examples)('%s refuses without --yes and without a terminal, and sends nothing', async (name, example) => {
+    const args = await exampleOf(name, example);
+    const sent = ctx.sandbox.counters.received;
+    const r = await changesNothing(() => runInProcess(args, env()));
+    expect(ctx.sandbox.counters.received, 'requests sent').toBe(sent);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/confirmation needed|needs confirmation/);
+    expect(r.stderr).toContain('Pass --yes to confirm without a prompt');
+    expect(r.stdout).toBe('');
+  });
+
+  it.each(examples)('%s asks at a terminal, and a no sends nothing', async (name, example) => {
+    const args = await exampleOf(name, example);
+    const person = scriptedPrompter([false]);
+    const r = await changesNothing(() => runInProcess(args, env(), '', { terminal: true, overrides: { prompter: person } }));
+    expect(person.asked.map(({ kind }) => kind)).toEqual(['confirm']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^store-admin: Canceled; nothing was (sent|removed)$/m);
+  });
+
+  it.each(examples)('%s asks nothing at a terminal with --yes', async (name, example) => {
+    const args = await exampleOf(name, example);
+    // The change is made: on the seed's objects, as the example expects them.
+    await ctx.sandbox.store.reset();
+    const person = scriptedPrompter([]);
+    const before = changes();
+    const r = await runInProcess([...args, '--yes'], env(), '', { terminal: true, overrides: { prompter: person } });
+    expect(person.asked).toEqual([]);
+    // Past the question: a local change made, or the change sent (the seed may not have the example's object).
+    expect(r.code === 0 || changes() > before, r.stderr).toBe(true);
+  });
+
+  it('a process without a terminal is refused as well: the built CLI, stdin and stdout pipes', async () => {
+    const [name, example] = examples.find(([name]) => name === 'orders remove-line')!;
+    const args = await exampleOf(name, example);
+    const sent = ctx.sandbox.counters.received;
+    const r = await changesNothing(() => runCli(args, { env: env() }));
+    expect(ctx.sandbox.counters.received, 'requests sent').toBe(sent);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^store-admin: .*: confirmation needed$/m);
+    expect(r.stderr).toContain('Pass --yes to confirm without a prompt');
+    expect(r.stdout).toBe('');
+  });
 
   it('help exit-codes states the rule and lists every command that confirms, from the tree', async () => {
     const r = await runCli(['help', 'exit-codes']);
