@@ -43,7 +43,7 @@ describe('hostile ids and bodies', () => {
       headers: headersFor('apps.updateSettings'),
       body: '{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}}',
     });
-    expect(response.status).toBeLessThan(500);
+    expect(response.status).toBe(200);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     const after = await ctx.client.apps.updateSettings({ params: { clientId: 'sandbox-app' }, body: {} });
     expect(Object.keys(after).filter((key) => !['__proto__', 'constructor'].includes(key))).toEqual(Object.keys(before));

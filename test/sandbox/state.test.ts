@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import { addInterval } from '../../src/sandbox/renewal.js';
-import { toCents } from '../../src/sandbox/money.js';
+import { sumCents, toCents } from '../../src/sandbox/money.js';
 import { memoryStore } from '../../src/sandbox/store.js';
 import { useSandbox } from '../helpers.js';
 
@@ -80,7 +80,9 @@ describe('sandbox state changes', () => {
     const order = state().orders[newest.order_number!]!;
     expect(order.subscriptions).toEqual([{ billing_cycle: newest.billing_cycle, id: 2 }]);
     expect(order.lines).toHaveLength(before.lines.length);
-    expect(toCents(order.total_incl_tax)).toBeGreaterThan(0);
+    // Charged for its lines and the subscription's shipping: a total the lines and shipping add up to, not nothing.
+    expect(toCents(order.total_incl_tax)).toBe(sumCents(order.lines!.map((line) => line.price_incl_tax)) + toCents(before.shipping_price));
+    expect(toCents(order.total_incl_tax)).toBeGreaterThan(toCents(before.shipping_price));
     const list = await ctx.client.orders.listFulfillmentOrders({ params: { number: newest.order_number! } });
     expect(list).toEqual([]);
   });
