@@ -21,7 +21,7 @@ export function dryRunRecord(prepared: PreparedRequest, input?: string[]): DryRu
 /** A single command's request: JSON for scripts, the request as text for people. */
 export async function printDryRun(prepared: PreparedRequest, ctx: Context): Promise<void> {
   await ctx.output.result(dryRunRecord(prepared), { text: requestText });
-  ctx.note('(dry run: nothing was sent)');
+  ctx.output.prose('(dry run: nothing was sent)');
 }
 
 /** An --each run's requests: a record per line (NDJSON unless a table is asked for). */
@@ -29,7 +29,7 @@ export async function printDryRuns(records: DryRunRecord[], ctx: Context): Promi
   const lines = await ctx.output.records<DryRunRecord>({ text: (record, i) => `${i > 0 ? '\n' : ''}# ${record.input?.join(' ')}\n${requestText(record)}` });
   for (const record of records) lines.write(record);
   lines.end();
-  ctx.note(`(dry run: nothing was sent; ${records.length} request${records.length === 1 ? '' : 's'} shown)`);
+  ctx.output.prose(`(dry run: nothing was sent; ${records.length} request${records.length === 1 ? '' : 's'} shown)`);
 }
 
 function requestText({ method, url, headers, body }: DryRunRecord): string {

@@ -5,8 +5,7 @@ import { ApiError, StoreAdminError, UsageError } from '../api/errors.js';
 import { operations } from '../api/operations.js';
 import type { Context } from '../context.js';
 import type { Options } from '../options.js';
-import { checkQuery, render } from '../output/render.js';
-import { startSpinner } from '../output/spinner.js';
+import { checkQuery } from '../output/render.js';
 import { addHint } from './auth-hint.js';
 import { bodyOf } from './body.js';
 import { attributeOf, nameOf, WITH_EACH_FLAGS } from './bulk/flags.js';
@@ -42,7 +41,7 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   const change = spec.confirm?.(input) ?? (ctx.interactive ? spec.review?.(input) : undefined);
   if (change && !options.yes) await confirm(ctx, change);
   await spec.before?.(opts, ctx, input);
-  const stop = options.quiet ? () => {} : startSpinner(ctx.io.stderr, spec.progress);
+  const stop = ctx.output.spinner(spec.progress);
   // Ctrl-C aborts the request at once; the client says what that means for this method.
   let data: unknown;
   let status: number | undefined;
@@ -61,13 +60,7 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   if (changes) await recordChange(ctx, { ...changeOf(spec, positional), ...createdBy(spec, data) }, undefined, status);
   const shown = spec.settle ? await settleChange(spec, changes, data, opts, ctx, input) : { data };
   if (!shown) return;
-  await render(spec.present ? spec.present(shown.data, opts) : shown.data, ctx.io, {
-    format: ctx.format,
-    query: options.query,
-    raw: options.raw,
-    color: ctx.color,
-    view: spec.view,
-  });
+  await ctx.output.result(spec.present ? spec.present(shown.data, opts) : shown.data, { view: spec.view });
   // A person sees which fields a partial update sent; the answer shows every field alike.
   if (ctx.format === 'table' && operations[spec.operation].method === 'PATCH') await noteChanged(ctx, input.body);
 }
@@ -101,5 +94,5 @@ async function noteChanged(ctx: Context, body: unknown): Promise<void> {
   // A list of plain values reads as sent; a secret never shows.
   const shown = (value: unknown) => (scalar(value) || (Array.isArray(value) && value.every(scalar)) ? JSON.stringify(value) : '(object)');
   const changes = Object.entries(redactSecrets(body)).map(([key, value]) => `${key} = ${shown(value)}`);
-  if (changes.length > 0) ctx.note(`Changed: ${changes.join(', ')}`);
+  if (changes.length > 0) ctx.output.prose(`Changed: ${changes.join(', ')}`);
 }

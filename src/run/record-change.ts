@@ -26,6 +26,6 @@ export async function recordChange(
     });
   } catch (failure) {
     // The change itself stands: only its record is missing.
-    ctx.note(`warning: the history cannot be written (${(failure as Error).message})`);
+    ctx.output.prose(`warning: the history cannot be written (${(failure as Error).message})`);
   }
 }

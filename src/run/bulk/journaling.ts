@@ -42,7 +42,7 @@ export async function journalFor(
   const input = { source, sha256: sha256(text), lines: all.length };
   const requestsSha = sha256(JSON.stringify(all.map((item) => item.input)));
   const fields = fieldHashes(all);
-  const warn = (error: unknown) => ctx.note(`warning: the run's journal cannot be written (${(error as Error).message}); --resume will not know this run`);
+  const warn = (error: unknown) => ctx.output.prose(`warning: the run's journal cannot be written (${(error as Error).message}); --resume will not know this run`);
 
   if (opts.resume === undefined) {
     const header: Omit<RunHeader, 'type'> = {
@@ -66,7 +66,7 @@ export async function journalFor(
           lock = await lockRun(dir, header.id);
           const journal = RunJournal.create(dir, header);
           await appendHistory(dir, { at: header.at, command, operation: spec.operation, store, ...(profile ? { profile } : {}), outcome: 'run', run: header.id });
-          ctx.note(`Run ${header.id}; if it is cut short, --resume picks it up`);
+          ctx.output.prose(`Run ${header.id}; if it is cut short, --resume picks it up`);
           return journal;
         } catch (error) {
           warn(error);
@@ -95,18 +95,18 @@ export async function journalFor(
   const lock = await lockRun(dir, id);
   // Read again under the lock: a process that held it until now has its last outcomes on file.
   const record = readRun(dir, id) ?? found;
-  if (record.skipped.length > 0) ctx.note(skippedLines(`run ${id}'s journal`, record.skipped));
+  if (record.skipped.length > 0) ctx.output.prose(skippedLines(`run ${id}'s journal`, record.skipped));
   const { send, applied, unknown } = remaining(all, record, !!opts.retryUnknown);
-  ctx.note(`Resuming run ${id}: ${applied} of ${all.length} lines already applied, ${send.length} to send`);
+  ctx.output.prose(`Resuming run ${id}: ${applied} of ${all.length} lines already applied, ${send.length} to send`);
   if (unknown.length > 0) {
-    ctx.note(
+    ctx.output.prose(
       `Lines ${unknown.map((item) => item.line).join(', ')} were sent but their answers were lost: they may have been applied, so they are not sent again (--retry-unknown sends them)`,
     );
   }
   if (send.length === 0) {
     lock.release();
     if (unknown.length > 0) throw new StoreAdminError(`Run ${id}: nothing sent; ${unknown.length === 1 ? '1 line has' : `${unknown.length} lines have`} an unknown outcome`, { hint: 'Check them on the store, then --resume --retry-unknown if they were not applied' });
-    ctx.note(`Run ${id} is complete: every line was applied`);
+    ctx.output.prose(`Run ${id} is complete: every line was applied`);
   }
   return {
     items: send,

@@ -1,15 +1,13 @@
-// A progress bar with rate and ETA on the status line, redrawn at most ten times a second; only on a terminal.
-import type { OutputStream } from '../../io.js';
-import { statusLine } from '../../output/status-line.js';
+// A progress bar with rate and ETA on the status line, redrawn at most ten times a second; only on
+// a terminal (off one, the status line draws nothing).
+import type { StatusLine } from '../../output/status-line.js';
 
 export interface Progress {
   tick(): void;
   done(): void;
 }
 
-export function progressBar(stream: OutputStream, total: number, limit?: number): Progress {
-  if (!stream.isTTY) return { tick() {}, done() {} };
-  const line = statusLine(stream);
+export function progressBar(line: StatusLine, total: number, limit?: number): Progress {
   const started = Date.now();
   let finished = 0;
   let drawn = 0;

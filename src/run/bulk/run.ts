@@ -15,7 +15,6 @@ import { confirm } from '../confirm.js';
 import { commandName, type OperationCommand } from '../spec.js';
 import { textFrom } from '../../fields/values.js';
 import { mayHaveApplied } from '../../journal/history.js';
-import { statusLine } from '../../output/status-line.js';
 import { rateLimiter } from '../limiter.js';
 import { bulkSettings, type BulkSettings } from './flags.js';
 import { readItems, type Item } from './input.js';
@@ -32,7 +31,7 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   if (all.length === 0) throw new UsageError(`--each ${source}: no input lines`);
 
   const settings = bulkSettings(opts);
-  const client = (await ctx.client()).with(tuning(settings, ctx.note));
+  const client = (await ctx.client()).with(tuning(settings, ctx.output.prose));
   if (options.dryRun) {
     const { dryRunRecord, printDryRuns } = await import('../dry-run.js');
     const records = [];
@@ -62,7 +61,7 @@ async function sendLines(
   journaling: Journaling,
   header: string | undefined,
 ): Promise<void> {
-  const { options, io } = ctx;
+  const { options } = ctx;
   const { items } = journaling;
   if (items.length === 0) return;
   const first = spec.confirm?.(items[0]!.input);
@@ -73,7 +72,7 @@ async function sendLines(
   const redo = opts.failed === undefined ? undefined : redoFile(String(opts.failed), header);
   const journal = await journaling.open();
 
-  const progress = options.quiet ? { tick() {}, done() {} } : progressBar(io.stderr, items.length, settings.rate);
+  const progress = options.quiet ? { tick() {}, done() {} } : progressBar(ctx.output.status, items.length, settings.rate);
   const failed: Item[] = [];
   const reasons: string[] = [];
   // Changes whose answer was lost: they may have been applied, so they are named, not re-run.
@@ -140,41 +139,35 @@ async function sendLines(
     }
   };
 
+  // On a terminal, a short line per result above the progress bar; elsewhere, a JSON line each,
+  // its answer run through --query. Each is handed over as its answer comes, after the journal
+  // has recorded it.
+  const sink = await ctx.output.records<Record<string, unknown>>({
+    text: (record) => `${shortLine(record.input as string[], record as never)}\n`,
+    query: (record, search) => {
+      if (!record.ok) return record;
+      // The change is done whatever the query makes of its answer: a failing query is noted, not a failure.
+      try {
+        return { ...record, data: search(record.data) };
+      } catch (error) {
+        return { ...record, queryError: (error as Error).message };
+      }
+    },
+  });
   const worker = async () => {
     while (!stop.aborted && next < items.length) {
       const item = items[next++]!;
       const result = await attempt(item);
       if (!result) continue;
-      writeLine(result);
+      sink.write(result);
       progress.tick();
     }
-  };
-
-  // On a terminal, a short line per result above the progress bar; elsewhere, a JSON line each.
-  // Each is written as its answer comes (a write costs about a microsecond), after the journal
-  // has recorded it.
-  const status = statusLine(io.stderr);
-  const lineText =
-    ctx.format === 'table'
-      ? (record: Record<string, unknown>) => `${shortLine(record.input as string[], record as never)}\n`
-      : (record: Record<string, unknown>) => `${JSON.stringify(record)}\n`;
-  const search = options.query === undefined ? undefined : (await import('jmespath')).default.search;
-  const writeLine = (result: Record<string, unknown>) => {
-    let line = result;
-    if (search && result.ok) {
-      // The change is done whatever the query makes of its answer: a failing query is noted, not a failure.
-      try {
-        line = { ...line, data: search(result.data as never, options.query!) };
-      } catch (error) {
-        line = { ...line, queryError: (error as Error).message };
-      }
-    }
-    status.above(() => io.stdout.write(lineText(line)));
   };
 
   try {
     await Promise.all(Array.from({ length: Math.min(settings.concurrency, items.length) }, worker));
   } finally {
+    sink.end();
     progress.done();
   }
 
@@ -186,13 +179,13 @@ async function sendLines(
   const parts = [`${succeeded} succeeded`, `${failed.length} failed`];
   if (unknown.length > 0) parts.push(`${unknown.length} with an unknown outcome`);
   if (notStarted.length > 0) parts.push(`${notStarted.length} not started`);
-  ctx.note(`${commandName(spec)}: ${plural(items.length, 'line')} — ${parts.join(', ')} in ${duration(seconds)} (${shownRate(next, seconds, settings.rate)})`);
-  if (reasons.length > 0) ctx.note(`Failures: ${groupedReasons(reasons)}`);
+  ctx.output.prose(`${commandName(spec)}: ${plural(items.length, 'line')} — ${parts.join(', ')} in ${duration(seconds)} (${shownRate(next, seconds, settings.rate)})`);
+  if (reasons.length > 0) ctx.output.prose(`Failures: ${groupedReasons(reasons)}`);
   if (unknown.length > 0) {
-    ctx.note(`Lines ${unknown.map((item) => item.line).join(', ')} may or may not have been applied (their answers were lost): check them before running them again`);
+    ctx.output.prose(`Lines ${unknown.map((item) => item.line).join(', ')} may or may not have been applied (their answers were lost): check them before running them again`);
   }
   const again = failed.length + notStarted.length;
-  if (redo && again > 0) ctx.note(`The ${plural(again, 'line')} to run again are in ${opts.failed}`);
+  if (redo && again > 0) ctx.output.prose(`The ${plural(again, 'line')} to run again are in ${opts.failed}`);
   if (refusal) {
     throw new AuthError(`Stopped: the store refused the token (${refusal.message}); ${plural(notStarted.length, 'line')} not started`, { hint: refusal.hint });
   }
