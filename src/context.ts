@@ -77,7 +77,11 @@ export function createContext(
       if (made.token) guarded.protect(made.token);
       return made;
     }));
-  const output = createOutput(io, () => ({ format, query: options.query, raw: options.raw, color, quiet: options.quiet }));
+  const output = createOutput(
+    io,
+    () => ({ format, query: options.query, raw: options.raw, color, quiet: options.quiet }),
+    () => [interrupts.signal, interrupts.forceSignal],
+  );
   return {
     io,
     argv,

@@ -9,6 +9,7 @@ import { printableLine } from '../printable.js';
 import type { ColorLevel } from './color.js';
 import { querier, rawLines } from './query.js';
 import { recordLines, type RecordSink } from './record-lines.js';
+import type { RunSignals } from './pager.js';
 import { render, type Format } from './render.js';
 import { startSpinner } from './spinner.js';
 import { statusLine, type StatusLine } from './status-line.js';
@@ -60,7 +61,7 @@ export interface Output {
   readonly status: StatusLine;
 }
 
-export function createOutput(io: IO, settings: () => OutputSettings): Output {
+export function createOutput(io: IO, settings: () => OutputSettings, signals: RunSignals): Output {
   // stderr is made only when first used (making it costs start-up time): stdout text is lifted
   // above the status line once there is one.
   let line: StatusLine | undefined;
@@ -73,7 +74,7 @@ export function createOutput(io: IO, settings: () => OutputSettings): Output {
       if (chosen === 'table' && options.text && query === undefined && !(raw && rawLines(data ?? null) !== undefined)) {
         return stdout(options.text(data));
       }
-      await render(data, io, { format: chosen, query, raw, color, ...(options.view ? { view: options.view } : {}) });
+      await render(data, io, { format: chosen, query, raw, color, signals, ...(options.view ? { view: options.view } : {}) });
     },
     async records<T>(options: RecordOptions<T> = {}) {
       const { format, query } = settings();

@@ -4,9 +4,12 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { IO } from '../io.js';
 
-export async function writeOut(text: string, io: IO): Promise<void> {
+/** The run's interrupt signals, asked for only when a pager starts (asking is what takes Ctrl-C from Node). */
+export type RunSignals = () => readonly AbortSignal[];
+
+export async function writeOut(text: string, io: IO, signals?: RunSignals): Promise<void> {
   const command = io.stdout.isTTY && longerThanScreen(text, io.stdout.rows) ? pagerCommand(io.env) : undefined;
-  if (!command || !(await page(io.scrub?.(text) ?? text, command, io.env))) io.stdout.write(text);
+  if (!command || !(await page(io.scrub?.(text) ?? text, command, io.env, signals?.() ?? []))) io.stdout.write(text);
 }
 
 /** The pager to use, or undefined: an empty value or `cat` turns paging off. */
@@ -33,17 +36,23 @@ function onPath(name: string, path = ''): boolean {
   });
 }
 
-/** False when the pager could not run (the text is then printed as it is). */
-async function page(text: string, command: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+/**
+ * False when the pager could not run (the text is then printed as it is). Ctrl-C belongs to the
+ * pager while it runs (less uses it to stop a search), as in git: the run's signals keep it from
+ * ending the run. SIGTERM ends the pager with the run.
+ */
+async function page(text: string, command: string, env: NodeJS.ProcessEnv, signals: readonly AbortSignal[]): Promise<boolean> {
+  if (signals.some((signal) => signal.reason === 'SIGTERM')) return false;
   // Loaded only to page: child_process costs start-up time on every run.
   const { spawn } = await import('node:child_process');
   return new Promise((resolve) => {
-    // Ctrl-C belongs to the pager while it runs (less uses it to stop a search), as in git.
-    const ignore = () => {};
-    process.on('SIGINT', ignore);
     const child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { ...env, LESS: env.LESS ?? 'FRX' } });
+    const terminate = (event: Event) => {
+      if ((event.target as AbortSignal).reason === 'SIGTERM') child.kill('SIGTERM');
+    };
+    for (const signal of signals) signal.addEventListener('abort', terminate, { once: true });
     const done = (ran: boolean) => {
-      process.off('SIGINT', ignore);
+      for (const signal of signals) signal.removeEventListener('abort', terminate);
       resolve(ran);
     };
     child.on('error', () => done(false));

@@ -2,7 +2,7 @@
 // records (bulk results, pages of a list), tables for people. A query's result is JSON unless a
 // table is asked for with -o table (see the context's format).
 import type { IO } from '../io.js';
-import { writeOut } from './pager.js';
+import { writeOut, type RunSignals } from './pager.js';
 import { applyQuery, rawLines } from './query.js';
 import { recordLines } from './record-lines.js';
 import { statusLine } from './status-line.js';
@@ -21,13 +21,15 @@ export interface RenderOptions extends TableOptions {
   query?: string;
   /** --raw: strings bare, arrays of scalars one per line. */
   raw?: boolean;
+  /** The run's signals, which a pager follows. */
+  signals?: RunSignals;
 }
 
 export async function render(data: unknown, io: IO, options: RenderOptions): Promise<void> {
   if (options.query !== undefined) data = await applyQuery(data, options.query);
   const raw = options.raw ? rawLines(data ?? null) : undefined;
   // Bare strings are exact in a pipe; a terminal is shown them without their control characters.
-  if (raw !== undefined) return writeOut(io.stdout.isTTY ? printable(raw) : raw, io);
+  if (raw !== undefined) return writeOut(io.stdout.isTTY ? printable(raw) : raw, io, options.signals);
   if (options.format === 'ndjson') {
     const line = statusLine(io.stderr);
     const lines = recordLines((text) => line.above(() => io.stdout.write(text)), (record) => `${JSON.stringify(record ?? null)}\n`);
@@ -35,15 +37,15 @@ export async function render(data: unknown, io: IO, options: RenderOptions): Pro
     return lines.end();
   }
   if (options.format === 'json') {
-    if (!io.stdout.isTTY) return writeOut(`${JSON.stringify(data ?? null)}\n`, io);
+    if (!io.stdout.isTTY) return writeOut(`${JSON.stringify(data ?? null)}\n`, io, options.signals);
     // For a person: indented, coloured when allowed, and the characters JSON leaves raw (C1
     // controls, bidi overrides) written as \u escapes, which read back as the same value.
     const json = printable(JSON.stringify(data ?? null, null, 2));
-    return writeOut(`${options.color > 0 ? await colored(json, options.color) : json}\n`, io);
+    return writeOut(`${options.color > 0 ? await colored(json, options.color) : json}\n`, io, options.signals);
   }
   if (data === undefined || data === null) return;
   const { renderTable, outputWidth } = await import('./table.js');
-  await writeOut(`${await renderTable(data, options, outputWidth(io.stdout, io.env))}\n`, io);
+  await writeOut(`${await renderTable(data, options, outputWidth(io.stdout, io.env))}\n`, io, options.signals);
 }
 
 /** The records of a result, one per NDJSON line: a list's items, or those of the list its view says it wraps. */

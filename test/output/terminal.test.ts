@@ -1,9 +1,14 @@
-// The pieces behind terminal output: column fitting, cell summaries, JSON colour, raw lines, pager choice.
+// The pieces behind terminal output: column fitting, cell summaries, JSON colour, raw lines, the pager.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { setTimeout as tick } from 'node:timers/promises';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { summary } from '../../src/output/format.js';
 import { colorJson } from '../../src/output/json-color.js';
-import { pagerCommand } from '../../src/output/pager.js';
+import { pagerCommand, writeOut } from '../../src/output/pager.js';
 import { rawLines } from '../../src/output/query.js';
 import { breakLongWords, fitColumns, outputWidth, wordsFit } from '../../src/output/table.js';
 
@@ -96,5 +101,52 @@ describe('pagerCommand', () => {
     expect(pagerCommand({ STORE_ADMIN_PAGER: '', PAGER: 'more' })).toBeUndefined();
     expect(pagerCommand({ PAGER: 'cat' })).toBeUndefined();
     expect(pagerCommand({ PATH: '/nonexistent' })).toBeUndefined();
+  });
+});
+
+describe('writeOut', () => {
+  it('pages long text on a terminal; Ctrl-C is left to the pager, SIGTERM ends it with the run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-admin-pager-'));
+    const started = join(dir, 'started');
+    const got = join(dir, 'got');
+    // Reads the text, says it is up, then waits as less waits for a key: until it is ended.
+    const pager = `cat > '${got}'; echo $$ > '${started}'; exec sleep 600`;
+    let written = '';
+    const io = {
+      stdin: Object.assign(Readable.from([]), { isTTY: true }),
+      stdout: { isTTY: true, rows: 5, write: (chunk: string) => ((written += chunk), true) },
+      stderr: { write: () => true },
+      env: { PATH: process.env.PATH, STORE_ADMIN_PAGER: pager },
+    };
+    const stop = new AbortController();
+    const force = new AbortController();
+    const text = Array.from({ length: 20 }, (_, i) => `line ${i}\n`).join('');
+    const listeners = process.listenerCount('SIGINT');
+    const paging = writeOut(text, io, () => [stop.signal, force.signal]);
+    let pid = 0;
+    try {
+      for (const deadline = Date.now() + 10_000; !existsSync(started) || !(pid = Number(readFileSync(started, 'utf8'))); ) {
+        if (Date.now() > deadline) throw new Error('the pager did not start');
+        await tick(20);
+      }
+      // The run's signals, not listeners on the process, decide.
+      expect(process.listenerCount('SIGINT')).toBe(listeners);
+      stop.abort('SIGINT');
+      expect(() => process.kill(pid, 0)).not.toThrow();
+      force.abort('SIGTERM');
+      await paging;
+      expect(() => process.kill(pid, 0)).toThrow();
+      expect(readFileSync(got, 'utf8')).toBe(text);
+      // The pager ran: the text is not printed a second time.
+      expect(written).toBe('');
+    } finally {
+      try {
+        // Still running only if the test failed.
+        if (pid) process.kill(pid, 'SIGKILL');
+      } catch {
+        // ended, as it should have
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
