@@ -4,7 +4,8 @@
 import { UsageError } from './api/errors.js';
 import type { StoreClient } from './api/client.js';
 import type { Interrupts } from './interrupts.js';
-import { guardedIO, type IO } from './io.js';
+import type { IO } from './io.js';
+import { guardedIO } from './output/stream.js';
 import type { GlobalOptions } from './options.js';
 import { colorLevel, type ColorLevel } from './output/color.js';
 import { createOutput, type Output } from './output/output.js';

@@ -9,7 +9,7 @@ import { flagOf } from '../../src/fields/declare.js';
 import { metaOf } from '../../src/commands/meta.js';
 import { DEFAULTS } from '../../src/defaults.js';
 import { commandPath, leafCommands } from '../../src/docs/reference.js';
-import { processIO } from '../../src/io.js';
+import { processIO } from '../../src/output/stream.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { runCli, useConfigDir } from './run.js';
 

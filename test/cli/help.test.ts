@@ -6,7 +6,8 @@ import type { Command } from 'commander';
 import { operations } from '../../src/api/operations.js';
 import { commandTree } from '../../src/cli.js';
 import { metaOf } from '../../src/commands/meta.js';
-import { processIO, type IO } from '../../src/io.js';
+import type { IO } from '../../src/io.js';
+import { processIO } from '../../src/output/stream.js';
 import { runCli } from './run.js';
 
 function leaves(command: Command, path: string[] = []): [string, Command][] {

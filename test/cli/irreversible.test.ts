@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { operations, type OperationId } from '../../src/api/operations.js';
 import { commandTree } from '../../src/cli.js';
 import { metaOf } from '../../src/commands/meta.js';
-import { processIO } from '../../src/io.js';
+import { processIO } from '../../src/output/stream.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { runInProcess } from './in-process.js';
 import { runCli, useConfigDir } from './run.js';

@@ -6,7 +6,7 @@ import { operations, sourceOf } from '../../src/api/operations.js';
 import { commandTree } from '../../src/cli.js';
 import { prepareHelp } from '../../src/commands/meta.js';
 import { commandPath, commandReference, leafCommands } from '../../src/docs/reference.js';
-import { processIO } from '../../src/io.js';
+import { processIO } from '../../src/output/stream.js';
 
 const DOC = new URL('../../docs/commands.md', import.meta.url);
 const program = await commandTree(processIO());

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandTree } from '../../src/cli.js';
 import { metaOf } from '../../src/commands/meta.js';
 import { commandPath, leafCommands } from '../../src/docs/reference.js';
-import { processIO } from '../../src/io.js';
+import { processIO } from '../../src/output/stream.js';
 import { type Sandbox } from '../../src/sandbox/server.js';
 import { runInProcess } from '../cli/in-process.js';
 import { FULL_TOKEN, startTestSandbox } from '../helpers.js';
