@@ -93,7 +93,7 @@ export async function saveResponse(answer: OpenAnswer, target: DownloadTarget, c
   const options = signal ? { signal } : {};
   try {
     if (target.file === '-') {
-      await pipeline(answer.body, progress, ctx.output.writable(), options).catch((error: unknown) => {
+      await pipeline(answer.body, progress, await ctx.output.writable(), options).catch((error: unknown) => {
         throw faultOf(error) ?? error;
       });
     } else {

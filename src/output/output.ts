@@ -2,9 +2,8 @@
 // a table, with --query and --raw); records go one by one (NDJSON, --each lines); prose for people
 // goes to stderr above the status line and stays off with --quiet. Commands receive it as
 // `ctx.output` and never write to a stream themselves.
-import { Writable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
-import type { IO, OutputStream } from '../io.js';
+import type { Writable } from 'node:stream';
+import type { IO } from '../io.js';
 import { printableLine } from '../printable.js';
 import type { ColorLevel } from './color.js';
 import { querier, rawLines } from './query.js';
@@ -54,7 +53,7 @@ export interface Output {
   /** Text on stdout that is itself the answer, whatever the format: help, a completion script, a token. */
   text(text: string): void;
   /** stdout as a stream of bytes (UTF-8 text), for a body passed through as it arrives (a download to -). */
-  writable(): Writable;
+  writable(): Promise<Writable>;
   /** A spinner on the status line until the returned function is called; nothing with --quiet or off a terminal. */
   spinner(text: string | (() => string)): () => void;
   /** The status line of stderr, for progress that redraws in place (nothing is drawn off a terminal). */
@@ -92,27 +91,10 @@ export function createOutput(io: IO, settings: () => OutputSettings, signals: Ru
       status().above(() => io.stderr.write(text));
     },
     text: stdout,
-    writable: () => writableOver(io.stdout),
+    writable: async () => (await import('./writable.js')).writableOver(io.stdout),
     spinner: (text) => (settings().quiet ? () => {} : (status(), startSpinner(io.stderr, text))),
     get status() {
       return status();
     },
   };
-}
-
-/** A Writable over stdout: bytes decoded as UTF-8 (so the run's secrets are still hidden), waiting when the pipe is full. */
-function writableOver(stdout: OutputStream): Writable {
-  const decoder = new StringDecoder('utf8');
-  const drains = stdout as OutputStream & { once?: (event: 'drain', listener: () => void) => void };
-  return new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      if (stdout.write(decoder.write(chunk)) || !drains.once) done();
-      else drains.once('drain', () => done());
-    },
-    final(done) {
-      const rest = decoder.end();
-      if (rest) stdout.write(rest);
-      done();
-    },
-  });
 }
