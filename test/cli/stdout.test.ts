@@ -81,6 +81,18 @@ describe('stdout', () => {
     expect(expected.toString('utf8')).toContain('café — ✓ naïve');
   });
 
+  it('--help and a help topic load none of Node\'s stream modules into a pipe: making a stream costs more than the rest', () => {
+    for (const [args, shown] of [[['--help'], 'USAGE'], [['help', 'exit-codes'], 'Exit codes']] as const) {
+      // The CLI required in place of a script, the modules Node loaded listed as it exits.
+      const script = `process.on('exit', () => process._rawDebug(JSON.stringify(process.moduleLoadList))); process.argv.splice(1, 0, ${JSON.stringify(BIN)}); require(${JSON.stringify(BIN)});`;
+      const r = spawnSync(process.execPath, ['-e', script, '--', ...args], { env, encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain(shown);
+      const loaded = (JSON.parse(r.stderr.trim().split('\n').pop()!) as string[]).filter((name) => name.startsWith('NativeModule '));
+      expect(loaded.filter((name) => /^NativeModule (stream|net|tty)$/.test(name)), args.join(' ')).toEqual([]);
+    }
+  });
+
   it('ends quietly, exit 0, when the reader has gone before anything is written', async () => {
     for (const args of [['--help'], ['help', 'exit-codes'], ['--version']]) {
       const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
