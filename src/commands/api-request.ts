@@ -158,7 +158,7 @@ async function parseFields(opts: Options, ctx: Context): Promise<Record<string, 
       const value = at < 0 ? undefined : flag === '-f' ? entry.slice(at + 1) : await typedValue(entry.slice(at + 1), ctx);
       const path = keyPath(key, flag);
       // Assigned, it would set an object's prototype (Object.prototype's, for a nested one).
-      if (path.includes('__proto__')) ctx.note(droppedProtoNote(`${flag} ${key}`, [path.filter(Boolean).join('.')]));
+      if (path.includes('__proto__')) ctx.output.prose(droppedProtoNote(`${flag} ${key}`, [path.filter(Boolean).join('.')]));
       else assign(fields, path, value);
     }
   }

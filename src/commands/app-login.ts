@@ -39,7 +39,7 @@ export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
 
   const state = randomBytes(24).toString('base64url');
   const listener = await listenForCallback(port, state, () =>
-    ctx.note("warning: refused an answer that did not carry this login's state (it did not come from this login); still waiting"),
+    ctx.output.prose("warning: refused an answer that did not carry this login's state (it did not come from this login); still waiting"),
   );
   try {
     const url = new URL(`${baseUrl}${AUTHORIZE_PATH}`);
@@ -52,10 +52,10 @@ export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
     const { token, granted, saved } = await complete(ctx, store, callback, login);
 
     const storage = saved.inKeychain ? 'the OS keychain' : store.path;
-    if (!saved.inKeychain && !opts.insecureStorage) ctx.note(`warning: no OS keychain answered; the secrets are kept in ${store.path}, readable only by you`);
+    if (!saved.inKeychain && !opts.insecureStorage) ctx.output.prose(`warning: no OS keychain answered; the secrets are kept in ${store.path}, readable only by you`);
     const refused = scopes.filter((scope) => !granted.includes(scope));
-    if (refused.length > 0) ctx.note(`warning: the store did not grant ${refused.join(' ')}; commands that need ${refused.length > 1 ? 'them' : 'it'} will be refused (see: store-admin auth status)`);
-    ctx.note(`Logged in to ${baseUrl} as profile "${name}"${saved.active ? ' (active)' : ''} with the app ${clientId}; its token, refresh token and client secret are kept in ${storage}.`);
+    if (refused.length > 0) ctx.output.prose(`warning: the store did not grant ${refused.join(' ')}; commands that need ${refused.length > 1 ? 'them' : 'it'} will be refused (see: store-admin auth status)`);
+    ctx.output.prose(`Logged in to ${baseUrl} as profile "${name}"${saved.active ? ' (active)' : ''} with the app ${clientId}; its token, refresh token and client secret are kept in ${storage}.`);
     await show(ctx, {
       profile: name,
       base_url: baseUrl,
@@ -165,7 +165,7 @@ async function showConsentPage(ctx: Context, url: string, open: boolean): Promis
     write(outcome.opened ? `Opened the store's consent page with ${outcome.by}; if no browser came up, open this URL:` : `Could not open a browser (${outcome.reason}); open this URL to approve the app:`);
   }
   write(`  ${url}`);
-  ctx.note(`Waiting for the store's answer (at most ${Math.round(waitSeconds(ctx.io.env) / 60)} minutes; Ctrl-C to stop)…`);
+  ctx.output.prose(`Waiting for the store's answer (at most ${Math.round(waitSeconds(ctx.io.env) / 60)} minutes; Ctrl-C to stop)…`);
 }
 
 /** STORE_ADMIN_LOGIN_WAIT: seconds to wait for the store's answer. */

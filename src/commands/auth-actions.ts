@@ -61,7 +61,7 @@ export async function loginStore(
     chosenBaseUrl(ctx.options, ctx.io.env, profile, known)?.value ??
     (await ctx.prompt.text({ flag: '--base-url', message: 'Store URL (e.g. shop.example.com):' }));
   // A profile's URL was normalised when it was saved (a proxy's prefix included).
-  const baseUrl = rawUrl === known?.baseUrl ? normalizeStoreUrl(rawUrl) : storeUrlFromInput(rawUrl, ctx.note);
+  const baseUrl = rawUrl === known?.baseUrl ? normalizeStoreUrl(rawUrl) : storeUrlFromInput(rawUrl, ctx.output.prose);
   const allowHttp = !!ctx.options.allowHttp;
   assertSafeTransport(baseUrl, allowHttp);
   // `given` is the URL as typed: a TLS failure says when https was assumed for it.
@@ -82,7 +82,7 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
   else throw new UsageError('No token given', { hint: 'Pipe it in with --with-token; tokens are never taken as arguments' });
   ctx.io.protect?.(token);
   if (known?.token || known?.keychain) {
-    ctx.note(`Profile "${name}" already has a token${known.token ? ` (${maskToken(known.token)})` : ''} for ${known.baseUrl ?? 'no store'}; it will be replaced.`);
+    ctx.output.prose(`Profile "${name}" already has a token${known.token ? ` (${maskToken(known.token)})` : ''} for ${known.baseUrl ?? 'no store'}; it will be replaced.`);
   }
 
   let verdict: Verdict = { authenticated: true, detail: 'not checked (--skip-verify)' };
@@ -103,8 +103,8 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
   const { saveLogin } = await import('../config/save-login.js');
   const { inKeychain, active } = await saveLogin(store, name, { baseUrl, allowHttp, secrets: { token }, insecureStorage: !!opts.insecureStorage });
   const storage = inKeychain ? 'the OS keychain' : store.path;
-  if (!inKeychain && !opts.insecureStorage) ctx.note(`warning: no OS keychain answered; the token is kept in ${store.path}, readable only by you`);
-  ctx.note(`Logged in to ${baseUrl} as profile "${name}"${active ? ' (active)' : ''}; the token is kept in ${storage}.`);
+  if (!inKeychain && !opts.insecureStorage) ctx.output.prose(`warning: no OS keychain answered; the token is kept in ${store.path}, readable only by you`);
+  ctx.output.prose(`Logged in to ${baseUrl} as profile "${name}"${active ? ' (active)' : ''}; the token is kept in ${storage}.`);
   await show(ctx, { profile: name, base_url: baseUrl, active, token: maskToken(token), storage: inKeychain ? 'keychain' : 'file', verified: verdict.detail });
 }
 
@@ -219,7 +219,7 @@ export async function logout(ctx: Context, opts: Options): Promise<void> {
     }
   });
   await (await import('../config/keychain.js')).deleteFromKeychain(store.path, name);
-  ctx.note(opts.all ? `Removed profile "${name}".` : `Forgot the ${known.app ? "app login's token, refresh token and client secret" : 'token'} of profile "${name}"; its store URL is kept.`);
+  ctx.output.prose(opts.all ? `Removed profile "${name}".` : `Forgot the ${known.app ? "app login's token, refresh token and client secret" : 'token'} of profile "${name}"; its store URL is kept.`);
 }
 
 export async function token(ctx: Context): Promise<void> {
@@ -265,7 +265,7 @@ export async function useProfile(ctx: Context, given: string | undefined): Promi
     existing(config, name);
     config.activeProfile = name;
   });
-  ctx.note(`Now using profile "${name}".`);
+  ctx.output.prose(`Now using profile "${name}".`);
 }
 
 /** A removed profile cannot be brought back: asked at a terminal, refused without --yes elsewhere. */
@@ -289,5 +289,5 @@ export async function removeProfile(ctx: Context, given: string | undefined): Pr
     if (config.activeProfile === name) delete config.activeProfile;
   });
   await (await import('../config/keychain.js')).deleteFromKeychain(store.path, name);
-  ctx.note(`Removed profile "${name}".`);
+  ctx.output.prose(`Removed profile "${name}".`);
 }

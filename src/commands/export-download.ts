@@ -102,7 +102,7 @@ export async function downloadExport(id: number, target: DownloadTarget, ctx: Co
     throw error;
   }
   const where = target.file === '-' ? 'stdout' : target.file;
-  ctx.note(`${target.file === '-' ? 'Wrote' : 'Saved'} export ${id} to ${where}: ${saved.bytes} bytes (${formatBytes(saved.bytes)}), sha256 ${saved.sha256}`);
+  ctx.output.prose(`${target.file === '-' ? 'Wrote' : 'Saved'} export ${id} to ${where}: ${saved.bytes} bytes (${formatBytes(saved.bytes)}), sha256 ${saved.sha256}`);
   return { id, path: target.file, ...saved };
 }
 
@@ -116,7 +116,7 @@ async function fetchFile(id: number, target: DownloadTarget, ctx: Context, link:
       answer = await openLink(String(url), client, signal);
     } catch (error) {
       if (!(error instanceof LinkRefusedError) || attempt === LINK_ATTEMPTS) throw error;
-      ctx.note(`The download link of export ${id} was refused (expired?); asking for a fresh one`);
+      ctx.output.prose(`The download link of export ${id} was refused (expired?); asking for a fresh one`);
       continue;
     }
     return saveResponse(answer, target, ctx, signal);

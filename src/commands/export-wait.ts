@@ -134,7 +134,7 @@ async function poll(created: ExportState, ctx: Context, timeoutMs: number, later
   const started = Date.now();
   const waited = () => Date.now() - started;
   const inLog = !ctx.io.stderr.isTTY;
-  if (inLog) ctx.note(`Export ${created.id} is ${status}; waiting until it is available (at most ${formatDuration(timeoutMs)})`);
+  if (inLog) ctx.output.prose(`Export ${created.id} is ${status}; waiting until it is available (at most ${formatDuration(timeoutMs)})`);
   let lastLine = 0;
   const stop = ctx.output.spinner(() => `Waiting for export ${created.id} (${status}, ${formatDuration(waited())})… Ctrl-C to stop`);
   try {
@@ -164,7 +164,7 @@ async function poll(created: ExportState, ctx: Context, timeoutMs: number, later
       if (status === 'available') return current;
       if (inLog && lineDue(waited(), lastLine)) {
         lastLine = waited();
-        ctx.note(`Export ${created.id} is still ${status} after ${formatDuration(lastLine)}`);
+        ctx.output.prose(`Export ${created.id} is still ${status} after ${formatDuration(lastLine)}`);
       }
     }
   } finally {

@@ -125,7 +125,7 @@ export function register(webhooks: Command, ctx: Context): void {
     progress: 'Deleting the webhook…',
     // 204 with no body: nothing for stdout; a person is told it is done.
     settle: async (_data, _opts, ctx, { params }) => {
-      ctx.note(`Deleted webhook ${String(params.id)}.`);
+      ctx.output.prose(`Deleted webhook ${String(params.id)}.`);
       return undefined;
     },
     examples: ['store-admin webhooks delete 3', 'store-admin webhooks delete 3 --yes', 'store-admin webhooks delete --each ids.txt --yes'],

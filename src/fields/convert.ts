@@ -27,7 +27,7 @@ export async function convert(field: Field, typed: string, ctx: Context, nullabl
 /** The schemas would drop a `__proto__` key without a word: the user is told. */
 export function withoutProtoKeys<T>(value: T, flag: string, ctx: Context): T {
   const keys = protoKeys(value);
-  if (keys.length > 0) ctx.note(droppedProtoNote(flag, keys));
+  if (keys.length > 0) ctx.output.prose(droppedProtoNote(flag, keys));
   return value;
 }
 

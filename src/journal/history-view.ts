@@ -21,16 +21,16 @@ export async function listHistory(ctx: Context, opts: Options): Promise<void> {
     .map((entry) => {
       if (!entry.run) return entry;
       const run = readRun(dir, entry.run);
-      if (run?.skipped.length) ctx.note(skippedLines(`run ${entry.run}'s journal`, run.skipped));
+      if (run?.skipped.length) ctx.output.prose(skippedLines(`run ${entry.run}'s journal`, run.skipped));
       const counts = { applied: 0, failed: 0, unknown: 0, not_sent: 0 };
       for (const line of run?.lines ?? []) counts[line.outcome]++;
       counts.not_sent = Math.max(0, (run?.header.input.lines ?? 0) - (run?.lines.length ?? 0));
       return { ...entry, lines: run?.header.input.lines, ...counts };
     });
-  if (bad.length > 0) ctx.note(skippedLines(historyPaths(dir).log, bad));
+  if (bad.length > 0) ctx.output.prose(skippedLines(historyPaths(dir).log, bad));
   if (ctx.format !== 'table') return ctx.output.result(entries);
   if (entries.length === 0) {
-    ctx.note(`Nothing recorded${opts.since !== undefined || wanted ? ' that matches' : ''} (changes are kept for ${RETENTION_DAYS} days, ${RETENTION_ENTRIES} at most)`);
+    ctx.output.prose(`Nothing recorded${opts.since !== undefined || wanted ? ' that matches' : ''} (changes are kept for ${RETENTION_DAYS} days, ${RETENTION_ENTRIES} at most)`);
     return;
   }
   await ctx.output.result(
@@ -77,7 +77,7 @@ export async function showRun(ctx: Context, given: string | undefined): Promise<
     run = undefined;
   }
   if (!run) throw new UsageError(`No run ${id} in the history`, { hint: 'See: store-admin history' });
-  if (run.skipped.length > 0) ctx.note(skippedLines(`run ${id}'s journal`, run.skipped));
+  if (run.skipped.length > 0) ctx.output.prose(skippedLines(`run ${id}'s journal`, run.skipped));
   const { header } = run;
   const lines = run.lines.map((line) => ({ ...line, input: line.input?.join(' ') }));
   // NDJSON is a stream of the run's lines; JSON is the whole run, header included.

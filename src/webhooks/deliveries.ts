@@ -34,7 +34,7 @@ export async function listDeliveries(ctx: Context, options: ListOptions): Promis
       (e) => (options.event === undefined || e.event_type === options.event) && (!options.failed || !answeredOk(e.status)),
     );
     if (ctx.format !== 'table') return ctx.output.result(entries);
-    if (entries.length === 0) return ctx.note('webhooks listen has received nothing that matches.');
+    if (entries.length === 0) return ctx.output.prose('webhooks listen has received nothing that matches.');
     return ctx.output.result(entries.map((e) => ({ id: e.id, at: e.at, event: e.event_type ?? '-', event_id: e.event_id ?? '-', answered: e.status ?? e.error ?? '-', replay_of: e.replay_of ?? '' })));
   }
   const query: Record<string, string> = {};
@@ -43,7 +43,7 @@ export async function listDeliveries(ctx: Context, options: ListOptions): Promis
   if (options.failed) query.failed = 'true';
   const { deliveries } = await sandboxRead<{ deliveries: DeliveryAttempt[] }>(await ctx.client(), 'webhooks deliveries', SANDBOX_ROUTES.deliveries, query);
   if (ctx.format !== 'table') return ctx.output.result(deliveries);
-  if (deliveries.length === 0) return ctx.note('No delivery attempts match (webhooks deliveries --received lists what webhooks listen received).');
+  if (deliveries.length === 0) return ctx.output.prose('No delivery attempts match (webhooks deliveries --received lists what webhooks listen received).');
   return ctx.output.result(
     deliveries.map((d) => ({
       id: d.id,

@@ -82,8 +82,8 @@ export async function listCommand(ctx: Context, opts: Options): Promise<void> {
   const data = ctx.format === 'json' ? shown : (shown.results ?? []);
   await ctx.output.result(data, { view: 'webhooks' });
   if (ctx.format === 'table') {
-    if ((page.results ?? []).length === 0) ctx.note('No webhooks match.');
+    if ((page.results ?? []).length === 0) ctx.output.prose('No webhooks match.');
     const next = cursorOf(page.next);
-    if (next) ctx.note(`More on the next page: --cursor ${next} (or --all for every page)`);
+    if (next) ctx.output.prose(`More on the next page: --cursor ${next} (or --all for every page)`);
   }
 }

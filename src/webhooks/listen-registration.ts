@@ -67,7 +67,7 @@ async function removeLeftBehind(ctx: Context, client: StoreClient): Promise<void
   for (const hook of await listAllWebhooks(client, {}, ctx.signal)) {
     const pid = leftBehindBy(hook.name);
     if (pid !== undefined && hook.id != null && (await removeWebhook(client, hook.id))) {
-      ctx.note(`Removed webhook ${hook.id}, left behind by a listen (pid ${pid}) that stopped without removing it.`);
+      ctx.output.prose(`Removed webhook ${hook.id}, left behind by a listen (pid ${pid}) that stopped without removing it.`);
     }
   }
 }

@@ -62,7 +62,7 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
   const server = createServer((req, res) => {
     receive(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500).end();
-      ctx.note(`error while receiving a delivery: ${(error as Error).message}`);
+      ctx.output.prose(`error while receiving a delivery: ${(error as Error).message}`);
     });
   });
 
@@ -71,12 +71,12 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
     if (!body) {
       // Answered, then the connection closed: the rest of the body is never read.
       res.writeHead(413, { connection: 'close' }).end(() => req.destroy());
-      ctx.note(`refused a POST to ${printableLine(req.url ?? '/')}: its body is larger than ${MAX_DELIVERY_BYTES / 1024 / 1024} MB`);
+      ctx.output.prose(`refused a POST to ${printableLine(req.url ?? '/')}: its body is larger than ${MAX_DELIVERY_BYTES / 1024 / 1024} MB`);
       return;
     }
     if (req.method !== 'POST') {
       res.writeHead(405, { allow: 'POST' }).end();
-      ctx.note(`ignored ${req.method} ${req.url}: deliveries are POSTs`);
+      ctx.output.prose(`ignored ${req.method} ${req.url}: deliveries are POSTs`);
       return;
     }
     let envelope: Record<string, any>;
@@ -84,7 +84,7 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
       envelope = JSON.parse(body.toString('utf8'));
     } catch {
       res.writeHead(400).end();
-      ctx.note(`ignored a POST to ${req.url} whose body is not JSON`);
+      ctx.output.prose(`ignored a POST to ${req.url} whose body is not JSON`);
       return;
     }
     const event = String(envelope?.event_type ?? '?');
@@ -123,7 +123,7 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
     if (ctx.format !== 'table') {
       // Each record keeps the headers and the body as received, so `webhooks verify` can check it later.
       records.write({ received_at: new Date().toISOString(), headers: receivedHeaders(req), body: body.toString('utf8'), event: envelope });
-      ctx.note(line);
+      ctx.output.prose(line);
     } else {
       ctx.output.text(`${line}\n`);
     }
@@ -143,7 +143,7 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
       event_type: typeof envelope?.event_type === 'string' ? envelope.event_type : null,
       event_id: typeof envelope?.event_id === 'string' ? envelope.event_id : null,
       status,
-    }).catch((error: unknown) => ctx.note(`could not keep the delivery in the listen log: ${(error as Error).message}`));
+    }).catch((error: unknown) => ctx.output.prose(`could not keep the delivery in the listen log: ${(error as Error).message}`));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -163,15 +163,15 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
       secret ??= `whsec_${randomBytes(24).toString('hex')}`;
       const events = options.events.length > 0 ? options.events : [...WEBHOOK_EVENTS];
       registered = await registerListener(ctx, await ctx.client(), { listenUrl: url, publicUrl: options.publicUrl, events, secret });
-      ctx.note(
+      ctx.output.prose(
         `Registered webhook ${registered.id} for ${options.events.length > 0 ? events.join(', ') : 'every event'}` +
           `${options.publicUrl ? ` at ${registered.target}` : ''}, ` +
           `signed with ${options.secret === undefined ? `a generated secret, ${keepSecret(ctx, registered.id, secret)}` : 'the secret from --secret-file'}.`,
       );
       // A store cannot reach 127.0.0.1 here: the tunnel is what carries its deliveries in.
-      if (options.publicUrl) ctx.note(`The store delivers to ${registered.target}: the tunnel must forward it to ${url}.`);
+      if (options.publicUrl) ctx.output.prose(`The store delivers to ${registered.target}: the tunnel must forward it to ${url}.`);
     }
-    ctx.note(`Listening for webhook deliveries on ${url}${options.forwardTo ? `, forwarding to ${options.forwardTo.href}` : ''} (Ctrl-C to stop)`);
+    ctx.output.prose(`Listening for webhook deliveries on ${url}${options.forwardTo ? `, forwarding to ${options.forwardTo.href}` : ''} (Ctrl-C to stop)`);
     if (!stop.aborted) await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
   } finally {
     await new Promise<void>((resolve) => {
@@ -179,9 +179,9 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
       server.closeAllConnections();
     });
     records.end();
-    if (registered && (await registered.remove().catch(() => false))) ctx.note(`Removed webhook ${registered.id}.`);
+    if (registered && (await registered.remove().catch(() => false))) ctx.output.prose(`Removed webhook ${registered.id}.`);
   }
-  ctx.note('Stopped listening.');
+  ctx.output.prose('Stopped listening.');
 }
 
 /**

@@ -219,11 +219,11 @@ export async function trigger(ctx: Context, event: string, sets: readonly string
   const before = await sandboxWebhooks(client, 'webhooks trigger');
   if (!fixture) {
     const sent = await sendSandboxSample(client, event);
-    if (sent.webhooks.length === 0) ctx.note(noSubscriber(event));
+    if (sent.webhooks.length === 0) ctx.output.prose(noSubscriber(event));
     return { event, did: `Sent ${event} with ${sent.said}: no change in the sandbox's API causes it, so nothing was changed`, object_id: '', emitted: [event], webhooks: sent.webhooks };
   }
   const reached = before.filter((w) => w.active && w.events.includes(event)).map((w) => w.id);
   const change = await fixture.run(client, body, sets.length > 0);
-  if (reached.length === 0) ctx.note(noSubscriber(event));
+  if (reached.length === 0) ctx.output.prose(noSubscriber(event));
   return { event, ...change, emitted: EVENTS_BY_CHANGE[fixture.change], webhooks: reached };
 }
