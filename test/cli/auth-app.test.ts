@@ -63,8 +63,10 @@ describe('auth login --app (scripted)', () => {
 
   it('BROWSER stand-in approves every scope: the profile records the app login, and the next command works', async () => {
     const dir = freshDir();
+    const started = Date.now();
     const run = login(dir, [], withStandIn());
     const end = keep(await run.exited);
+    const ended = Date.now();
     expect(end.code, end.stderr).toBe(0);
     expect(end.stderr.split('\n')[0]).toBe(`Redirect URI: http://127.0.0.1:${port}/callback (it must be listed in the app's Redirect URLs)`);
     expect(end.stderr).toContain(`Opened the store's consent page with ${STAND_IN}`);
@@ -73,7 +75,10 @@ describe('auth login --app (scripted)', () => {
     expect(profile).toMatchObject({ baseUrl: sandbox.url, clientSecret: SECRET, app: { clientId: 'sandbox-app' } });
     expect(profile.token).toMatch(/^sbx_app_/);
     expect(profile.refreshToken).toMatch(/^sbx_refresh_/);
-    expect(new Date(profile.app.loggedInAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    // Dated by the login itself: between the run's start and its end.
+    const loggedInAt = Date.parse(profile.app.loggedInAt);
+    expect(loggedInAt).toBeGreaterThanOrEqual(started);
+    expect(loggedInAt).toBeLessThanOrEqual(ended);
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
     // The URL asked for exactly the scopes the operation table names, and the store granted them.
     const asked = new URL(await run.url).searchParams.get('scope')!.split(' ');

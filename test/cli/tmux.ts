@@ -1,7 +1,7 @@
 // Drives the CLI in a real pseudo-terminal through tmux: type keys, read the screen.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { until, WAIT_MS } from '../helpers.js';
 import { BIN } from './run.js';
 
 export const hasTmux = (() => {
@@ -43,15 +43,17 @@ export class Terminal {
   }
 
   /** Waits until the screen matches, returning it; fails with the screen after the timeout. */
-  async waitFor(pattern: RegExp, timeoutMs = 10_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const text = this.screen();
-      // A prompt library wraps long questions itself; a match may span its line breaks.
-      if (pattern.test(text) || pattern.test(text.replace(/[ \t]*\n[ \t]*/g, ' '))) return text;
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${pattern}; screen:\n${text}`);
-      await sleep(50);
-    }
+  waitFor(pattern: RegExp, timeoutMs = WAIT_MS): Promise<string> {
+    let text = '';
+    return until(
+      `the screen to show ${pattern}`,
+      () => {
+        text = this.screen();
+        // A prompt library wraps long questions itself; a match may span its line breaks.
+        return (pattern.test(text) || pattern.test(text.replace(/[ \t]*\n[ \t]*/g, ' '))) && text;
+      },
+      { timeoutMs, everyMs: 50, seen: () => `screen:\n${text}` },
+    );
   }
 
   /** tmux key names (Enter, Down, Space, C-c) or literal text with `{ literal: true }`. */

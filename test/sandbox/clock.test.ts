@@ -9,7 +9,7 @@ import type { DeliveryAttempt } from '../../src/sandbox/state.js';
 import type { ClockMove } from '../../src/sandbox/scheduler.js';
 import { memoryStore } from '../../src/sandbox/store.js';
 import { webhookHmac } from '../../src/api/webhook-signature.js';
-import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { FULL_TOKEN, until, useSandbox } from '../helpers.js';
 import { independentDumps } from '../webhooks/python.js';
 import { startReceiver } from '../webhooks/receiver.js';
 
@@ -131,7 +131,10 @@ describe('the retry schedule, watched to deactivation by advancing the clock', (
     await ctx.client.customers.addNote({ params: { id: 1 }, body: { message: 'fails everywhere' } });
     await receiver.received(1);
     // The first try has failed: the first retry is planned 5 minutes on.
-    const [first] = await until(() => api.deliveries(`?webhook=${id}`), (list) => list.length === 1);
+    const [first] = await until('the first try on the delivery log', async () => {
+      const list = await api.deliveries(`?webhook=${id}`);
+      return list.length === 1 && list;
+    });
     const shown = await ctx.client.webhooks.get({ params: { id: id! } });
     expect(shown).toMatchObject({ active: true, warning_count: 1, next_check_date: first!.next_attempt_at });
     expect(Date.parse(first!.next_attempt_at!) - Date.parse(first!.sent_at)).toBe(5 * 60_000);
@@ -161,13 +164,3 @@ describe('the retry schedule, watched to deactivation by advancing the clock', (
     await receiver.close();
   });
 });
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = performance.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (performance.now() > deadline) throw new Error(`never came: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
