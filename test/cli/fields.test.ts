@@ -1,5 +1,6 @@
-// Body fields, each declared once: what their flags accept and refuse, seen through the built CLI
-// against a sandbox over HTTP, and what the declarations promise about help and schemas.
+// Body fields, each declared once: what their flags accept and refuse, seen through main() run in
+// process against a sandbox over HTTP (the built CLI's wiring is the other CLI tests' part), and
+// what the declarations promise about help and schemas.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { OperationSchemas } from '../../src/api/operations.js';
@@ -11,13 +12,16 @@ import { DEFAULTS } from '../../src/defaults.js';
 import { commandPath, leafCommands } from '../../src/docs/reference.js';
 import { processIO } from '../../src/output/stream.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { runInProcess } from './in-process.js';
 import { runCli, useConfigDir } from './run.js';
 
 describe('field flags against the sandbox', () => {
   const ctx = useSandbox();
   const dir = useConfigDir();
-  const cli = (args: string[]) =>
-    runCli(args, { env: { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir } });
+  const cli = async (args: string[]) => {
+    const r = await runInProcess(args, { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir });
+    return { ...r, json: () => JSON.parse(r.stdout) };
+  };
 
   it('--event splits on commas, and repeats add to the list', async () => {
     const r = await cli(['webhooks', 'create', '--target', 'https://hooks.example.com/f', '--event', 'order.created, order.updated', '--event', 'made.up', '--allow-unknown-event']);
