@@ -40,8 +40,6 @@ export interface Context {
   grant(): Promise<import('./connect.js').Grant | undefined>;
   /** The whole command tree, for completion and help (built on demand). */
   commandTree(): Promise<import('commander').Command>;
-  /** A diagnostic line on stderr, unless --quiet: `output.prose`, kept for the run layer until it moves over. */
-  note(message: string): void;
   /** Adds what the connection knows to a failure before it is reported (https assumed for a bare host). */
   explain(error: unknown): Promise<void>;
   /** Takes the parsed global options; called once, before the command's action. */
@@ -106,7 +104,6 @@ export function createContext(
     },
     output,
     prompt: overrides.prompter ?? lazyPrompter(io, interactive),
-    note: output.prose,
     commandTree,
     bind(parsed) {
       if (parsed.json && parsed.output !== undefined && parsed.output !== 'json') {
