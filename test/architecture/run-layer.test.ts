@@ -1,6 +1,7 @@
 // The operation-run layer (src/run/) sits beneath the commands: a command declares its flags and
 // hands over, and nothing the run does reaches back up for the command's own code, not even a
-// type. Every specifier counts here: static, dynamic and `import type`.
+// type. The output layer (src/output/) sits beneath both and is the one owner of the process's
+// streams. Every specifier counts here: static, dynamic and `import type`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,5 +42,23 @@ describe('the run layer', () => {
     expect(roomsImportedBy(file, "const m = await import('../../commands/meta.js');")).toEqual(['commands']);
     expect(roomsImportedBy(file, "import '../../commands/index.js';\nexport { x } from './y.js';")).toEqual(['commands', 'run']);
     expect(roomsImportedBy(file, "// from '../../commands/define.js'\nimport { z } from '../../api/errors.js';")).toEqual(['api']);
+  });
+});
+
+describe('the output layer', () => {
+  const output = sourceFiles(join(SRC, 'output'));
+
+  it('imports nothing above it, types included: only the API\'s errors and redaction, the IO seam and printable text', () => {
+    const allowed = new Set(['output', 'api', 'io.js', 'printable.js']);
+    const upward = output.flatMap((file) => roomsImportedBy(file).filter((room) => !allowed.has(room)).map((room) => `${relative(SRC, file)} → ${room}`));
+    expect(upward).toEqual([]);
+  });
+
+  it('is the only place that reaches for process.stdout or process.stderr', () => {
+    const reaching = sourceFiles(SRC)
+      .filter((file) => file !== join(SRC, 'output', 'stream.ts'))
+      .filter((file) => /\bprocess\.(stdout|stderr)\b/.test(readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '')))
+      .map((file) => relative(SRC, file));
+    expect(reaching).toEqual([]);
   });
 });
