@@ -12,7 +12,9 @@ import { describeConstraints } from '../fields/constraints.js';
 import { addFieldOptions } from '../fields/options.js';
 import { describeCommand } from './meta.js';
 
-export function addOperationCommand(parent: Command, ctx: Context, spec: OperationCommand): Command {
+export function addOperationCommand<Id extends OperationId>(parent: Command, ctx: Context, typed: OperationCommand<Id>): Command {
+  // Checked against its own operation where it is written; the run reads every spec alike.
+  const spec = typed as unknown as OperationCommand;
   const op = operations[spec.operation];
   const args = spec.args ?? [];
   // The table says which changes cannot be undone; their commands must ask (help exit-codes).
@@ -38,7 +40,8 @@ export function addOperationCommand(parent: Command, ctx: Context, spec: Operati
     operation: spec.operation,
     learnMore: learnMoreOf(spec.operation),
     examples: spec.examples,
-    ...(spec.confirm ? { confirms: spec.confirmsWhen ?? { example: spec.examples[0]! } } : {}),
+    // Asked always where the change cannot be undone, or where confirmsWhen says when; a review alone is no confirmation.
+    ...('irreversible' in op || spec.confirmsWhen ? { confirms: spec.confirmsWhen ?? { example: spec.examples[0]! } } : {}),
     fields: spec.fields,
     prepare: () => explainFields(command, spec),
   });

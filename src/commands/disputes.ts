@@ -3,10 +3,10 @@ import type { Command } from 'commander';
 import { DISPUTE_RESOLUTIONS, DISPUTE_TYPES } from '../api/enums.js';
 import type { Context } from '../context.js';
 import { addOperationCommand } from './define.js';
-import type { Field } from '../fields/declare.js';
+import type { BodyField } from '../run/spec.js';
 
 // Given no flags on a terminal, the command asks for the fields a dispute is usually recorded with.
-const fields: readonly Field[] = [
+const fields: readonly BodyField<'disputes.create'>[] = [
   { key: 'type', help: 'kind of dispute', choices: DISPUTE_TYPES, prompt: { message: 'Kind of dispute:', when: 'bare' } },
   { key: 'amount', help: 'disputed amount', prompt: { message: 'Disputed amount (Enter to skip):', when: 'bare', optional: true } },
   { key: 'currency', help: 'currency code, e.g. USD', prompt: { message: 'Currency, e.g. USD (Enter to skip):', when: 'bare', optional: true } },
@@ -41,12 +41,12 @@ export function register(disputes: Command, ctx: Context): void {
     description: 'Record a dispute (alert or chargeback); every field is optional',
     fields,
     data: true,
-    review: ({ body }) => {
-      const { type, amount, currency, transaction } = body as Record<string, unknown>;
+    confirm: ({ body }) => {
+      const { type, amount, currency, transaction } = body;
       const what = [amount !== undefined && amount !== null ? `of ${String(amount)}${currency ? ` ${String(currency)}` : ''}` : '', transaction ? `on transaction ${String(transaction)}` : '']
         .filter(Boolean)
         .join(' ');
-      return `Record ${type ? `a ${String(type)}` : 'a dispute'}${what ? ` ${what}` : ''}?`;
+      return { review: `Record ${type ? `a ${type}` : 'a dispute'}${what ? ` ${what}` : ''}?` };
     },
     view: 'dispute',
     progress: 'Recording the dispute…',

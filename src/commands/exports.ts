@@ -5,9 +5,9 @@ import { UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { addOperationCommand } from './define.js';
 import { addCreateWaitOptions, addWaitOptions, checkWaitOptions, settleExport, waitBeforeDownload } from './export-wait.js';
-import type { Field } from '../fields/declare.js';
+import type { BodyField } from '../run/spec.js';
 
-const createFields: readonly Field[] = [
+const createFields: readonly BodyField<'exports.create'>[] = [
   { key: 'type', help: 'what to export', choices: EXPORT_TYPES, prompt: { message: 'What to export?' } },
   { key: 'date_from', flag: 'from', kind: 'date', edge: 'start', help: 'start', prompt: { message: 'From (YYYY-MM-DD or ISO date-time):' } },
   { key: 'date_to', flag: 'to', kind: 'date', edge: 'end', help: 'end', prompt: { message: 'To (YYYY-MM-DD or ISO date-time):' } },

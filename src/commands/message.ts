@@ -1,7 +1,7 @@
 // The note text shared by the note commands: `--message T`, `--message-file F|-`, or a prompt.
 import type { Field } from '../fields/declare.js';
 
-export const noteFields: readonly Field[] = [
+export const noteFields: readonly Field<'message'>[] = [
   {
     key: 'message',
     short: 'm',

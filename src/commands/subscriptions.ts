@@ -3,9 +3,9 @@ import type { Command } from 'commander';
 import { CANCEL_REASONS, INTERVALS, SUBSCRIPTION_STATUSES } from '../api/enums.js';
 import type { Context } from '../context.js';
 import { addOperationCommand } from './define.js';
-import type { Field } from '../fields/declare.js';
+import type { BodyField } from '../run/spec.js';
 
-const cancelFields: readonly Field[] = [
+const cancelFields: readonly BodyField<'subscriptions.cancel'>[] = [
   {
     key: 'cancel_reason',
     flag: 'reason',
@@ -23,7 +23,7 @@ const cancelFields: readonly Field[] = [
   { key: 'send_cancel_notification', flag: 'no-notify', kind: 'switch', help: 'do not send the customer a cancellation notice', sets: false, otherwise: true },
 ];
 
-const updateFields: readonly Field[] = [
+const updateFields: readonly BodyField<'subscriptions.update'>[] = [
   { key: 'interval', help: 'billing interval', choices: INTERVALS },
   { key: 'interval_count', kind: 'integer', help: 'intervals between renewals' },
   { key: 'status', help: 'new status', choices: SUBSCRIPTION_STATUSES },
@@ -44,7 +44,7 @@ export function register(subscriptions: Command, ctx: Context): void {
     args: [['id', 'id', 'subscription id']],
     fields: cancelFields,
     confirm: ({ params, body }) => {
-      const { cancel_reason, send_cancel_notification } = body as { cancel_reason: string; send_cancel_notification: boolean };
+      const { cancel_reason, send_cancel_notification } = body;
       const notice = send_cancel_notification ? 'the customer will be notified' : 'the customer will not be notified';
       return `Cancel subscription ${params.id} (reason: ${cancel_reason}); ${notice}.`;
     },
@@ -75,13 +75,11 @@ export function register(subscriptions: Command, ctx: Context): void {
     data: true,
     requireSome: 'at least one field flag, or fields in --data',
     confirmsWhen: { when: 'with --status canceled', example: 'store-admin subscriptions update 1 --status canceled' },
-    // Setting the status to canceled cancels as surely as `subscriptions cancel`, which asks first.
-    confirm: ({ params, body }) =>
-      (body as { status?: string }).status === 'canceled' ? `Set subscription ${params.id} to canceled?` : undefined,
-    // Any other status change is worth a second look on a terminal.
-    review: ({ params, body }) => {
-      const { status } = body as { status?: string };
-      return status === undefined ? undefined : `Set subscription ${params.id} to ${status}?`;
+    // Setting the status to canceled cancels as surely as `subscriptions cancel`, which asks first;
+    // any other status change is worth a second look on a terminal.
+    confirm: ({ params, body: { status } }) => {
+      if (status === 'canceled') return `Set subscription ${params.id} to canceled?`;
+      return status === undefined ? undefined : { review: `Set subscription ${params.id} to ${status}?` };
     },
     view: 'subscription',
     progress: 'Updating the subscription…',

@@ -6,7 +6,7 @@ import { redactSecrets } from '../output/redact.js';
 import { ALLOW_UNKNOWN_EVENT, unknownEvent } from '../webhooks/event-names.js';
 import type { Options } from '../options.js';
 import { addOperationCommand } from './define.js';
-import type { Field } from '../fields/declare.js';
+import type { BodyField } from '../run/spec.js';
 import { registerApply } from './webhook-apply.js';
 import { registerDeliveries } from './webhook-deliveries.js';
 import { registerList } from './webhook-list.js';
@@ -23,8 +23,11 @@ const allowUnknownEvent = (command: Command) =>
   command.option(ALLOW_UNKNOWN_EVENT, 'accept event names the platform publishes after this version of the tool');
 
 
-const targetField: Field = { key: 'target', help: 'the URL that receives the events' };
-const eventsField: Field = {
+/** A field create and update share: both bodies have the same keys. */
+type WebhookField = BodyField<'webhooks.create'> & BodyField<'webhooks.update'>;
+
+const targetField: WebhookField = { key: 'target', help: 'the URL that receives the events' };
+const eventsField: WebhookField = {
   key: 'events',
   flag: 'event',
   kind: 'list',
@@ -33,19 +36,19 @@ const eventsField: Field = {
   // A typo would subscribe to nothing: refused with the nearest published name.
   checkItem: (name, opts) => (opts.allowUnknownEvent ? undefined : unknownEvent(name)),
 };
-const secretField: Field = {
+const secretField: WebhookField = {
   key: 'secret_key',
   help: 'the secret key (visible to other users in the process list; prefer --secret-key-file)',
   file: 'read the secret key from a file, or - for standard input (kept out of the process list)',
 };
-const nameField: Field = { key: 'name', help: 'a name for the webhook' };
-const apiVersionField: Field = {
+const nameField: WebhookField = { key: 'name', help: 'a name for the webhook' };
+const apiVersionField: WebhookField = {
   key: 'api_version',
   flag: 'webhook-api-version',
   help: "the API version of the webhook's deliveries (a global --api-version sets the request header instead)",
 };
 
-const createFields: readonly Field[] = [
+const createFields: readonly BodyField<'webhooks.create'>[] = [
   { ...targetField, prompt: { message: 'Target URL (https://…):' } },
   { ...eventsField, prompt: { message: 'Events to subscribe to:' } },
   nameField,
@@ -54,7 +57,7 @@ const createFields: readonly Field[] = [
   { key: 'active', flag: 'inactive', kind: 'switch', help: 'create it switched off', sets: false },
 ];
 
-const updateFields: readonly Field[] = [
+const updateFields: readonly BodyField<'webhooks.update'>[] = [
   targetField,
   { ...eventsField, help: `${eventsField.help}; replaces the webhook's list` },
   { ...nameField, help: 'a new name' },

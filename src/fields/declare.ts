@@ -5,9 +5,10 @@ import { Option } from 'commander';
 /** The options Commander parsed for a command, by attribute name (`--no-notify` → `notify`). */
 export type FlagValues = Readonly<Record<string, unknown>>;
 
-export interface Field {
+/** A body field; `Key` is the body's keys where the operation is known (see run/spec.ts). */
+export interface Field<Key extends string = string> {
   /** The body key it fills. */
-  key: string;
+  key: Key;
   /** The flag's name without dashes; defaults to the key with dashes (`case_number` → `case-number`). */
   flag?: string;
   /** A one-letter alias, e.g. `m` for `-m, --message`. */

@@ -12,7 +12,7 @@ import { attributeOf, nameOf, WITH_EACH_FLAGS } from './bulk/flags.js';
 import { confirm } from './confirm.js';
 import { askArguments, paramsFrom, validated } from './prepare-input.js';
 import { recordChange } from './record-change.js';
-import { commandName, type OperationCommand } from './spec.js';
+import { commandName, type Input, type OperationCommand } from './spec.js';
 
 export async function runOperation(spec: OperationCommand, ctx: Context, positional: string[], opts: Options): Promise<void> {
   const { options } = ctx;
@@ -38,7 +38,8 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
     await printDryRun(client.request(input.call), ctx);
     return;
   }
-  const change = spec.confirm?.(input) ?? (ctx.interactive ? spec.review?.(input) : undefined);
+  const question = spec.confirm?.(input);
+  const change = typeof question === 'string' ? question : ctx.interactive ? question?.review : undefined;
   if (change && !options.yes) await confirm(ctx, change);
   await spec.before?.(opts, ctx, input);
   const stop = ctx.output.spinner(spec.progress);
@@ -69,7 +70,7 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
  * The work after the answer (waiting, downloading). Once a change is made, nothing that follows
  * may exit 2, which says nothing was sent: a usage error there is a failure (exit 1).
  */
-async function settleChange(spec: OperationCommand, changed: boolean, data: unknown, opts: Options, ctx: Context, input: { params: Record<string, unknown> }) {
+async function settleChange(spec: OperationCommand, changed: boolean, data: unknown, opts: Options, ctx: Context, input: Input) {
   try {
     return await spec.settle!(data, opts, ctx, input);
   } catch (error) {

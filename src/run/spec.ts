@@ -1,8 +1,11 @@
 // What a command that runs one operation declares: its arguments, body fields and the hooks of
 // its run. src/commands/ writes these; the run layer (src/run/) reads them, single runs and
-// --each alike, and never needs the command that declared them.
+// --each alike, and never needs the command that declared them. A spec is keyed by its operation:
+// its arguments name the operation's path parameters and its fields the body's keys, so a typo is
+// a compile error, and its hooks see the input typed as the operation takes it.
 import type { Command } from 'commander';
-import type { OperationId } from '../api/operations.js';
+import type { OperationId, Operations } from '../api/operations.js';
+import type { OperationBody, OperationParams } from '../api/types.js';
 import type { Context } from '../context.js';
 import type { Options } from '../options.js';
 import type { ViewName } from '../output/views.js';
@@ -14,11 +17,38 @@ export interface Input {
   body: unknown;
 }
 
-export interface OperationCommand {
+/**
+ * Whether Id is every operation at once: the run layer reads any spec by that wide type, in which
+ * names are plain strings and the input is an Input.
+ */
+type Wide<Id extends OperationId> = OperationId extends Id ? true : false;
+
+/** The path parameters an operation's arguments can fill. */
+export type ParamName<Id extends OperationId> = Wide<Id> extends true ? string : keyof Operations[Id]['params'] & string;
+
+/** The body keys an operation's fields can fill (none where it takes no body). */
+export type BodyKey<Id extends OperationId> =
+  Wide<Id> extends true ? string : [OperationBody<Id>] extends [never] ? never : keyof OperationBody<Id> & string;
+
+/** A body field of an operation's command, declared apart from the spec (a list shared by two). */
+export type BodyField<Id extends OperationId> = Field<BodyKey<Id>>;
+
+/** The input a spec's hooks see: checked against the operation's schemas, so typed as it takes it. */
+export type CheckedInput<Id extends OperationId> =
+  Wide<Id> extends true ? Input : { params: OperationParams<Id>; body: [OperationBody<Id>] extends [never] ? undefined : OperationBody<Id> };
+
+/** A change worth a second look, asked only at a terminal: pipes and --yes go ahead. */
+export interface Review {
+  review: string;
+}
+
+// The hooks that take the input are methods: a spec for one operation is then also a spec as the
+// run layer reads them all (method parameters are compared both ways).
+export interface OperationCommand<Id extends OperationId = OperationId> {
   name: string;
-  operation: OperationId;
+  operation: Id;
   /** Positional arguments in order: label as shown in help, the path parameter it fills, help. */
-  args?: readonly (readonly [label: string, param: string, description: string])[];
+  args?: readonly (readonly [label: string, param: ParamName<Id>, description: string])[];
   /** Defaults to the operation's summary. */
   description?: string;
   view: ViewName;
@@ -27,7 +57,7 @@ export interface OperationCommand {
   /** Options that are not body fields (--show-secret, --download). */
   options?: (command: Command) => void;
   /** The body's fields, each declared once: options, prompts, error labels and help come from these. */
-  fields?: readonly Field[];
+  fields?: readonly BodyField<Id>[];
   /** The body may also be given whole as JSON with --data (fields override it). */
   data?: boolean;
   /** When the body may not be empty: what to pass instead. */
@@ -35,27 +65,27 @@ export interface OperationCommand {
   /** Builds the body when it is not just its fields (defaults to the fields' body). */
   body?: (opts: Options, ctx: Context) => Promise<unknown>;
   /**
-   * For a change that cannot be undone: what will happen, asked before sending (undefined: nothing
-   * to ask). Required when the operation is `irreversible` in the table.
+   * What to ask before sending, if anything (undefined: nothing). A text is a change that cannot
+   * be undone: asked at a terminal, refused without one unless --yes, asked once for a whole
+   * --each run; required when the operation is `irreversible` in the table. A Review is asked
+   * only at a terminal, of a single run.
    */
-  confirm?: (input: Input) => string | undefined;
+  confirm?(input: CheckedInput<Id>): string | Review | undefined;
   /** When `confirm` asks only for some input: when, in words, and a command line that asks. */
   confirmsWhen?: { when: string; example: string };
-  /** A change worth a second look when a person is at a terminal; pipes and --yes go ahead. */
-  review?: (input: Input) => string | undefined;
   /** Shown on the spinner while the request is in flight. */
   progress: string;
   /** Adjusts the result before rendering (for example, masking secrets). */
   present?: (data: unknown, opts: Options) => unknown;
   /** Local checks before anything is sent (that a download's file can be written). */
-  check?: (opts: Options, input: { params: Record<string, unknown> }) => Promise<void>;
+  check?(opts: Options, input: CheckedInput<Id>): Promise<void>;
   /** Work after the checks, just before the request (waiting until an export can be downloaded); skipped by --dry-run. */
-  before?: (opts: Options, ctx: Context, input: { params: Record<string, unknown> }) => Promise<void>;
+  before?(opts: Options, ctx: Context, input: CheckedInput<Id>): Promise<void>;
   /**
    * Work between the answer and the output (waiting for an export, downloading it): returns what
    * to show, or nothing when the output went elsewhere (a file streamed to stdout).
    */
-  settle?: (data: unknown, opts: Options, ctx: Context, input: { params: Record<string, unknown> }) => Promise<{ data: unknown } | undefined>;
+  settle?(data: unknown, opts: Options, ctx: Context, input: CheckedInput<Id>): Promise<{ data: unknown } | undefined>;
 }
 
 /** The command as a person types it: `subscriptions cancel`, `fulfillment-orders hold`. */

@@ -64,8 +64,9 @@ async function sendLines(
   const { options } = ctx;
   const { items } = journaling;
   if (items.length === 0) return;
+  // A review is a second look for a person at a single run; a run of many lines asks only what cannot be undone.
   const first = spec.confirm?.(items[0]!.input);
-  if (first && !options.yes) {
+  if (typeof first === 'string' && !options.yes) {
     await confirm(ctx, items.length === 1 ? first : `${first.replace(/[.?]$/, '')} — and the same for ${items.length - 1} more (${items.length} in all).`);
   }
   // Opened (and emptied) only now, once it is sure the run goes ahead; never the input itself.
