@@ -5,6 +5,45 @@ import { DEFAULTS } from './defaults.js';
 /** A command's own flags as Commander parsed them (by attribute name: `--retry-unknown` → `retryUnknown`). */
 export type Options = Record<string, any>;
 
+/**
+ * A command's own flag, declared once as data: Commander declares it from this entry, and the type
+ * of its value follows from it, so the code that reads it gets a typed struct (FlagsOf).
+ */
+export interface Flag<Value = unknown> {
+  /** As Commander declares it: `--force`, `--output-file <file>`, `--resume [run]`. */
+  flags: string;
+  help: string;
+  /** Makes the typed text the value (a duration, a list); Commander calls it as it parses. */
+  parse?: (text: string, previous: Value) => Value;
+}
+
+/** A command's flags, each under the name Commander gives its value (`--output-file` → `outputFile`). */
+export type FlagTable = Readonly<Record<string, Flag<any>>>;
+
+/** A flag's value: its parser's, text for `<value>`, text or true for `[value]`, true for a switch. */
+type ValueOf<F> = F extends { parse: (text: string, previous: never) => infer V }
+  ? V
+  : F extends { flags: `${string}<${string}>` }
+    ? string
+    : F extends { flags: `${string}[${string}]` }
+      ? string | true
+      : true;
+
+/** What a command reads of its flags (declared `as const`, so their text is known): each value, or undefined. */
+export type FlagsOf<T extends FlagTable> = { readonly [K in keyof T]?: ValueOf<T[K]> };
+
+/** Declares a table's flags on a command, in the table's order. */
+export function addFlags(command: Command, table: FlagTable): Command {
+  for (const [name, flag] of Object.entries(table)) {
+    const option = new Option(flag.flags, flag.help);
+    // The value is read by the table's name: a name Commander does not give would read nothing.
+    if (option.attributeName() !== name) throw new Error(`${flag.flags} is read as ${option.attributeName()}, not ${name}`);
+    if (flag.parse) option.argParser(flag.parse);
+    command.addOption(option);
+  }
+  return command;
+}
+
 export interface GlobalOptions {
   profile?: string;
   baseUrl?: string;

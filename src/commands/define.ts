@@ -5,14 +5,18 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { describeVersions, operations, type OperationId, type OperationSchemas } from '../api/operations.js';
 import { API_PREFIX } from '../api/url.js';
 import type { Context } from '../context.js';
-import type { Options } from '../options.js';
+import { addFlags, type FlagTable, type Options } from '../options.js';
 import { EACH_FLAG, WITH_EACH_FLAGS, type BulkFlag } from '../run/bulk/flags.js';
 import type { OperationCommand } from '../run/spec.js';
 import { describeConstraints } from '../fields/constraints.js';
 import { addFieldOptions } from '../fields/options.js';
 import { describeCommand } from './meta.js';
 
-export function addOperationCommand<Id extends OperationId>(parent: Command, ctx: Context, typed: OperationCommand<Id>): Command {
+export function addOperationCommand<Id extends OperationId, Flags extends FlagTable = Record<never, never>>(
+  parent: Command,
+  ctx: Context,
+  typed: OperationCommand<Id, Flags>,
+): Command {
   // Checked against its own operation where it is written; the run reads every spec alike.
   const spec = typed as unknown as OperationCommand;
   const op = operations[spec.operation];
@@ -35,7 +39,7 @@ export function addOperationCommand<Id extends OperationId>(parent: Command, ctx
       if (sub === command) await explainFields(command, spec);
     });
   }
-  spec.options?.(command);
+  if (spec.flags) addFlags(command, spec.flags);
   describeCommand(command, {
     operation: spec.operation,
     learnMore: learnMoreOf(spec.operation),

@@ -5,7 +5,6 @@ import { lstat, open, realpath, stat, unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { NetworkError, StoreAdminError, UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
-import type { Options } from '../options.js';
 import { formatBytes, LinkRefusedError, openLink, saveResponse, temporaryName, type Downloaded, type DownloadTarget } from './download.js';
 import { finishLater, stopped } from './export-later.js';
 
@@ -134,7 +133,7 @@ export async function reportDownload(ctx: Context, saved: SavedExport): Promise<
 }
 
 /** The command `exports download <id>`: the answer's link is fetched at once, never printed. */
-export async function saveDownload(data: unknown, opts: Options, ctx: Context, id: number): Promise<{ data: unknown } | undefined> {
+export async function saveDownload(data: unknown, opts: { outputFile?: string; force?: true }, ctx: Context, id: number): Promise<{ data: unknown } | undefined> {
   const link = (data as { url?: unknown } | undefined)?.url;
   const target = { file: outputOf(opts, id), force: !!opts.force };
   const saved = await downloadExport(id, target, ctx, { link: typeof link === 'string' ? link : undefined, later: finishLater(id, target.file, target.force) });
@@ -148,6 +147,6 @@ export async function saveDownload(data: unknown, opts: Options, ctx: Context, i
 }
 
 /** `--output-file`, or `export-<id>.csv` in the current directory. */
-export function outputOf(opts: Options, id: unknown): string {
-  return opts.outputFile === undefined ? `export-${String(id)}.csv` : String(opts.outputFile);
+export function outputOf(opts: { outputFile?: string }, id: number): string {
+  return opts.outputFile ?? `export-${id}.csv`;
 }

@@ -1,13 +1,13 @@
 // Waiting for an export (`exports create --wait / --download`, `exports download --wait`): the
 // platform answers a new export `pending` and makes it `available` later, so the command polls
 // `GET /exports/{id}/` under the rate limiter, with a pause that grows with the time waited.
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, StoreAdminError, TimedOutError, UsageError } from '../api/errors.js';
 import { retryAfterMs } from '../api/retry.js';
 import { rateLimiter } from '../run/limiter.js';
 import type { Context } from '../context.js';
-import type { Options } from '../options.js';
+import type { FlagsOf, FlagTable } from '../options.js';
 import { finishLater, stopped } from './export-later.js';
 
 const DEFAULT_TIMEOUT = '30m';
@@ -43,37 +43,49 @@ interface ExportState {
 }
 
 /** `--wait` and `--wait-timeout`, for `exports create` and `exports download`. */
-export function addWaitOptions(command: Command, wait: string): Command {
-  return command
-    .option('--wait', wait)
-    .addOption(
-      new Option('--wait-timeout <duration>', `give up waiting after this long, exit 5 (90s, 10m, 1h; default ${DEFAULT_TIMEOUT})`).argParser(parseDuration),
-    );
-}
+const waitFlags = (wait: string) =>
+  ({
+    wait: { flags: '--wait', help: wait },
+    waitTimeout: {
+      flags: '--wait-timeout <duration>',
+      help: `give up waiting after this long, exit 5 (90s, 10m, 1h; default ${DEFAULT_TIMEOUT})`,
+      parse: parseDuration,
+    },
+  }) as const satisfies FlagTable;
 
 /** The flags `exports create` gains for the asynchronous flow. */
-export function addCreateWaitOptions(command: Command): Command {
-  return addWaitOptions(command, 'wait until the export is available (polls after 2 s, then as often as half the time waited, at most every 30 s)')
-    .option('--download <file>', "wait, then save the export's file here (- for stdout); implies --wait")
-    .option('--force', 'with --download: replace an existing file');
-}
+export const createFlags = {
+  ...waitFlags('wait until the export is available (polls after 2 s, then as often as half the time waited, at most every 30 s)'),
+  download: { flags: '--download <file>', help: "wait, then save the export's file here (- for stdout); implies --wait" },
+  force: { flags: '--force', help: 'with --download: replace an existing file' },
+} as const satisfies FlagTable;
+
+/** The flags of `exports download`. */
+export const downloadFlags = {
+  // Not --output: that global flag picks the output format (json or table).
+  outputFile: { flags: '--output-file <file>', help: 'where to save the file, - for stdout (default: export-<id>.csv)' },
+  force: { flags: '--force', help: 'replace an existing file' },
+  ...waitFlags('wait until the export is available first (as exports create --wait does)'),
+} as const satisfies FlagTable;
+
+type CreateFlags = FlagsOf<typeof createFlags>;
 
 /** Runs before anything is sent: a file that cannot be written fails before the export is created. */
-export async function checkWaitOptions(opts: Options): Promise<void> {
+export async function checkWaitOptions(opts: CreateFlags): Promise<void> {
   if (opts.force && opts.download === undefined) throw new UsageError('--force goes with --download');
   if (opts.waitTimeout !== undefined && !opts.wait && opts.download === undefined) {
     throw new UsageError('--wait-timeout goes with --wait or --download');
   }
   if (opts.download === undefined) return;
   const { checkTarget } = await import('./export-download.js');
-  await checkTarget({ file: String(opts.download), force: !!opts.force }, '--download');
+  await checkTarget({ file: opts.download, force: !!opts.force }, '--download');
 }
 
 /**
  * After the export is created: waits and downloads as asked. Returns what to print on stdout:
  * the export as it stands at the end (with what was saved), or nothing when stdout carries the file.
  */
-export async function settleExport(data: unknown, opts: Options, ctx: Context): Promise<{ data: unknown } | undefined> {
+export async function settleExport(data: unknown, opts: CreateFlags, ctx: Context): Promise<{ data: unknown } | undefined> {
   const { createdExportId, usableExportId } = await import('./export-download.js');
   const { setOutputs } = await import('../output/github-actions.js');
   // Without a wait the answer is shown as it came; the id must be usable only to go on.
@@ -85,7 +97,7 @@ export async function settleExport(data: unknown, opts: Options, ctx: Context): 
   const id = await createdExportId(data);
   // At once: a later step can finish a wait that gives up.
   setOutputs(ctx.io, { export_id: id });
-  const file = opts.download === undefined ? undefined : String(opts.download);
+  const file = opts.download;
   const later = finishLater(id, file, !!opts.force);
   const available = await waitUntilAvailable({ id, status: (data as ExportState).status }, opts, ctx, later);
   if (file === undefined) return { data: available };
@@ -97,9 +109,9 @@ export async function settleExport(data: unknown, opts: Options, ctx: Context): 
 }
 
 /** `exports download --wait`: before the link is asked for, waits until the export is available. */
-export async function waitBeforeDownload(opts: Options, ctx: Context, input: { params: Record<string, unknown> }): Promise<void> {
+export async function waitBeforeDownload(opts: FlagsOf<typeof downloadFlags>, ctx: Context, input: { params: { id: number } }): Promise<void> {
   if (!opts.wait) return;
-  const id = Number(input.params.id);
+  const { id } = input.params;
   const { outputOf } = await import('./export-download.js');
   const later = finishLater(id, outputOf(opts, id), !!opts.force);
   const client = await ctx.client();
@@ -114,8 +126,8 @@ export async function waitBeforeDownload(opts: Options, ctx: Context, input: { p
 }
 
 /** Polls until the export is available, within --wait-timeout; Ctrl-C or SIGTERM stop it. */
-async function waitUntilAvailable(created: ExportState, opts: Options, ctx: Context, later: string): Promise<unknown> {
-  const timeoutMs = (opts.waitTimeout as number | undefined) ?? parseDuration(DEFAULT_TIMEOUT);
+async function waitUntilAvailable(created: ExportState, opts: { waitTimeout?: number }, ctx: Context, later: string): Promise<unknown> {
+  const timeoutMs = opts.waitTimeout ?? parseDuration(DEFAULT_TIMEOUT);
   try {
     return await poll(created, ctx, timeoutMs, later);
   } catch (error) {

@@ -4,7 +4,7 @@ import { EXPORT_TYPES } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { addOperationCommand } from './define.js';
-import { addCreateWaitOptions, addWaitOptions, checkWaitOptions, settleExport, waitBeforeDownload } from './export-wait.js';
+import { checkWaitOptions, createFlags, downloadFlags, settleExport, waitBeforeDownload } from './export-wait.js';
 import type { BodyField } from '../run/spec.js';
 
 const createFields: readonly BodyField<'exports.create'>[] = [
@@ -18,7 +18,7 @@ export function register(exports: Command, ctx: Context): void {
     name: 'create',
     operation: 'exports.create',
     fields: createFields,
-    options: (command) => addCreateWaitOptions(command),
+    flags: createFlags,
     view: 'dataExport',
     progress: 'Creating the export…',
     check: checkWaitOptions,
@@ -44,14 +44,7 @@ export function register(exports: Command, ctx: Context): void {
     operation: 'exports.download',
     description: "Save an available export's file (from a temporary signed link, fetched with no token)",
     args: [['id', 'id', 'the export id']],
-    options: (command) =>
-      addWaitOptions(
-        command
-          // Not --output: that global flag picks the output format (json or table).
-          .option('--output-file <file>', 'where to save the file, - for stdout (default: export-<id>.csv)')
-          .option('--force', 'replace an existing file'),
-        'wait until the export is available first (as exports create --wait does)',
-      ),
+    flags: downloadFlags,
     view: 'exportLink',
     progress: 'Asking for the download link…',
     check: async (opts, input) => {
@@ -60,7 +53,7 @@ export function register(exports: Command, ctx: Context): void {
       await checkTarget({ file: outputOf(opts, input.params.id), force: !!opts.force }, '--output-file');
     },
     before: waitBeforeDownload,
-    settle: async (data, opts, ctx, input) => (await import('./export-download.js')).saveDownload(data, opts, ctx, Number(input.params.id)),
+    settle: async (data, opts, ctx, input) => (await import('./export-download.js')).saveDownload(data, opts, ctx, input.params.id),
     examples: [
       'store-admin exports download 42 --output-file orders.csv',
       'store-admin exports download 42 --wait --wait-timeout 20m --output-file orders.csv',

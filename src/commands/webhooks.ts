@@ -4,7 +4,7 @@ import { WEBHOOK_EVENTS } from '../api/enums.js';
 import type { Context } from '../context.js';
 import { redactSecrets } from '../output/redact.js';
 import { ALLOW_UNKNOWN_EVENT, unknownEvent } from '../webhooks/event-names.js';
-import type { Options } from '../options.js';
+import type { FlagsOf, FlagTable } from '../options.js';
 import { addOperationCommand } from './define.js';
 import type { BodyField } from '../run/spec.js';
 import { registerApply } from './webhook-apply.js';
@@ -14,13 +14,14 @@ import { registerListen } from './webhook-listen.js';
 import { registerTrigger } from './webhook-trigger.js';
 import { registerVerify } from './webhook-verify.js';
 
-const present = (data: unknown, opts: Options) => (opts.showSecret ? data : redactSecrets(data));
-const showSecret = (command: Command) => command.option('--show-secret', "print the webhook's secret key instead of masking it");
+const showSecret = { showSecret: { flags: '--show-secret', help: "print the webhook's secret key instead of masking it" } } as const satisfies FlagTable;
+const present = (data: unknown, opts: FlagsOf<typeof showSecret>) => (opts.showSecret ? data : redactSecrets(data));
 
 /** Secrets are never printed by list, update, delete and apply; create and get show one on request. */
 const masked = (data: unknown) => redactSecrets(data);
-const allowUnknownEvent = (command: Command) =>
-  command.option(ALLOW_UNKNOWN_EVENT, 'accept event names the platform publishes after this version of the tool');
+const allowUnknownEvent = {
+  allowUnknownEvent: { flags: ALLOW_UNKNOWN_EVENT, help: 'accept event names the platform publishes after this version of the tool' },
+} as const satisfies FlagTable;
 
 
 /** A field create and update share: both bodies have the same keys. */
@@ -78,7 +79,7 @@ export function register(webhooks: Command, ctx: Context): void {
     name: 'create',
     operation: 'webhooks.create',
     fields: createFields,
-    options: (command) => allowUnknownEvent(showSecret(command)),
+    flags: { ...showSecret, ...allowUnknownEvent },
     present,
     view: 'webhook',
     progress: 'Registering the webhook…',
@@ -92,7 +93,7 @@ export function register(webhooks: Command, ctx: Context): void {
     name: 'get',
     operation: 'webhooks.get',
     args: [['id', 'id', 'webhook id']],
-    options: showSecret,
+    flags: showSecret,
     present,
     view: 'webhook',
     progress: 'Fetching the webhook…',
@@ -108,7 +109,7 @@ export function register(webhooks: Command, ctx: Context): void {
     description: 'Change some fields of a webhook (only the fields given are sent)',
     fields: updateFields,
     requireSome: 'at least one of --target, --event, --name, --secret-key(-file), --webhook-api-version, --active, --inactive',
-    options: allowUnknownEvent,
+    flags: allowUnknownEvent,
     present: masked,
     view: 'webhook',
     progress: 'Updating the webhook…',

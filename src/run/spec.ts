@@ -3,11 +3,10 @@
 // --each alike, and never needs the command that declared them. A spec is keyed by its operation:
 // its arguments name the operation's path parameters and its fields the body's keys, so a typo is
 // a compile error, and its hooks see the input typed as the operation takes it.
-import type { Command } from 'commander';
 import type { OperationId, Operations } from '../api/operations.js';
 import type { OperationBody, OperationParams } from '../api/types.js';
 import type { Context } from '../context.js';
-import type { Options } from '../options.js';
+import type { FlagsOf, FlagTable } from '../options.js';
 import type { ViewName } from '../output/views.js';
 import type { Field } from '../fields/declare.js';
 
@@ -44,7 +43,7 @@ export interface Review {
 
 // The hooks that take the input are methods: a spec for one operation is then also a spec as the
 // run layer reads them all (method parameters are compared both ways).
-export interface OperationCommand<Id extends OperationId = OperationId> {
+export interface OperationCommand<Id extends OperationId = OperationId, Flags extends FlagTable = FlagTable> {
   name: string;
   operation: Id;
   /** Positional arguments in order: label as shown in help, the path parameter it fills, help. */
@@ -54,8 +53,8 @@ export interface OperationCommand<Id extends OperationId = OperationId> {
   view: ViewName;
   /** Two or more, shown under --help. */
   examples: readonly string[];
-  /** Options that are not body fields (--show-secret, --download). */
-  options?: (command: Command) => void;
+  /** Flags that are not body fields (--show-secret, --download): the hooks below read their values typed. */
+  flags?: Flags;
   /** The body's fields, each declared once: options, prompts, error labels and help come from these. */
   fields?: readonly BodyField<Id>[];
   /** The body may also be given whole as JSON with --data (fields override it). */
@@ -63,7 +62,7 @@ export interface OperationCommand<Id extends OperationId = OperationId> {
   /** When the body may not be empty: what to pass instead. */
   requireSome?: string;
   /** Builds the body when it is not just its fields (defaults to the fields' body). */
-  body?: (opts: Options, ctx: Context) => Promise<unknown>;
+  body?(opts: FlagsOf<Flags>, ctx: Context): Promise<unknown>;
   /**
    * What to ask before sending, if anything (undefined: nothing). A text is a change that cannot
    * be undone: asked at a terminal, refused without one unless --yes, asked once for a whole
@@ -76,16 +75,16 @@ export interface OperationCommand<Id extends OperationId = OperationId> {
   /** Shown on the spinner while the request is in flight. */
   progress: string;
   /** Adjusts the result before rendering (for example, masking secrets). */
-  present?: (data: unknown, opts: Options) => unknown;
+  present?(data: unknown, opts: FlagsOf<Flags>): unknown;
   /** Local checks before anything is sent (that a download's file can be written). */
-  check?(opts: Options, input: CheckedInput<Id>): Promise<void>;
+  check?(opts: FlagsOf<Flags>, input: CheckedInput<Id>): Promise<void>;
   /** Work after the checks, just before the request (waiting until an export can be downloaded); skipped by --dry-run. */
-  before?(opts: Options, ctx: Context, input: CheckedInput<Id>): Promise<void>;
+  before?(opts: FlagsOf<Flags>, ctx: Context, input: CheckedInput<Id>): Promise<void>;
   /**
    * Work between the answer and the output (waiting for an export, downloading it): returns what
    * to show, or nothing when the output went elsewhere (a file streamed to stdout).
    */
-  settle?(data: unknown, opts: Options, ctx: Context, input: CheckedInput<Id>): Promise<{ data: unknown } | undefined>;
+  settle?(data: unknown, opts: FlagsOf<Flags>, ctx: Context, input: CheckedInput<Id>): Promise<{ data: unknown } | undefined>;
 }
 
 /** The command as a person types it: `subscriptions cancel`, `fulfillment-orders hold`. */
