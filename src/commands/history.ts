@@ -13,17 +13,17 @@ export function register(history: Command, ctx: Context): void {
       .description('List the changes this machine made, newest first: single commands and bulk runs')
       .option('--since <duration>', 'only those of the last DURATION: 30m, 12h, 7d, 2w', since)
       .option('--operation <name>', 'only this command or operation, e.g. "subscriptions cancel" or subscriptions.cancel')
-      .action(localAction(ctx, async (ctx, opts) => (await import('../journal/history-view.js')).listHistory(ctx, opts))),
+      .action(localAction(ctx, async (ctx, opts) => (await import('./history-view.js')).listHistory(ctx, opts))),
     { examples: ['store-admin history', 'store-admin history --since 1d --operation "subscriptions cancel" --json'] },
   );
   describeCommand(
     history
       .command('show [run]')
       .description("Show a bulk run line by line: each line's input and outcome (picked from the latest runs at a terminal when not given)")
-      .action(localAction(ctx, async (ctx, _opts, [run]) => (await import('../journal/history-view.js')).showRun(ctx, run))),
+      .action(localAction(ctx, async (ctx, _opts, [run]) => (await import('./history-view.js')).showRun(ctx, run))),
     {
       examples: ['store-admin history show 20261123-084012-1a2b', 'store-admin history show 20261123-084012-1a2b --json'],
-      argumentValues: async (ctx) => (await import('../journal/history-view.js')).latestRunIds(ctx),
+      argumentValues: async (ctx) => (await import('./history-view.js')).latestRunIds(ctx),
     },
   );
 }

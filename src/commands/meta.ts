@@ -46,3 +46,19 @@ export async function prepareHelp(command: Command): Promise<void> {
   await metaOf(command)?.prepare?.();
   for (const sub of command.commands) await prepareHelp(sub);
 }
+
+/** Every runnable command in declaration order; groups are walked, not listed. */
+export function leafCommands(command: Command): Command[] {
+  const children = visibleCommands(command);
+  return children.length === 0 ? [command] : children.flatMap(leafCommands);
+}
+
+/** The words typed to run the command, program name included. */
+export function commandPath(command: Command): string {
+  return command.parent ? `${commandPath(command.parent)} ${command.name()}` : command.name();
+}
+
+// Hidden commands (such as the shell-completion hook) are plumbing, left out of help too.
+export function visibleCommands(command: Command): Command[] {
+  return command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden);
+}

@@ -3,8 +3,7 @@
 import { operations } from '../api/operations.js';
 import { missingScopes } from '../api/scopes.js';
 import type { Context } from '../context.js';
-import { commandPath, leafCommands } from '../docs/reference.js';
-import { metaOf } from './meta.js';
+import { commandPath, leafCommands, metaOf } from './meta.js';
 
 export interface Uncovered {
   /** As typed after `store-admin`, e.g. `orders remove-line`. */

@@ -4,7 +4,7 @@ import type { Argument, Command, Option } from 'commander';
 import { API_PREFIX } from '../api/url.js';
 import { describeVersions, operations, sourceOf } from '../api/operations.js';
 import { HELP_TOPICS, helpTopic } from '../commands/help.js';
-import { metaOf } from '../commands/meta.js';
+import { commandPath, leafCommands, metaOf, visibleCommands } from '../commands/meta.js';
 
 export function commandReference(program: Command): string {
   const leaves = leafCommands(program);
@@ -38,26 +38,10 @@ export function commandReference(program: Command): string {
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-/** Every runnable command in declaration order; groups are walked, not listed. */
-export function leafCommands(command: Command): Command[] {
-  const children = visible(command);
-  return children.length === 0 ? [command] : children.flatMap(leafCommands);
-}
-
-/** The words typed to run the command, program name included. */
-export function commandPath(command: Command): string {
-  return command.parent ? `${commandPath(command.parent)} ${command.name()}` : command.name();
-}
-
-// Hidden commands (such as the shell-completion hook) are plumbing, left out of help too.
-function visible(command: Command): Command[] {
-  return command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden);
-}
-
 function contents(command: Command, depth: number): string[] {
   const indent = '  '.repeat(depth);
-  return visible(command).flatMap((child) =>
-    visible(child).length === 0
+  return visibleCommands(command).flatMap((child) =>
+    visibleCommands(child).length === 0
       ? [`${indent}- [${child.name()}](#${anchor(commandPath(child))}) — ${child.description()}`]
       : [`${indent}- ${child.name()} — ${child.description()}`, ...contents(child, depth + 1)],
   );

@@ -9,7 +9,7 @@ import { commandTree } from '../../src/cli.js';
 import { flagOf } from '../../src/fields/declare.js';
 import { metaOf } from '../../src/commands/meta.js';
 import { DEFAULTS } from '../../src/defaults.js';
-import { commandPath, leafCommands } from '../../src/docs/reference.js';
+import { commandPath, leafCommands } from '../../src/commands/meta.js';
 import { processIO } from '../../src/output/stream.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { runInProcess } from './in-process.js';

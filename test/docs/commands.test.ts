@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { operations, sourceOf } from '../../src/api/operations.js';
 import { commandTree } from '../../src/cli.js';
 import { prepareHelp } from '../../src/commands/meta.js';
-import { commandPath, commandReference, leafCommands } from '../../src/docs/reference.js';
+import { commandPath, leafCommands } from '../../src/commands/meta.js';
+import { commandReference } from '../../src/docs/reference.js';
 import { processIO } from '../../src/output/stream.js';
 
 const DOC = new URL('../../docs/commands.md', import.meta.url);

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandTree } from '../../src/cli.js';
 import { metaOf } from '../../src/commands/meta.js';
-import { commandPath, leafCommands } from '../../src/docs/reference.js';
+import { commandPath, leafCommands } from '../../src/commands/meta.js';
 import { processIO } from '../../src/output/stream.js';
 import { type Sandbox } from '../../src/sandbox/server.js';
 import { runInProcess } from '../cli/in-process.js';

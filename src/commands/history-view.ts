@@ -4,10 +4,10 @@ import { UsageError } from '../api/errors.js';
 import { configDir } from '../config/paths.js';
 import type { Context } from '../context.js';
 import type { Options } from '../options.js';
-import { argumentOrChoice } from '../commands/local.js';
-import { readHistory, RETENTION_DAYS, RETENTION_ENTRIES, skippedLines } from './history.js';
-import { historyPaths } from './paths.js';
-import { readRun } from './run-journal.js';
+import { argumentOrChoice } from './local.js';
+import { readHistory, RETENTION_DAYS, RETENTION_ENTRIES, skippedLines } from '../journal/history.js';
+import { historyPaths } from '../journal/paths.js';
+import { readRun } from '../journal/run-journal.js';
 
 export async function listHistory(ctx: Context, opts: Options): Promise<void> {
   const dir = configDir(ctx.io.env);
