@@ -88,6 +88,22 @@ describe('--each', () => {
     expect(store.state.subscriptions['1']!.num_orders).toBe(ordersBefore + 2);
   });
 
+  it('asks about every line of a CSV, not just the first: a later row may be the one that cannot be undone', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'store-admin-csv-'));
+    try {
+      const csv = join(folder, 'statuses.csv');
+      writeFileSync(csv, 'id,status\n1,past_due\n2,canceled\n3,active\n4,canceled\n');
+      const before = ctx.sandbox.counters.received;
+      const refused = await cli(['subscriptions', 'update', '--each', csv]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('Set subscription 2 to canceled — and the same for 1 more (2 of 4 lines): confirmation needed');
+      expect(ctx.sandbox.counters.received).toBe(before);
+      expect(store.state.subscriptions['2']!.status).not.toBe('canceled');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('--dry-run shows each request and sends nothing', async () => {
     const before = ctx.sandbox.counters.received;
     const r = await cli(['orders', 'remove-line', '10001', '--each', '-', '--dry-run'], '102\n103\n');

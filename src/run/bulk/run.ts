@@ -65,9 +65,15 @@ async function sendLines(
   const { items } = journaling;
   if (items.length === 0) return;
   // A review is a second look for a person at a single run; a run of many lines asks only what cannot be undone.
-  const first = spec.confirm?.(items[0]!.input);
-  if (typeof first === 'string' && !options.yes) {
-    await confirm(ctx, items.length === 1 ? first : `${first.replace(/[.?]$/, '')} — and the same for ${items.length - 1} more (${items.length} in all).`);
+  // Each line is asked about, not the first alone: a CSV column can make any row irreversible.
+  const asked = items.flatMap((item) => {
+    const said = spec.confirm?.(item.input);
+    return typeof said === 'string' ? [said] : [];
+  });
+  if (asked.length > 0 && !options.yes) {
+    const [first] = asked as [string];
+    const count = asked.length === items.length ? `${items.length} in all` : `${asked.length} of ${items.length} lines`;
+    await confirm(ctx, asked.length === 1 ? first : `${first.replace(/[.?]$/, '')} — and the same for ${asked.length - 1} more (${count}).`);
   }
   // Opened (and emptied) only now, once it is sure the run goes ahead; never the input itself.
   const redo = opts.failed === undefined ? undefined : redoFile(String(opts.failed), header);
