@@ -4,7 +4,7 @@
 // nothing changed. --set edits the request that makes a change, the one a user would send, so the
 // payload shows it. Says what it did and which webhooks it reached, and warns when none subscribes.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError, StoreAdminError, UsageError } from '../api/errors.js';
+import { ApiError, InterruptedError, StoreAdminError, UsageError } from '../api/errors.js';
 import type { StoreClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import type { ZodMiniType } from 'zod/mini';
@@ -27,7 +27,7 @@ interface Fixture {
   sets: 'subscriptions.update' | 'orders.addNote' | 'customers.addNote' | 'disputes.create' | 'exports.create';
   /** That request's body without --set. */
   body: Body;
-  run(client: StoreClient, body: Body, edited: boolean): Promise<Change>;
+  run(client: StoreClient, body: Body, edited: boolean, signal: AbortSignal): Promise<Change>;
 }
 
 // The seeded objects the changes start from (sandbox/seed-data.ts).
@@ -83,12 +83,16 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
     change: 'export.available',
     sets: 'exports.create',
     body: { type: 'order_list', date_from: '2026-01-01T00:00:00Z', date_to: '2026-01-31T23:59:59Z' },
-    run: async (client, body) => {
+    run: async (client, body, _edited, signal) => {
       const created = await client.exports.create({ body: body as never });
-      // As on the platform, the event is sent when the export turns available, not when it is created.
-      for (let polls = 0; polls < 240; polls++) {
-        if ((await client.exports.get({ params: { id: Number(created.id) } })).status === 'available') break;
-        await sleep(500);
+      // As on the platform, the event is sent when the export turns available, not when it is created:
+      // a sandbox makes it available within seconds, so two minutes means something is wrong.
+      for (let polls = 0; ; polls++) {
+        if ((await client.exports.get({ params: { id: Number(created.id) } }, { signal })).status === 'available') break;
+        if (polls === 240) throw new StoreAdminError(`Export ${created.id} was created but did not turn available within 2 minutes, so export.created was not sent`);
+        await sleep(500, undefined, { signal }).catch(() => {
+          throw new InterruptedError(`Interrupted: export ${created.id} was created; export.created is sent when it turns available`);
+        });
       }
       return { did: `Created export ${created.id} (${created.type}, ${created.date_from} to ${created.date_to}) and waited until it was available`, object_id: created.id ?? '' };
     },
@@ -223,7 +227,7 @@ export async function trigger(ctx: Context, event: string, sets: readonly string
     return { event, did: `Sent ${event} with ${sent.said}: no change in the sandbox's API causes it, so nothing was changed`, object_id: '', emitted: [event], webhooks: sent.webhooks };
   }
   const reached = before.filter((w) => w.active && w.events.includes(event)).map((w) => w.id);
-  const change = await fixture.run(client, body, sets.length > 0);
+  const change = await fixture.run(client, body, sets.length > 0, ctx.signal);
   if (reached.length === 0) ctx.output.prose(noSubscriber(event));
   return { event, ...change, emitted: EVENTS_BY_CHANGE[fixture.change], webhooks: reached };
 }
