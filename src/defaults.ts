@@ -15,7 +15,7 @@ export const DEFAULTS = {
   retryAfterCapMs: 30_000,
   /** With --each: requests in flight at once. */
   concurrency: 4,
-  /** With --each: requests per second at most (the platform's limit). */
+  /** With --each: requests per second at most: the platform's documented limit per token, which the sandbox enforces too. */
   rate: 4,
   /** auth login --app: the loopback port the store sends the browser back to. */
   redirectPort: 8976,

@@ -6,8 +6,11 @@ import { DEFAULTS } from '../defaults.js';
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4010;
 
-/** The platform's documented limit per access token (platform facts, "Rate limits"). */
-export const PLATFORM_RATE_PER_SECOND = 4;
+/**
+ * The platform's documented limit per access token (platform facts, "Rate limits"): the rate an
+ * --each run keeps to by default, written once there.
+ */
+export const PLATFORM_RATE_PER_SECOND = DEFAULTS.rate;
 
 /** How long a new export stays pending, and a signed download link stays valid. */
 export const DEFAULT_EXPORT_DELAY_SECONDS = 5;

@@ -3,7 +3,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { setTimeout as tick } from 'node:timers/promises';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { summary } from '../../src/output/format.js';
@@ -11,6 +10,7 @@ import { colorJson } from '../../src/output/json-color.js';
 import { pagerCommand, writeOut } from '../../src/output/pager.js';
 import { rawLines } from '../../src/output/query.js';
 import { breakLongWords, fitColumns, outputWidth, wordsFit } from '../../src/output/table.js';
+import { until } from '../helpers.js';
 
 describe('fitColumns', () => {
   const rows = [
@@ -125,10 +125,7 @@ describe('writeOut', () => {
     const paging = writeOut(text, io, () => [stop.signal, force.signal]);
     let pid = 0;
     try {
-      for (const deadline = Date.now() + 10_000; !existsSync(started) || !(pid = Number(readFileSync(started, 'utf8'))); ) {
-        if (Date.now() > deadline) throw new Error('the pager did not start');
-        await tick(20);
-      }
+      pid = await until('the pager to start', () => existsSync(started) && Number(readFileSync(started, 'utf8')));
       // The run's signals, not listeners on the process, decide.
       expect(process.listenerCount('SIGINT')).toBe(listeners);
       stop.abort('SIGINT');
