@@ -3,7 +3,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULTS } from './defaults.js';
 
 /** A command's own flags as Commander parsed them (by attribute name: `--retry-unknown` → `retryUnknown`). */
-export type Options = Record<string, any>;
+export type Options = Readonly<Record<string, unknown>>;
 
 /**
  * A command's own flag, declared once as data: Commander declares it from this entry, and the type
@@ -20,8 +20,13 @@ export interface Flag<Value = unknown> {
 /** A command's flags, each under the name Commander gives its value (`--output-file` → `outputFile`). */
 export type FlagTable = Readonly<Record<string, Flag<any>>>;
 
-/** A flag's value: its parser's, text for `<value>`, text or true for `[value]`, true for a switch. */
-type ValueOf<F> = F extends { parse: (text: string, previous: never) => infer V }
+/**
+ * A flag's value: its parser's, text for `<value>`, text or true for `[value]`, true for a switch;
+ * unknown for a flag whose text is not known (the wide table the run layer holds every spec by).
+ */
+type ValueOf<F> = F extends { flags: infer Text } ? (string extends Text ? unknown : KnownValueOf<F>) : never;
+
+type KnownValueOf<F> = F extends { parse: (text: string, previous: never) => infer V }
   ? V
   : F extends { flags: `${string}<${string}>` }
     ? string

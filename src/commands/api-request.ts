@@ -34,7 +34,7 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
     method,
     path,
     version: options.apiVersion ?? versionFor(method, path),
-    headers: parseHeaders(opts.header ?? []),
+    headers: parseHeaders(Array.isArray(opts.header) ? opts.header : []),
     ...(inQuery ? { query: flatQuery(fields) } : { body: fields }),
     ...(input !== undefined ? { body: input } : {}),
   };

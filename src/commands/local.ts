@@ -3,12 +3,14 @@
 import type { Command } from 'commander';
 import { UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
-import type { Options } from '../options.js';
+import type { FlagsOf, FlagTable } from '../options.js';
 
-export function localAction(ctx: Context, work: (ctx: Context, opts: Options, args: string[]) => Promise<void>) {
+/** The action of a command; with its flag table given (`localAction<typeof FLAGS>`), the work reads its flags typed. */
+export function localAction<T extends FlagTable = FlagTable>(ctx: Context, work: (ctx: Context, opts: FlagsOf<T>, args: string[]) => Promise<void>) {
   return async (...received: unknown[]) => {
     const self = received.at(-1) as Command;
-    await work(ctx, self.opts<Options>(), received.slice(0, -2) as string[]);
+    // Commander parsed these by the table (addFlags checks each attribute name), so they are the table's values.
+    await work(ctx, self.opts<FlagsOf<T>>(), received.slice(0, -2) as string[]);
   };
 }
 

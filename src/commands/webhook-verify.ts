@@ -19,7 +19,7 @@ export function registerVerify(webhooks: Command, ctx: Context): void {
           throw new (await import('../api/errors.js')).UsageError('--secret-file - and the delivery cannot both come from standard input');
         }
         const secret = await secretFrom(String(opts.secretFile), '--secret-file', ctx.io);
-        const check = await verifyDelivery(ctx.io, { secret, signature: opts.signature, source: file });
+        const check = await verifyDelivery(ctx.io, { secret, signature: typeof opts.signature === 'string' ? opts.signature : undefined, source: file });
         await ctx.output.result(check, { text: (check) => `${describeMatch(check)}\n` });
         if (!check.valid) throw new SignatureMismatchError('the signature does not match this delivery and secret');
       }),

@@ -3,12 +3,12 @@
 import { UsageError } from '../api/errors.js';
 import { operations, type OperationSchemas } from '../api/operations.js';
 import type { Context } from '../context.js';
-import type { Options } from '../options.js';
+import type { RunFlags } from './bulk/flags.js';
 import { fieldBody } from '../fields/body.js';
 import type { OperationCommand } from './spec.js';
 
 /** The body the flags (and prompts) give, or undefined for an operation without one. */
-export async function bodyOf(spec: OperationCommand, opts: Options, ctx: Context): Promise<unknown> {
+export async function bodyOf(spec: OperationCommand, opts: RunFlags, ctx: Context): Promise<unknown> {
   if (spec.body) return spec.body(opts, ctx);
   if (!spec.fields) return undefined;
   const { body }: OperationSchemas = await operations[spec.operation].schemas();

@@ -4,7 +4,7 @@
 import { ApiError, StoreAdminError, UsageError } from '../api/errors.js';
 import { operations } from '../api/operations.js';
 import type { Context } from '../context.js';
-import type { Options } from '../options.js';
+import type { RunFlags } from './bulk/flags.js';
 import { checkQuery } from '../output/render.js';
 import { addHint } from './auth-hint.js';
 import { bodyOf } from './body.js';
@@ -14,7 +14,7 @@ import { askArguments, paramsFrom, validated } from './prepare-input.js';
 import { recordChange } from './record-change.js';
 import { commandName, type Input, type OperationCommand } from './spec.js';
 
-export async function runOperation(spec: OperationCommand, ctx: Context, positional: string[], opts: Options): Promise<void> {
+export async function runOperation(spec: OperationCommand, ctx: Context, positional: string[], opts: RunFlags): Promise<void> {
   const { options } = ctx;
   const args = spec.args ?? [];
   if (opts.each === undefined && WITH_EACH_FLAGS.some((flag) => opts[attributeOf(flag)] !== undefined)) {
@@ -70,7 +70,7 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
  * The work after the answer (waiting, downloading). Once a change is made, nothing that follows
  * may exit 2, which says nothing was sent: a usage error there is a failure (exit 1).
  */
-async function settleChange(spec: OperationCommand, changed: boolean, data: unknown, opts: Options, ctx: Context, input: Input) {
+async function settleChange(spec: OperationCommand, changed: boolean, data: unknown, opts: RunFlags, ctx: Context, input: Input) {
   try {
     return await spec.settle!(data, opts, ctx, input);
   } catch (error) {

@@ -5,7 +5,7 @@ import { operations, type ParamKind } from '../api/operations.js';
 import { prepareCallWith, type PreparedCall } from '../api/prepare.js';
 import { paramsSchema } from '../api/validate.js';
 import type { Context } from '../context.js';
-import type { Options } from '../options.js';
+import type { RunFlags } from './bulk/flags.js';
 import { attributeOf, flagOf } from '../fields/declare.js';
 import { nearest } from '../fields/nearest.js';
 import { missingError, missingFlags } from '../fields/prompt.js';
@@ -33,13 +33,13 @@ export function paramsFrom(spec: OperationCommand, positional: string[]): Record
 }
 
 /** Checks the input against the operation's schemas by preparing its call, naming flags and arguments in errors. */
-export async function validated(spec: OperationCommand, input: Input, opts?: Options): Promise<Checked> {
+export async function validated(spec: OperationCommand, input: Input, opts?: RunFlags): Promise<Checked> {
   const schemas = await operations[spec.operation].schemas();
   return validatedWith((given) => prepareCallWith(schemas, spec.operation, given as never), spec, input, opts);
 }
 
 /** The same through a preparer at hand: a bulk run checks thousands of lines without a pause between them. */
-export function validatedWith(prepare: Preparer, spec: OperationCommand, input: Input, opts?: Options): Checked {
+export function validatedWith(prepare: Preparer, spec: OperationCommand, input: Input, opts?: RunFlags): Checked {
   try {
     return { params: input.params, body: input.body, call: prepare(input) };
   } catch (error) {
@@ -49,7 +49,7 @@ export function validatedWith(prepare: Preparer, spec: OperationCommand, input: 
 }
 
 /** Names the flag or argument behind each bad field, with the value as typed and the nearest allowed one. */
-function explain(error: ValidationError, spec: OperationCommand, input: Input, opts: Options = {}) {
+function explain(error: ValidationError, spec: OperationCommand, input: Input, opts: RunFlags = {}) {
   const parts = error.issues.map((issue) => {
     const [where, field, ...rest] = issue.path.split('.');
     let label = issue.path;
@@ -89,7 +89,7 @@ export function labelOf(spec: OperationCommand, part: 'params' | 'body', key: st
  * Missing arguments are asked for on a terminal, each checked as its path parameter is. Without
  * one, the error names every missing argument and any missing field flag together.
  */
-export async function askArguments(spec: OperationCommand, ctx: Context, given: string[], opts: Options): Promise<string[]> {
+export async function askArguments(spec: OperationCommand, ctx: Context, given: string[], opts: RunFlags): Promise<string[]> {
   const args = spec.args ?? [];
   const missing = args.slice(given.length);
   if (!ctx.interactive) {

@@ -1,6 +1,7 @@
 // The flags of an --each run, listed once: src/commands/define.ts declares them on every command
 // that takes arguments, and the run checks them and reads their defaults from here.
 import { DEFAULTS } from '../../defaults.js';
+import type { FlagValues } from '../../fields/declare.js';
 
 export interface BulkFlag {
   /** As Commander declares it: `--concurrency <n>`. */
@@ -29,6 +30,20 @@ export const nameOf = (flag: BulkFlag) => flag.flags.split(' ')[0]!;
 
 /** Commander's name for the flag's value in the parsed options: `--retry-unknown` → `retryUnknown`. */
 export const attributeOf = (flag: BulkFlag) => nameOf(flag).slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * A command's parsed flags as the run layer reads them: the --each flags and --data by their
+ * types (as the parsers above and Commander give them), the body's fields by name.
+ */
+export type RunFlags = FlagValues & {
+  readonly each?: string;
+  readonly concurrency?: number;
+  readonly rate?: number;
+  readonly failed?: string;
+  readonly resume?: string | true;
+  readonly retryUnknown?: true;
+  readonly data?: string;
+};
 
 /** How an --each run goes: the flags given, or the defaults. */
 export interface BulkSettings {

@@ -6,7 +6,7 @@ import { UsageError } from '../../api/errors.js';
 import { operations } from '../../api/operations.js';
 import { callPreparer } from '../../api/prepare.js';
 import type { Context } from '../../context.js';
-import type { Options } from '../../options.js';
+import type { RunFlags } from './flags.js';
 import { attributeOf, flagOf, type Field } from '../../fields/declare.js';
 import { bodyOf } from '../body.js';
 import { paramsFrom, validated, validatedWith, type Checked, type Preparer } from '../prepare-input.js';
@@ -35,7 +35,7 @@ export function isCsv(source: string): boolean {
   return /\.csv$/i.test(source);
 }
 
-export async function readItems(spec: OperationCommand, ctx: Context, fixed: string[], opts: Options, source: string, text: string): Promise<BulkInput> {
+export async function readItems(spec: OperationCommand, ctx: Context, fixed: string[], opts: RunFlags, source: string, text: string): Promise<BulkInput> {
   const errors: string[] = [];
   const input = isCsv(source) ? await csvItems(spec, ctx, fixed, opts, text, errors) : await lineItems(spec, ctx, fixed, opts, text, errors);
   if (errors.length > 0) {
@@ -45,7 +45,7 @@ export async function readItems(spec: OperationCommand, ctx: Context, fixed: str
   return input;
 }
 
-async function lineItems(spec: OperationCommand, ctx: Context, fixed: string[], opts: Options, text: string, errors: string[]): Promise<BulkInput> {
+async function lineItems(spec: OperationCommand, ctx: Context, fixed: string[], opts: RunFlags, text: string, errors: string[]): Promise<BulkInput> {
   const body = await bodyOf(spec, opts, ctx);
   // Every line shares the one body: it is checked and serialised once for the run.
   const prepare = callPreparer(await operations[spec.operation].schemas(), spec.operation) as Preparer;
@@ -74,7 +74,7 @@ async function lineItems(spec: OperationCommand, ctx: Context, fixed: string[], 
 /** A column's name as people write it: `Other message`, `other-message` and `other_message` are one. */
 const columnKey = (name: string) => name.trim().toLowerCase().replace(/[\s-]+/g, '_');
 
-async function csvItems(spec: OperationCommand, ctx: Context, fixed: string[], opts: Options, text: string, errors: string[]): Promise<BulkInput> {
+async function csvItems(spec: OperationCommand, ctx: Context, fixed: string[], opts: RunFlags, text: string, errors: string[]): Promise<BulkInput> {
   let csv;
   try {
     csv = parseCsv(text);
@@ -109,7 +109,7 @@ async function csvItems(spec: OperationCommand, ctx: Context, fixed: string[], o
       continue;
     }
     const values = [...fixed];
-    const rowOpts: Options = { ...opts };
+    const rowOpts: Record<string, unknown> = { ...opts };
     columns.forEach((column, index) => {
       const cell = row.cells[index]!;
       if (column.arg !== undefined) values[fixed.length + column.arg] = cell;

@@ -4,7 +4,7 @@
 import { StoreAdminError, UsageError } from '../../api/errors.js';
 import { operations } from '../../api/operations.js';
 import type { Context } from '../../context.js';
-import type { Options } from '../../options.js';
+import type { RunFlags } from './flags.js';
 import { labelOf } from '../prepare-input.js';
 import { commandName, type OperationCommand } from '../spec.js';
 import { configDir } from '../../config/paths.js';
@@ -28,7 +28,7 @@ export interface Journaling {
 export async function journalFor(
   spec: OperationCommand,
   ctx: Context,
-  opts: Options,
+  opts: RunFlags,
   { source, text, all }: { source: string; text: string; all: Item[] },
 ): Promise<Journaling> {
   // Reads change nothing: there is nothing to record, and nothing a re-run could repeat.

@@ -9,7 +9,7 @@ import { ApiError, AuthError, InterruptedError, NotStartedError, StoreAdminError
 import { operations } from '../../api/operations.js';
 import type { ClientSettings, StoreClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
-import type { Options } from '../../options.js';
+import type { RunFlags } from './flags.js';
 import { addHint } from '../auth-hint.js';
 import { confirm } from '../confirm.js';
 import { commandName, type OperationCommand } from '../spec.js';
@@ -23,7 +23,7 @@ import { failureReason, groupedReasons, shortLine } from './outcomes.js';
 import { duration, progressBar, shownRate } from './progress.js';
 import { resumeCommand } from './resume.js';
 
-export async function runBulk(spec: OperationCommand, ctx: Context, fixed: string[], opts: Options): Promise<void> {
+export async function runBulk(spec: OperationCommand, ctx: Context, fixed: string[], opts: RunFlags): Promise<void> {
   const { options, io } = ctx;
   const source = String(opts.each);
   const text = await textFrom(source, '--each', io);
@@ -56,7 +56,7 @@ async function sendLines(
   spec: OperationCommand,
   ctx: Context,
   client: StoreClient,
-  opts: Options,
+  opts: RunFlags,
   settings: BulkSettings,
   journaling: Journaling,
   header: string | undefined,
