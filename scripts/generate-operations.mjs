@@ -227,8 +227,10 @@ function indexFile(groups) {
   const ids = [...groups.values()].flat().map((op) => op.id);
   const groupOf = [...groups].flatMap(([group, ops]) => ops.map((op) => `  ${op.id}: '${group}',`));
   const loaders = names.map((group) => `  '${group}': () => import('./${group}/table.js'),`);
+  const schemaLoaders = names.map((group) => `  '${group}': () => import('./${group}/schemas.js'),`);
   const types = names.map((group, i) => `import type { operations as t${i} } from './${group}/table.js';`);
-  return `${HEADER}${types.join('\n')}
+  return `${HEADER}import type { VersionedSchemas } from '../schema-facts.js';
+${types.join('\n')}
 
 /** The reference's versions, newest stable first, then the deprecated one, then unstable. */
 export const REFERENCE_VERSIONS = ${JSON.stringify(VERSIONS).replace(/"/g, "'")} as const;
@@ -246,6 +248,11 @@ ${groupOf.join('\n')}
 /** Each group's part of the table, loaded when a command of the group runs. */
 export const tableOf: Record<GroupName, () => Promise<{ operations: Partial<GeneratedTable> }>> = {
 ${loaders.join('\n')}
+};
+
+/** Each group's schemas, loaded when one of its operations first checks or reads something. */
+export const schemasOf: Record<GroupName, () => Promise<{ schemas: Record<string, VersionedSchemas> }>> = {
+${schemaLoaders.join('\n')}
 };
 `;
 }

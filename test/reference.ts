@@ -32,7 +32,7 @@ export function referenceValidators() {
     const validate = validatorFor(id, version);
     if (!validate) return [`the reference has no ${id} at ${version}`];
     // 4.7: the reference declares one fulfillment order; the platform answers a list of them.
-    const items = id === 'orders.listFulfillmentOrders' && Array.isArray(body) ? body : [body];
+    const items = id === 'ordersFulfillmentOrdersRetrieve' && Array.isArray(body) ? body : [body];
     return items.flatMap((item) =>
       validate(item === undefined ? null : JSON.parse(JSON.stringify(item))) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(answer)'} ${e.message}${e.params && 'additionalProperty' in e.params ? `: ${String(e.params.additionalProperty)}` : ''}${e.params && 'allowedValues' in e.params ? ` (${JSON.stringify(e.params.allowedValues)}, got ${JSON.stringify(valueAt(item, e.instancePath))})` : ''}`),
     );

@@ -8,7 +8,7 @@
 import { ApiError, AuthError, describeErrorBody, withoutSecret } from './errors.js';
 import { attempt, type AttemptLimits } from './attempt.js';
 import { httpPool, type HttpPool, type OpenAnswer } from './http.js';
-import { operations, type OperationId } from './operations.js';
+import type { OperationId } from './operations.js';
 import { PreparedCall, prepareCall } from './prepare.js';
 import { redactQuery } from './redaction.js';
 import { requestBuilder, type Built, type PreparedRequest, type RawRequest } from './request-builder.js';
@@ -80,22 +80,11 @@ export interface CallOptions {
   onSend?: () => void;
 }
 
-type GroupOf<Id> = Id extends `${infer Group}.${string}` ? Group : never;
-type MethodOf<Id> = Id extends `${string}.${infer Method}` ? Method : never;
-type Groups = {
-  [G in GroupOf<OperationId>]: {
-    [Id in OperationId as GroupOf<Id> extends G ? MethodOf<Id> : never]: (
-      input: OperationInput<Id>,
-      options?: CallOptions,
-    ) => Promise<OperationOutput<Id>>;
-  };
-};
-
 export type RawResponse = Response;
 
-export type StoreClient = Groups & {
+export type StoreClient = {
   readonly baseUrl: string;
-  /** Checks the input and builds the call, without sending it (throws a ValidationError naming every bad field). */
+  /** Checks the input and builds the call (at this client's API version), without sending it; throws a ValidationError naming every bad field. */
   prepare<Id extends OperationId>(id: Id, input: OperationInput<Id>): Promise<PreparedCall<Id>>;
   /** Sends a prepared call as it is: it was checked when it was prepared. */
   send<Id extends OperationId>(call: PreparedCall<Id>, options?: CallOptions): Promise<OperationOutput<Id>>;
@@ -212,11 +201,12 @@ function clientOf(shared: Shared, options: ClientOptions, built?: ReturnType<typ
     return body as OperationOutput<Id>;
   }
 
-  const call = async <Id extends OperationId>(id: Id, input: OperationInput<Id>, callOptions?: CallOptions) => send(await prepareCall(id, input), callOptions);
+  const prepare = <Id extends OperationId>(id: Id, input: OperationInput<Id>) => prepareCall(id, input, options.apiVersion);
+  const call = async <Id extends OperationId>(id: Id, input: OperationInput<Id>, callOptions?: CallOptions) => send(await prepare(id, input), callOptions);
 
-  const client = {
+  const client: StoreClient = {
     baseUrl,
-    prepare: prepareCall,
+    prepare,
     send,
     call,
     request: (prepared: PreparedCall) => builder.operation(prepared).prepared,
@@ -235,11 +225,6 @@ function clientOf(shared: Shared, options: ClientOptions, built?: ReturnType<typ
       return answer;
     },
     close: shared.close,
-  } as Record<string, unknown>;
-  for (const id of Object.keys(operations) as OperationId[]) {
-    const [group, method] = id.split('.') as [string, string];
-    const methods = (client[group] ??= {}) as Record<string, unknown>;
-    methods[method] = (input: never, callOptions?: CallOptions) => call(id, input, callOptions);
-  }
-  return client as StoreClient;
+  };
+  return client;
 }

@@ -10,8 +10,8 @@ export {
   type RawResponse,
   type StoreClient,
 } from './client.js';
-export { operations, operationIds, type OperationId, type Operation } from './operations.js';
-export type { OperationInput, OperationOutput, OperationParams, OperationBody } from './types.js';
+export { loadOperation, loadAllOperations, operationIds, type OperationId, type Operation } from './operations.js';
+export type { OperationInput, OperationOutput, OperationParams, OperationQuery } from './types.js';
 export * from './errors.js';
 export { normalizeStoreUrl } from './url.js';
 export * from './enums.js';

@@ -1,339 +1,201 @@
-// THE operation table: the only place a path, method, API version or scope is written.
-// The client, the commands, the sandbox's router and the docs all read it. Schemas load lazily
-// so that a command pays only for the operation it runs.
+// THE operation table: the only place a path, method, API version or scope is written. Its facts
+// are generated from the platform's published reference (src/api/generated/, by
+// scripts/generate-operations.mjs); refinements.ts adds what the spec fixes and what cannot be
+// undone. The client, the commands, the sandbox's router and the docs all read it here.
+//
+// The table comes in parts, one per command group, so a command loads only its own group's part
+// (and a group's schemas only when it sends something): `loadGroup`/`loadOperation` load a part,
+// `operation(id)` reads a loaded one.
 import type { ZodMiniType } from 'zod/mini';
+import { groupOf, REFERENCE_VERSIONS, schemasOf, tableOf, type GeneratedId, type GeneratedTable, type GroupName } from './generated/index.js';
+import { ANSWERS_MANY, IRREVERSIBLE, refinements } from './refinements.js';
+import type { VersionedSchemas, VersionSchemas } from './schema-facts.js';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export { REFERENCE_VERSIONS, type GroupName };
+export type OperationId = GeneratedId;
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** `id`: a positive 32-bit integer; `string`: any non-empty text. */
 export type ParamKind = 'id' | 'string';
 
 export interface OperationSchemas {
   body?: ZodMiniType;
-  /** Query parameters, as the text they travel as; unknown ones are refused before sending. */
+  /** Query parameters, typed (arrays for repeatable ones); unknown ones are refused before sending. */
   query?: ZodMiniType;
   response: ZodMiniType;
-  /** Reshapes an answer the platform may send in several forms (4.7). */
+  /** Reshapes an answer the platform may send in several forms (ANSWERS_MANY). */
   normalize?: (body: unknown) => unknown;
 }
 
 export interface Operation {
+  id: OperationId;
   method: Method;
   /** Relative to `{base_url}/api/admin`, with `{name}` placeholders. */
   path: string;
-  /** The X-Store-API-Version value the client sends (the one the spec states). */
+  /** Every version whose reference has the operation, newest stable first. */
+  versions: readonly string[];
+  /** The X-Store-API-Version sent unless told otherwise: the spec's, else the newest stable version that has it. */
   version: string;
-  /**
-   * Other versions in which the platform's reference has the operation, unchanged: the store
-   * accepts these too (see versionsOf).
-   */
-  otherVersions?: readonly string[];
-  /** Every one of these is needed (4.9 names two); empty means a bare token suffices. */
+  /** Any one of these grants the call (every one, where `allScopes`); empty means a bare token suffices. */
   scopes: readonly string[];
+  allScopes: boolean;
   /** Path parameters in the order they appear in `path`. */
   params: Readonly<Record<string, ParamKind>>;
+  /** The words typed before the arguments: `orders fulfillments list`. */
+  command: string;
+  /** One line for people, for help and the docs. */
   summary: string;
-  /**
-   * The kind of object the answer is, as webhook events name it (`order`, `subscription`, …): a
-   * delivery's `data` takes the shape of this answer at the webhook's API version (sandbox/payloads.ts).
-   */
-  object?: string;
+  group: GroupName;
   /** The status the platform answers on success (clients accept any 2xx). */
   success: number;
-  /**
-   * Spec section, for docs and errors; `ref` marks an operation taken from the platform's
-   * published API reference because our spec does not describe it (see sourceOf).
-   */
-  section: string;
-  /**
-   * The change cannot be undone: it removes, ends or refuses something, or bills a customer. Its
-   * command asks first at a terminal and needs --yes without one (see `help exit-codes`).
-   */
-  irreversible?: true;
-  schemas: () => Promise<OperationSchemas>;
+  /** `page`: a cursor page of records; `many`: a list; `one`: one object; `none`: no body (204). */
+  answer: 'page' | 'many' | 'one' | 'none';
+  /** The change cannot be undone: every DELETE, and the actions IRREVERSIBLE lists. */
+  irreversible: boolean;
+  /** The spec's section, for help and docs; undefined where only the platform's reference describes it. */
+  section?: string;
+  /** Earlier command names that keep working, and the id earlier releases gave it. */
+  aliases: readonly string[];
+  renamed?: string;
+  deprecated: boolean;
+  /** The schemas at a version (the default one when not given); loaded once per process. */
+  schemas(version?: string): Promise<OperationSchemas>;
 }
 
-/** Loads once: a bulk run asks for an operation's schemas thousands of times. */
-function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let loading: Promise<T> | undefined;
-  return () => (loading ??= load());
+export const operationIds = Object.keys(groupOf) as OperationId[];
+export const groupNames = [...new Set(Object.values(groupOf))].sort() as GroupName[];
+
+const loaded = new Map<string, Operation>();
+const loadingGroups = new Map<GroupName, Promise<Operation[]>>();
+
+/** An operation of a loaded group; `loadOperation` or `loadGroup` first. */
+export function operation(id: OperationId): Operation {
+  const op = loaded.get(id);
+  if (!op) throw new Error(`The table's ${groupOf[id] ?? 'unknown'} part is not loaded (${id})`);
+  return op;
 }
 
-const orders = () => import('./schemas/orders.js');
-const subscriptions = () => import('./schemas/subscriptions.js');
-
-export const operations = {
-  'orders.removeLine': {
-    section: '4.1',
-    method: 'DELETE',
-    path: '/orders/{number}/lines/{lineId}/',
-    version: '2024-04-01',
-    scopes: ['orders:write'],
-    params: { number: 'string', lineId: 'id' },
-    summary: 'Remove a line from an order; answers the order after removal',
-    object: 'order',
-    success: 200,
-    irreversible: true,
-    schemas: once(async () => (await orders()).removeLine),
-  },
-  'orders.addNote': {
-    section: '4.2',
-    method: 'POST',
-    path: '/orders/{number}/notes/',
-    version: 'unstable',
-    scopes: ['orders:write'],
-    params: { number: 'string' },
-    summary: 'Add a note to an order',
-    success: 200,
-    schemas: once(async () => (await orders()).addNote),
-  },
-  'subscriptions.cancel': {
-    section: '4.3',
-    method: 'POST',
-    path: '/subscriptions/{id}/cancel/',
-    version: '2023-02-10',
-    otherVersions: ['2024-04-01'],
-    scopes: ['subscriptions:write'],
-    params: { id: 'id' },
-    summary: 'Cancel a subscription',
-    object: 'subscription',
-    success: 200,
-    irreversible: true,
-    schemas: once(async () => (await subscriptions()).cancel),
-  },
-  'subscriptions.renew': {
-    section: '4.4',
-    method: 'POST',
-    path: '/subscriptions/{id}/renew/',
-    version: '2023-02-10',
-    otherVersions: ['2024-04-01'],
-    scopes: ['subscriptions:write'],
-    params: { id: 'id' },
-    summary: 'Renew a subscription now, creating a renewal order',
-    object: 'subscription',
-    success: 200,
-    irreversible: true,
-    schemas: once(async () => (await subscriptions()).renew),
-  },
-  'subscriptions.update': {
-    section: '4.5',
-    method: 'PATCH',
-    path: '/subscriptions/{id}/',
-    version: '2024-04-01',
-    scopes: ['subscriptions:write'],
-    params: { id: 'id' },
-    summary: 'Change some fields of a subscription',
-    object: 'subscription',
-    success: 200,
-    schemas: once(async () => (await subscriptions()).update),
-  },
-  'orders.getFulfillmentEvent': {
-    section: '4.6',
-    method: 'GET',
-    path: '/orders/{number}/fulfillments/{fulfillmentId}/events/{eventId}/',
-    version: '2023-02-10',
-    otherVersions: ['2024-04-01'],
-    scopes: ['orders:read'],
-    params: { number: 'string', fulfillmentId: 'id', eventId: 'string' },
-    summary: 'Show one event of a fulfillment',
-    success: 200,
-    schemas: once(async () => (await orders()).getFulfillmentEvent),
-  },
-  'orders.listFulfillmentOrders': {
-    section: '4.7',
-    method: 'GET',
-    path: '/orders/{number}/fulfillment-orders/',
-    version: '2023-02-10',
-    otherVersions: ['2024-04-01'],
-    scopes: ['orders:read'],
-    params: { number: 'string' },
-    summary: 'List the fulfillment orders of an order',
-    success: 200,
-    schemas: once(async () => (await orders()).listFulfillmentOrders),
-  },
-  'customers.addNote': {
-    section: '4.8',
-    method: 'POST',
-    path: '/users/{id}/notes/',
-    version: '2024-04-01',
-    scopes: ['users:write'],
-    params: { id: 'id' },
-    summary: 'Add a note to a customer',
-    success: 200,
-    schemas: once(async () => (await orders()).addCustomerNote),
-  },
-  'fulfillmentOrders.rejectCancellation': {
-    section: '4.9',
-    method: 'POST',
-    path: '/fulfillment-orders/{id}/cancellation-request/reject/',
-    version: '2024-04-01',
-    scopes: ['fulfillment_service:write', 'fulfillment_orders:write'],
-    params: { id: 'id' },
-    summary: 'Reject the pending cancellation request of a fulfillment order',
-    success: 200,
-    irreversible: true,
-    schemas: once(async () => (await orders()).rejectCancellation),
-  },
-  'exports.create': {
-    section: '4.10',
-    method: 'POST',
-    path: '/exports/',
-    version: '2024-04-01',
-    scopes: ['exports:write'],
-    params: {},
-    summary: 'Create a data export for a date range',
-    object: 'export',
-    success: 201,
-    schemas: once(async () => (await import('./schemas/exports.js')).create),
-  },
-  'exports.get': {
-    // Not in our spec: the platform's published reference and export guide (poll until available).
-    section: 'ref',
-    method: 'GET',
-    path: '/exports/{id}/',
-    version: '2024-04-01',
-    scopes: ['exports:read'],
-    params: { id: 'id' },
-    summary: 'Show an export and its status (pending or available)',
-    object: 'export',
-    success: 200,
-    schemas: once(async () => (await import('./schemas/exports.js')).get),
-  },
-  'exports.download': {
-    // Not in our spec: the platform's published reference; the answer is a temporary signed link.
-    section: 'ref',
-    method: 'GET',
-    path: '/exports/{id}/download/',
-    version: '2024-04-01',
-    scopes: ['exports:read'],
-    params: { id: 'id' },
-    summary: "Get a temporary signed link to an available export's file",
-    success: 200,
-    schemas: once(async () => (await import('./schemas/exports.js')).download),
-  },
-  'disputes.create': {
-    section: '4.11',
-    method: 'POST',
-    path: '/disputes/',
-    version: '2024-04-01',
-    scopes: ['disputes:write'],
-    params: {},
-    summary: 'Record a dispute (alert or chargeback)',
-    object: 'dispute',
-    success: 201,
-    schemas: once(async () => (await import('./schemas/disputes.js')).create),
-  },
-  'exports.listTypes': {
-    section: '4.12',
-    method: 'GET',
-    path: '/exports/types/',
-    version: '2024-04-01',
-    scopes: ['exports:read'],
-    params: {},
-    summary: 'List the types of export',
-    success: 200,
-    schemas: once(async () => (await import('./schemas/exports.js')).listTypes),
-  },
-  'categories.get': {
-    section: '4.13',
-    method: 'GET',
-    path: '/categories/{id}/',
-    version: '2024-04-01',
-    scopes: ['catalogue:read'],
-    params: { id: 'id' },
-    summary: 'Show a product category',
-    success: 200,
-    schemas: once(async () => (await import('./schemas/catalogue.js')).get),
-  },
-  'apps.updateSettings': {
-    section: '4.14',
-    method: 'PATCH',
-    path: '/apps/{clientId}/settings/',
-    version: '2024-04-01',
-    scopes: [],
-    params: { clientId: 'string' },
-    summary: "Merge keys into an app's settings",
-    success: 200,
-    schemas: once(async () => (await import('./schemas/apps.js')).updateSettings),
-  },
-  'webhooks.create': {
-    section: '4.15',
-    method: 'POST',
-    path: '/webhooks/',
-    version: '2024-04-01',
-    scopes: ['webhooks:write'],
-    params: {},
-    summary: 'Register a webhook',
-    success: 201,
-    schemas: once(async () => (await import('./schemas/webhooks.js')).create),
-  },
-  'webhooks.get': {
-    section: '4.16',
-    method: 'GET',
-    path: '/webhooks/{id}/',
-    version: '2024-04-01',
-    scopes: ['webhooks:read'],
-    params: { id: 'id' },
-    summary: 'Show a webhook',
-    success: 200,
-    schemas: once(async () => (await import('./schemas/webhooks.js')).get),
-  },
-  'webhooks.list': {
-    // Not in our spec: the platform's published reference (cursor pagination, filters name and active).
-    section: 'ref',
-    method: 'GET',
-    path: '/webhooks/',
-    version: '2024-04-01',
-    scopes: ['webhooks:read'],
-    params: {},
-    summary: "List the store's webhooks, a page at a time",
-    success: 200,
-    schemas: once(async () => (await import('./schemas/webhooks.js')).list),
-  },
-  'webhooks.update': {
-    // Not in our spec: the platform's published reference.
-    section: 'ref',
-    method: 'PATCH',
-    path: '/webhooks/{id}/',
-    version: '2024-04-01',
-    scopes: ['webhooks:write'],
-    params: { id: 'id' },
-    summary: 'Change some fields of a webhook',
-    success: 200,
-    schemas: once(async () => (await import('./schemas/webhooks.js')).update),
-  },
-  'webhooks.delete': {
-    // Not in our spec: the platform's published reference; the answer is 204 with no body.
-    section: 'ref',
-    method: 'DELETE',
-    path: '/webhooks/{id}/',
-    version: '2024-04-01',
-    scopes: ['webhooks:write'],
-    params: { id: 'id' },
-    summary: 'Delete a webhook: the store stops sending its events',
-    success: 204,
-    irreversible: true,
-    schemas: once(async () => (await import('./schemas/webhooks.js')).remove),
-  },
-} satisfies Record<string, Operation>;
-
-export type Operations = typeof operations;
-export type OperationId = keyof Operations;
-
-export const operationIds = Object.keys(operations) as OperationId[];
-
-/** Every version in which the store has the operation: the spec's first, then the reference's others. */
-export function versionsOf(op: Operation): readonly string[] {
-  return op.otherVersions ? [op.version, ...op.otherVersions] : [op.version];
+export async function loadOperation(id: OperationId): Promise<Operation> {
+  if (!Object.hasOwn(groupOf, id)) throw new Error(`No operation ${id}`);
+  await loadGroup(groupOf[id]);
+  return operation(id);
 }
 
-/** The versions as help and docs show them: `2023-02-10 (also 2024-04-01, unchanged)`. */
+/** A group's part of the table, made once. */
+export function loadGroup(group: GroupName): Promise<Operation[]> {
+  let loading = loadingGroups.get(group);
+  if (!loading) {
+    loading = tableOf[group]().then(({ operations }) => {
+      const made = Object.entries(operations).map(([id, facts]) => entryOf(id as OperationId, facts as Facts, group));
+      for (const op of made) loaded.set(op.id, op);
+      return made;
+    });
+    loadingGroups.set(group, loading);
+  }
+  return loading;
+}
+
+/** Every group's part: the sandbox, the docs, completion and `operations` need them all. */
+export async function loadAllOperations(): Promise<Operation[]> {
+  return (await Promise.all(groupNames.map(loadGroup))).flat();
+}
+
+/** The operation an earlier release called `renamed` (history and run journals keep those ids). */
+export function currentId(id: string): OperationId | undefined {
+  if (Object.hasOwn(groupOf, id)) return id as OperationId;
+  for (const [current, refinement] of Object.entries(refinements)) if (refinement?.renamed === id) return current as OperationId;
+  return undefined;
+}
+
+type Facts = GeneratedTable[OperationId] & { deprecated?: true };
+
+function entryOf(id: OperationId, facts: Facts, group: GroupName): Operation {
+  const refinement = refinements[id] ?? {};
+  const versions = facts.versions as readonly string[];
+  const version = refinement.version ?? versions.find((v) => v !== 'unstable') ?? versions[0]!;
+  const answer = ANSWERS_MANY.has(id) ? 'many' : (facts.answer as Operation['answer']);
+  const schemas = schemaLoader(id, group, version, answer === 'many');
+  return {
+    id,
+    method: facts.method,
+    path: facts.path,
+    versions,
+    version,
+    scopes: facts.scopes as readonly string[],
+    allScopes: refinement.allScopes === true,
+    params: facts.params as Readonly<Record<string, ParamKind>>,
+    command: facts.command,
+    summary: refinement.summary ?? summaryOf(facts.command, facts.method),
+    group,
+    success: facts.success,
+    answer,
+    irreversible: facts.method === 'DELETE' || IRREVERSIBLE.has(id),
+    ...(refinement.section ? { section: refinement.section } : {}),
+    aliases: refinement.aliases ?? [],
+    ...(refinement.renamed ? { renamed: refinement.renamed } : {}),
+    deprecated: facts.deprecated === true,
+    schemas,
+  };
+}
+
+const groupSchemas = new Map<GroupName, Promise<Record<string, VersionedSchemas>>>();
+
+function schemaLoader(id: OperationId, group: GroupName, defaultVersion: string, many: boolean) {
+  const built = new Map<string, OperationSchemas>();
+  return async (version: string = defaultVersion): Promise<OperationSchemas> => {
+    let schemas = built.get(version);
+    if (schemas) return schemas;
+    let module = groupSchemas.get(group);
+    if (!module) groupSchemas.set(group, (module = schemasOf[group]().then((loaded) => loaded.schemas)));
+    const perVersion = (await module)[id] ?? {};
+    // A version the reference lacks is read with the default version's schemas (--api-version may name any).
+    let entry = perVersion[version] ?? perVersion[defaultVersion]!;
+    if (typeof entry === 'string') entry = perVersion[entry] as () => VersionSchemas;
+    schemas = { ...entry(), ...(many ? { normalize: asList } : {}) };
+    built.set(version, schemas);
+    return schemas;
+  };
+}
+
+/** A list answer in any of the forms a store sends: a bare array, one bare object, or a `{results}` page. */
+function asList(body: unknown): unknown {
+  if (Array.isArray(body)) return body;
+  if (body && typeof body === 'object' && Array.isArray((body as { results?: unknown }).results)) return (body as { results: unknown[] }).results;
+  return body === undefined || body === null ? [] : [body];
+}
+
+/** What an operation does, read from its command where no summary is written: `carts replace` → "Replace a cart". */
+function summaryOf(command: string, method: Method): string {
+  const words = command.split(' ');
+  const verb = words.at(-1)!;
+  const noun = (words.at(-2) ?? '').replace(/-/g, ' ');
+  const one = noun.replace(/ies$/, 'y').replace(/(?<!s)s$/, '');
+  const article = /^[aeiou]/.test(one) ? 'an' : 'a';
+  switch (verb) {
+    case 'list':
+      return `List ${noun}, a page at a time`;
+    case 'get':
+      return words.length === 2 ? `Show ${article} ${one}` : `Show the ${noun} of ${words[0]!.replace(/s$/, '')}`;
+    case 'create':
+      return `Create ${article} ${one}`;
+    case 'update':
+      return `Change some fields of ${article} ${one}`;
+    case 'replace':
+      return `Replace ${article} ${one} with the fields given`;
+    case 'delete':
+      return `Delete ${article} ${one}`;
+    default:
+      return `${verb.charAt(0).toUpperCase()}${verb.slice(1).replace(/-/g, ' ')} ${method === 'GET' ? 'of' : ''} ${article} ${noun.replace(/s$/, '')}`.replace(/  +/g, ' ');
+  }
+}
+
+/** The versions as help and docs show them: `2023-02-10 (also 2024-04-01, unstable)`. */
 export function describeVersions(op: Operation, mark: (version: string) => string = (version) => version): string {
-  const others = op.otherVersions?.map(mark).join(', ');
-  return others ? `${mark(op.version)} (also ${others}, unchanged)` : mark(op.version);
+  const others = op.versions.filter((v) => v !== op.version);
+  return others.length ? `${mark(op.version)} (also ${others.map(mark).join(', ')})` : mark(op.version);
 }
 
 /** Where an operation's definition comes from, as help and docs show it. */
 export function sourceOf(op: Pick<Operation, 'section'>): string {
-  return op.section === 'ref' ? "the platform's published reference" : `spec ${op.section}`;
+  return op.section ? `spec ${op.section}` : "the platform's published reference";
 }
 

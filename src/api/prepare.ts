@@ -1,47 +1,49 @@
 // A call checked and built before it is sent, and what passes between the layers: the command
 // checks its input by preparing the call, --dry-run shows it, and the client sends it as it is,
 // without checking it again. It needs no store URL and no token.
-import { operations, type Method, type OperationId, type OperationSchemas } from './operations.js';
+import { loadOperation, type Method, type Operation, type OperationId, type OperationSchemas } from './operations.js';
 import type { OperationInput } from './types.js';
 import { fillPath } from './url.js';
-import { checkBody, validateInput, type CheckedPart } from './validate.js';
+import { validateInput } from './validate.js';
 
 /**
- * An operation's input, checked against its schemas and built into the parts of its request.
- * Frozen all the way down, and a copy: the caller's objects are left as they were.
+ * An operation's input, checked against its schemas at one API version and built into the parts
+ * of its request. Frozen all the way down, and a copy: the caller's objects are left as they were.
  */
 export class PreparedCall<Id extends OperationId = OperationId> {
   readonly operation: Id;
   readonly method: Method;
+  /** The X-Store-API-Version the input was checked for, and is sent with. */
+  readonly version: string;
   /** Under the API root, with the path parameters filled in and encoded: `/orders/A%2F1/notes/`. */
   readonly path: string;
-  /** The query string, `?status=open`, or empty. */
+  /** The query string, `?status=open&status=canceled`, or empty. */
   readonly search: string;
-  /** The input as checked (defaults applied). */
+  /** The input as checked. */
   readonly params: Readonly<Record<string, unknown>>;
-  readonly query?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, unknown>>;
   readonly body?: unknown;
   /** The body as the JSON text that is sent: serialised once, so a retry sends the very text that was checked and shown. */
   readonly json?: string;
   /** The response schema (and normaliser) that the answer is read with. */
   readonly #schemas: OperationSchemas;
 
-  /** Made by prepareCall and prepareCallWith only: nothing else is known to be checked. */
-  private constructor(id: Id, schemas: OperationSchemas, checked: { params: unknown; query?: unknown }, body: FrozenBody | undefined) {
-    const op = operations[id];
-    this.operation = id;
+  /** Made by prepareCallWith only: nothing else is known to be checked. */
+  private constructor(op: Operation, version: string, schemas: OperationSchemas, checked: { params: unknown; query?: unknown; body?: unknown }) {
+    this.operation = op.id as Id;
     this.method = op.method;
+    this.version = version;
     this.#schemas = schemas;
     this.params = frozenCopy(checked.params) as Record<string, unknown>;
     this.path = fillPath(op.path, this.params);
     this.search = '';
     if (checked.query !== undefined) {
-      this.query = frozenCopy(checked.query) as Record<string, string>;
+      this.query = frozenCopy(checked.query) as Record<string, unknown>;
       this.search = queryString(this.query);
     }
-    if (body) {
-      this.body = body.value;
-      this.json = body.json;
+    if (checked.body !== undefined) {
+      this.body = frozenCopy(checked.body);
+      this.json = JSON.stringify(this.body);
     }
     Object.freeze(this);
   }
@@ -51,54 +53,31 @@ export class PreparedCall<Id extends OperationId = OperationId> {
     return call.#schemas;
   }
 
-  /** @internal Checks the input (its body's check given) and builds the call; `frozenBody` is asked only once the check passed. */
-  static make<Id extends OperationId>(id: Id, schemas: OperationSchemas, input: OperationInput<Id>, body: CheckedPart | undefined, frozenBody: () => FrozenBody | undefined) {
-    const checked = validateInput(operations[id], schemas, input, body);
-    return new PreparedCall(id, schemas, checked, frozenBody());
+  /** @internal Checks the input and builds the call. */
+  static make<Id extends OperationId>(op: Operation, version: string, schemas: OperationSchemas, input: OperationInput<Id>): PreparedCall<Id> {
+    return new PreparedCall<Id>(op, version, schemas, validateInput(op, schemas, input));
   }
 }
 
-interface FrozenBody {
-  value: unknown;
-  json: string | undefined;
-}
-
-/** Checks and builds a call, loading its operation's schemas first (once per process). */
-export async function prepareCall<Id extends OperationId>(id: Id, input: OperationInput<Id>): Promise<PreparedCall<Id>> {
-  return prepareCallWith(await operations[id].schemas(), id, input);
+/** Checks and builds a call, loading its part of the table and its schemas first (once per process). */
+export async function prepareCall<Id extends OperationId>(id: Id, input: OperationInput<Id>, version?: string): Promise<PreparedCall<Id>> {
+  const op = await loadOperation(id);
+  const at = version ?? op.version;
+  return PreparedCall.make(op, at, await op.schemas(at), input);
 }
 
 /** The same with the schemas at hand, without a pause: for many inputs in a row. Throws a ValidationError naming every bad field. */
-export function prepareCallWith<Id extends OperationId>(schemas: OperationSchemas, id: Id, input: OperationInput<Id>): PreparedCall<Id> {
-  const body = checkBody(schemas, input.body);
-  return PreparedCall.make(id, schemas, input, body, () => body && freezeBody(body));
+export function prepareCallWith<Id extends OperationId>(op: Operation, version: string, schemas: OperationSchemas, input: OperationInput<Id>): PreparedCall<Id> {
+  return PreparedCall.make(op, version, schemas, input);
 }
 
-/**
- * Prepares many calls of one operation that share one body object (a bulk run's lines, which
- * differ only in their path parameters): the body is checked, copied and serialised once, for the
- * first input that brings it, not once per line, which saves ~0.9 µs a line for a small body
- * (Node 20) and more for a larger one. The shared body must not change meanwhile.
- */
-export function callPreparer<Id extends OperationId>(schemas: OperationSchemas, id: Id): (input: OperationInput<Id>) => PreparedCall<Id> {
-  let given: { body: unknown; checked: CheckedPart | undefined; frozen?: FrozenBody } | undefined;
-  return (input) => {
-    if (!given || input.body !== given.body) given = { body: input.body, checked: checkBody(schemas, input.body) };
-    const last = given;
-    return PreparedCall.make(id, schemas, input, last.checked, () => last.checked && (last.frozen ??= freezeBody(last.checked)));
-  };
-}
-
-/** A body that passed its check, copied, frozen and serialised. */
-function freezeBody(part: CheckedPart): FrozenBody {
-  const value = frozenCopy((part as CheckedPart & { ok: true }).data);
-  return { value, json: value === undefined ? undefined : JSON.stringify(value) };
-}
-
-/** `?a=1&b=2` for the values given, or nothing. */
-function queryString(query: Readonly<Record<string, string | undefined>>): string {
+/** `?a=1&b=2&b=3` for the values given (lists repeat their name), or nothing. */
+function queryString(query: Readonly<Record<string, unknown>>): string {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) search.append(key, value);
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) search.append(key, item === null ? '' : String(item));
+  }
   const text = search.toString();
   return text ? `?${text}` : '';
 }

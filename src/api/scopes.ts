@@ -1,6 +1,6 @@
 // Scopes as the platform grants them: what a grant covers, and what the tool's own commands need.
 // The sandbox enforces grants with the same rule the CLI uses to explain them.
-import { operations } from './operations.js';
+import { loadAllOperations, type Operation } from './operations.js';
 
 /** A grant covers `scope` directly or through the super-scope `admin:read` / `admin:write`. */
 export function covers(granted: readonly string[], scope: string): boolean {
@@ -8,14 +8,19 @@ export function covers(granted: readonly string[], scope: string): boolean {
   return granted.includes(scope) || ((access === 'read' || access === 'write') && granted.includes(`admin:${access}`));
 }
 
-/** The scopes of `needed` that `granted` does not cover. */
-export function missingScopes(granted: readonly string[], needed: readonly string[]): string[] {
-  return needed.filter((scope) => !covers(granted, scope));
+/**
+ * What `granted` lacks for an operation: nothing when it covers one of its scopes (every one,
+ * where the operation needs them all); else the scopes that would do.
+ */
+export function missingScopes(granted: readonly string[], op: Pick<Operation, 'scopes' | 'allScopes'>): string[] {
+  const missing = op.scopes.filter((scope) => !covers(granted, scope));
+  if (op.allScopes) return missing;
+  return missing.length < op.scopes.length ? [] : missing;
 }
 
 /** Every scope some operation needs, sorted: what an app login asks for unless told otherwise. */
-export function operationScopes(): string[] {
-  return [...new Set(Object.values(operations).flatMap((op) => op.scopes))].sort();
+export async function operationScopes(): Promise<string[]> {
+  return [...new Set((await loadAllOperations()).flatMap((op) => op.scopes))].sort();
 }
 
 /** A scope list as people type it: separated by spaces or commas. */

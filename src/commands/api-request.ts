@@ -1,8 +1,8 @@
 // The work behind `store-admin api`: fields in gh's syntax, the operation's version found from
 // the table by path and method, raw requests through the client, pagination and output.
 import { ApiError, describeErrorBody, statusLine, StoreAdminError, UsageError } from '../api/errors.js';
-import { operations, type OperationId } from '../api/operations.js';
-import { matchRoute } from '../api/routes.js';
+import { loadAllOperations, type Operation } from '../api/operations.js';
+import { router } from '../api/routes.js';
 import { API_PREFIX, apiRoot, insideApiRoot } from '../api/url.js';
 import type { RawResponse } from '../api/client.js';
 import type { Context } from '../context.js';
@@ -30,10 +30,11 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
 
   // Fields travel in the query string of a GET, or beside an --input body; otherwise they are the body.
   const inQuery = method === 'GET' || input !== undefined;
+  const op = await operationAt(method, path);
   const request = {
     method,
     path,
-    version: options.apiVersion ?? versionFor(method, path),
+    version: options.apiVersion ?? versionFor(op, method, path),
     headers: parseHeaders(Array.isArray(opts.header) ? opts.header : []),
     ...(inQuery ? { query: flatQuery(fields) } : { body: fields }),
     ...(input !== undefined ? { body: input } : {}),
@@ -48,9 +49,8 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
     return;
   }
   // The raw path is held to the same rule as the commands: a change that cannot be undone is confirmed.
-  const id = operationAt(method, request.path);
-  if (id && 'irreversible' in operations[id] && !options.yes) {
-    await confirm(ctx, `Send ${method} ${new URL(request.path, 'http://x').pathname} (${operations[id].summary}), which cannot be undone?`);
+  if (op?.irreversible && !options.yes) {
+    await confirm(ctx, `Send ${method} ${new URL(request.path, 'http://x').pathname} (${op.summary}), which cannot be undone?`);
   }
   let response = await client.raw(request);
   let body = response.body;
@@ -79,7 +79,7 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
   if (response.status < 200 || response.status >= 300) {
     if (opts.include) ctx.output.log(statusBlock(response));
     const error = new ApiError(response.status, response.body, describeErrorBody(response.status, response.body), response.headers);
-    addHint(error, id ? operations[id].scopes : [], await ctx.grant());
+    addHint(error, op ?? { scopes: [], allScopes: false }, await ctx.grant());
     throw error;
   }
   if (opts.include) ctx.output.text(statusBlock(response));
@@ -110,15 +110,15 @@ function normalizePath(raw: string): string {
 }
 
 /** The operation this method and path are, if the table has it (an id that does not fit still names it). */
-function operationAt(method: string, path: string): OperationId | undefined {
-  const match = matchRoute(method, `${API_PREFIX}${new URL(path, 'http://x').pathname}`);
-  return match.kind === 'found' || match.kind === 'invalid-params' ? match.id : undefined;
+async function operationAt(method: string, path: string): Promise<Operation | undefined> {
+  const ops = await loadAllOperations();
+  const match = router(ops)(method, `${API_PREFIX}${new URL(path, 'http://x').pathname}`);
+  return match.kind === 'found' || match.kind === 'invalid-params' ? ops.find((op) => op.id === match.id) : undefined;
 }
 
 /** The version of the operation this path and method are, from the table. */
-function versionFor(method: string, path: string): string {
-  const id = operationAt(method, path);
-  if (id) return operations[id].version;
+function versionFor(op: Operation | undefined, method: string, path: string): string {
+  if (op) return op.version;
   throw new UsageError(`${method} ${new URL(path, 'http://x').pathname} is not one of the operations this tool knows: pass --api-version`, {
     hint: 'Every request needs the X-Store-API-Version its operation requires, e.g. --api-version 2024-04-01',
   });

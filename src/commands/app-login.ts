@@ -24,7 +24,7 @@ const SCOPE = /^[a-z][a-z_]*:(read|write)$/;
 
 export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
   const clientId = checkOptions(opts);
-  const scopes = opts.scopes === undefined ? operationScopes() : checkScopes(parseScopes(String(opts.scopes)));
+  const scopes = opts.scopes === undefined ? await operationScopes() : checkScopes(parseScopes(String(opts.scopes)));
   const port = typeof opts.redirectPort === 'number' ? opts.redirectPort : DEFAULTS.redirectPort;
   const redirectUri = `http://127.0.0.1:${port}/callback`;
   // Written even with --quiet: without it listed in the app's settings, the store refuses the login.

@@ -18,7 +18,7 @@ const settingsFlags = {
 export function register(apps: Command, ctx: Context): void {
   addOperationCommand(apps, ctx, {
     name: 'update-settings',
-    operation: 'apps.updateSettings',
+    operation: 'appsSettingsPartialUpdate',
     args: [['client-id', 'clientId', "the app's client id"]],
     description: "Merge keys into an app's settings (keys not given are left alone)",
     flags: settingsFlags,

@@ -1,7 +1,7 @@
 // The work behind `auth …` and `profiles …`.
 import { ApiError, AuthError, StoreAdminError, UsageError } from '../api/errors.js';
 import { createClient } from '../api/client.js';
-import { operations } from '../api/operations.js';
+import { loadOperation } from '../api/operations.js';
 import { assertSafeTransport, normalizeStoreUrl, noteAssumedHttps, storeUrlFromInput } from '../api/url.js';
 import type { Context } from '../context.js';
 import { maskToken } from '../output/mask.js';
@@ -21,11 +21,11 @@ interface Verdict {
 async function verify(baseUrl: string, token: string, allowHttp: boolean): Promise<Verdict> {
   const client = createClient({ baseUrl, token, allowHttp, timeoutMs: 15_000 });
   try {
-    await client.exports.listTypes({});
+    await client.call('exportsTypesRetrieve', {});
     return { authenticated: true, detail: 'token accepted' };
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) {
-      return { authenticated: true, detail: `token accepted (it lacks ${operations['exports.listTypes'].scopes.join(' and ')})` };
+      return { authenticated: true, detail: `token accepted (it lacks ${(await loadOperation('exportsTypesRetrieve')).scopes.join(' and ')})` };
     }
     if (error instanceof ApiError && error.status === 401) return { authenticated: false, detail: `token rejected: ${error.message}` };
     throw error;
@@ -195,7 +195,7 @@ function statusLines(report: Record<string, unknown>, token: Setting<string> | u
 /** With --sandbox every command goes to the embedded sandbox, so that is what status reports. */
 async function sandboxStatus(ctx: Context): Promise<void> {
   const client = await ctx.client();
-  await client.exports.listTypes({});
+  await client.call('exportsTypesRetrieve', {});
   const source = ctx.options.sandbox ? '--sandbox' : 'STORE_ADMIN_SANDBOX';
   const report = { store: 'embedded sandbox', base_url: client.baseUrl, base_url_source: source, token: 'the sandbox token', authenticated: true, detail: 'token accepted' };
   await show(ctx, report, () => `embedded sandbox (${source})\n  ✓ Logged in: ${report.detail}\n  - Store URL: ${client.baseUrl}\n  - Profiles are not used with the sandbox\n`);

@@ -6,7 +6,7 @@ import { addOperationCommand } from './define.js';
 export function register(categories: Command, ctx: Context): void {
   addOperationCommand(categories, ctx, {
     name: 'get',
-    operation: 'categories.get',
+    operation: 'categoriesRetrieve',
     args: [['id', 'id', 'category id']],
     view: 'category',
     progress: 'Fetching the category…',

@@ -7,7 +7,7 @@ import { noteFields } from './message.js';
 export function register(customers: Command, ctx: Context): void {
   addOperationCommand(customers, ctx, {
     name: 'add-note',
-    operation: 'customers.addNote',
+    operation: 'usersNotesCreate',
     args: [['id', 'id', 'customer id']],
     fields: noteFields,
     view: 'note',

@@ -2,7 +2,7 @@
 // validation, the request, rendering, --each) lives in the run layer (src/run/) and is imported
 // when the command runs. Help text comes from the operation table.
 import { InvalidArgumentError, type Command } from 'commander';
-import { describeVersions, operations, type OperationId, type OperationSchemas } from '../api/operations.js';
+import { describeVersions, operation, type OperationId } from '../api/operations.js';
 import { API_PREFIX } from '../api/url.js';
 import type { Context } from '../context.js';
 import { addFlags, type FlagTable, type Options } from '../options.js';
@@ -19,10 +19,10 @@ export function addOperationCommand<Id extends OperationId, Flags extends FlagTa
 ): Command {
   // Checked against its own operation where it is written; the run reads every spec alike.
   const spec = typed as unknown as OperationCommand;
-  const op = operations[spec.operation];
+  const op = operation(spec.operation);
   const args = spec.args ?? [];
   // The table says which changes cannot be undone; their commands must ask (help exit-codes).
-  if ('irreversible' in op && !spec.confirm) throw new Error(`${spec.operation} cannot be undone: its command needs a confirm message`);
+  if (op.irreversible && !spec.confirm) throw new Error(`${spec.operation} cannot be undone: its command needs a confirm message`);
   const command = parent.command(spec.name).description(spec.description ?? op.summary);
   // Optional to Commander so that --each can supply them; the run checks they are there.
   for (const [label, , description] of args) command.argument(`[${label}]`, description);
@@ -45,7 +45,7 @@ export function addOperationCommand<Id extends OperationId, Flags extends FlagTa
     learnMore: learnMoreOf(spec.operation),
     examples: spec.examples,
     // Asked always where the change cannot be undone, or where confirmsWhen says when; a review alone is no confirmation.
-    ...('irreversible' in op || spec.confirmsWhen ? { confirms: spec.confirmsWhen ?? { example: spec.examples[0]! } } : {}),
+    ...(op.irreversible || spec.confirmsWhen ? { confirms: spec.confirmsWhen ?? { example: spec.examples[0]! } } : {}),
     fields: spec.fields,
     prepare: () => explainFields(command, spec),
   });
@@ -61,9 +61,9 @@ export function addOperationCommand<Id extends OperationId, Flags extends FlagTa
 
 /** What --help's LEARN MORE says of an operation: its scope, version and request. */
 export function learnMoreOf(id: OperationId): string[] {
-  const op = operations[id];
+  const op = operation(id);
   return [
-    `Scope: ${op.scopes.length > 0 ? op.scopes.join(' and ') : 'none (any valid token)'}`,
+    `Scope: ${op.scopes.length > 0 ? op.scopes.join(op.allScopes ? ' and ' : ' or ') : 'none (any valid token)'}`,
     `API version: ${describeVersions(op)}`,
     `Request: ${op.method} ${API_PREFIX}${op.path}`,
   ];
@@ -71,7 +71,7 @@ export function learnMoreOf(id: OperationId): string[] {
 
 async function explainFields(command: Command, spec: OperationCommand): Promise<void> {
   if (!spec.fields) return;
-  const { body }: OperationSchemas = await operations[spec.operation].schemas();
+  const { body } = await operation(spec.operation).schemas();
   describeConstraints(command, spec.fields, body);
 }
 

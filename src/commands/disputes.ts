@@ -6,7 +6,7 @@ import { addOperationCommand } from './define.js';
 import type { BodyField } from '../run/spec.js';
 
 // Given no flags on a terminal, the command asks for the fields a dispute is usually recorded with.
-const fields: readonly BodyField<'disputes.create'>[] = [
+const fields: readonly BodyField<'disputesCreate'>[] = [
   { key: 'type', help: 'kind of dispute', choices: DISPUTE_TYPES, prompt: { message: 'Kind of dispute:', when: 'bare' } },
   { key: 'amount', help: 'disputed amount', prompt: { message: 'Disputed amount (Enter to skip):', when: 'bare', optional: true } },
   { key: 'currency', help: 'currency code, e.g. USD', prompt: { message: 'Currency, e.g. USD (Enter to skip):', when: 'bare', optional: true } },
@@ -37,7 +37,7 @@ const fields: readonly BodyField<'disputes.create'>[] = [
 export function register(disputes: Command, ctx: Context): void {
   addOperationCommand(disputes, ctx, {
     name: 'create',
-    operation: 'disputes.create',
+    operation: 'disputesCreate',
     description: 'Record a dispute (alert or chargeback); every field is optional',
     fields,
     data: true,

@@ -109,7 +109,7 @@ async function fetchFile(id: number, target: DownloadTarget, ctx: Context, link:
   const client = await ctx.client();
   const { signal } = ctx;
   for (let attempt = 1; ; attempt++) {
-    const url = attempt === 1 && link ? link : (await client.call('exports.download', { params: { id } }, { signal })).url;
+    const url = attempt === 1 && link ? link : ((await client.call('exportsDownloadRetrieve', { params: { id } }, { signal })) as { url?: unknown }).url;
     let answer;
     try {
       answer = await openLink(String(url), client, signal);

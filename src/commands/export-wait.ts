@@ -117,7 +117,7 @@ export async function waitBeforeDownload(opts: FlagsOf<typeof downloadFlags>, ct
   const client = await ctx.client();
   let current: ExportState;
   try {
-    current = (await client.call('exports.get', { params: { id } }, { signal: ctx.signal })) as ExportState;
+    current = (await client.call('exportsRetrieve', { params: { id } }, { signal: ctx.signal })) as ExportState;
   } catch (error) {
     if (ctx.signal.aborted) throw stopped(`Stopped waiting for export ${id}`, later);
     throw error;
@@ -161,7 +161,7 @@ async function poll(created: ExportState, ctx: Context, timeoutMs: number, later
       await sleep(Math.min(nextPause(waited()), left), undefined, { signal });
       await limiter.acquire();
       try {
-        current = await client.call('exports.get', { params: { id: created.id } }, { signal });
+        current = await client.call('exportsRetrieve', { params: { id: created.id } }, { signal });
       } catch (error) {
         // Over the rate limit even after the client's own retries: hold back as long as the store
         // asks, then poll again.

@@ -7,7 +7,7 @@ import { addOperationCommand } from './define.js';
 import { checkWaitOptions, createFlags, downloadFlags, settleExport, waitBeforeDownload } from './export-wait.js';
 import type { BodyField } from '../run/spec.js';
 
-const createFields: readonly BodyField<'exports.create'>[] = [
+const createFields: readonly BodyField<'exportsCreate'>[] = [
   { key: 'type', help: 'what to export', choices: EXPORT_TYPES, prompt: { message: 'What to export?' } },
   { key: 'date_from', flag: 'from', kind: 'date', edge: 'start', help: 'start', prompt: { message: 'From (YYYY-MM-DD or ISO date-time):' } },
   { key: 'date_to', flag: 'to', kind: 'date', edge: 'end', help: 'end', prompt: { message: 'To (YYYY-MM-DD or ISO date-time):' } },
@@ -16,7 +16,7 @@ const createFields: readonly BodyField<'exports.create'>[] = [
 export function register(exports: Command, ctx: Context): void {
   addOperationCommand(exports, ctx, {
     name: 'create',
-    operation: 'exports.create',
+    operation: 'exportsCreate',
     fields: createFields,
     flags: createFlags,
     view: 'dataExport',
@@ -32,7 +32,7 @@ export function register(exports: Command, ctx: Context): void {
 
   addOperationCommand(exports, ctx, {
     name: 'get',
-    operation: 'exports.get',
+    operation: 'exportsRetrieve',
     args: [['id', 'id', 'the export id']],
     view: 'dataExport',
     progress: 'Fetching the export…',
@@ -41,7 +41,7 @@ export function register(exports: Command, ctx: Context): void {
 
   addOperationCommand(exports, ctx, {
     name: 'download',
-    operation: 'exports.download',
+    operation: 'exportsDownloadRetrieve',
     description: "Save an available export's file (from a temporary signed link, fetched with no token)",
     args: [['id', 'id', 'the export id']],
     flags: downloadFlags,
@@ -63,7 +63,7 @@ export function register(exports: Command, ctx: Context): void {
 
   addOperationCommand(exports, ctx, {
     name: 'types',
-    operation: 'exports.listTypes',
+    operation: 'exportsTypesRetrieve',
     view: 'exportTypes',
     progress: 'Fetching export types…',
     examples: ['store-admin exports types', "store-admin exports types --query 'types[].code'"],

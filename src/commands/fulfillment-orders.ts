@@ -6,7 +6,7 @@ import { addOperationCommand } from './define.js';
 export function register(fulfillmentOrders: Command, ctx: Context): void {
   addOperationCommand(fulfillmentOrders, ctx, {
     name: 'reject-cancellation',
-    operation: 'fulfillmentOrders.rejectCancellation',
+    operation: 'cancellationRequestReject',
     args: [['id', 'id', 'fulfillment order id']],
     fields: [{ key: 'message', short: 'm', help: 'why the request is rejected' }],
     // The merchant's request is refused for good: no command takes the refusal back.

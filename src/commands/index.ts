@@ -2,6 +2,7 @@
 // names it (or when the whole tree is needed, as for `help`); the others appear in the root
 // help from this list alone.
 import type { Command } from 'commander';
+import { loadGroup, type GroupName } from '../api/operations.js';
 import type { Context } from '../context.js';
 
 export interface CommandGroup {
@@ -10,16 +11,21 @@ export interface CommandGroup {
   load(): Promise<{ register(group: Command, ctx: Context): void }>;
 }
 
+type Registrar = { register(group: Command, ctx: Context): void };
+
+/** A group of the operation table's commands: its part of the table is loaded with its module. */
+const withTable = (group: GroupName, load: () => Promise<Registrar>) => async () => (await Promise.all([load(), loadGroup(group)]))[0];
+
 export const commandGroups: CommandGroup[] = [
-  { name: 'orders', description: 'Work with orders: lines, notes and fulfillment', load: () => import('./orders.js') },
-  { name: 'customers', description: 'Work with customers', load: () => import('./customers.js') },
-  { name: 'subscriptions', description: 'Cancel, renew and change subscriptions', load: () => import('./subscriptions.js') },
-  { name: 'fulfillment-orders', description: 'Work with fulfillment orders', load: () => import('./fulfillment-orders.js') },
-  { name: 'exports', description: 'Create data exports and list their types', load: () => import('./exports.js') },
-  { name: 'disputes', description: 'Record disputes', load: () => import('./disputes.js') },
-  { name: 'categories', description: 'Read product categories', load: () => import('./categories.js') },
-  { name: 'apps', description: "Change apps' settings", load: () => import('./apps.js') },
-  { name: 'webhooks', description: 'Register, list, change and delete webhooks, or apply a file of them; listen to, trigger and verify deliveries', load: () => import('./webhooks.js') },
+  { name: 'orders', description: 'Work with orders: lines, notes and fulfillment', load: withTable('orders', () => import('./orders.js')) },
+  { name: 'customers', description: 'Work with customers', load: withTable('customers', () => import('./customers.js')) },
+  { name: 'subscriptions', description: 'Cancel, renew and change subscriptions', load: withTable('subscriptions', () => import('./subscriptions.js')) },
+  { name: 'fulfillment-orders', description: 'Work with fulfillment orders', load: withTable('fulfillment-orders', () => import('./fulfillment-orders.js')) },
+  { name: 'exports', description: 'Create data exports and list their types', load: withTable('exports', () => import('./exports.js')) },
+  { name: 'disputes', description: 'Record disputes', load: withTable('disputes', () => import('./disputes.js')) },
+  { name: 'categories', description: 'Read product categories', load: withTable('categories', () => import('./categories.js')) },
+  { name: 'apps', description: "Change apps' settings", load: withTable('apps', () => import('./apps.js')) },
+  { name: 'webhooks', description: 'Register, list, change and delete webhooks, or apply a file of them; listen to, trigger and verify deliveries', load: withTable('webhooks', () => import('./webhooks.js')) },
   { name: 'auth', description: 'Log in to a store, check the token, log out', load: () => import('./auth.js') },
   { name: 'profiles', description: 'List, choose and remove profiles', load: () => import('./profiles.js') },
   { name: 'history', description: 'What this machine changed: commands and bulk runs, and how each ended', load: () => import('./history.js') },

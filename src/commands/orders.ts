@@ -7,7 +7,7 @@ import { noteFields } from './message.js';
 export function register(orders: Command, ctx: Context): void {
   addOperationCommand(orders, ctx, {
     name: 'remove-line',
-    operation: 'orders.removeLine',
+    operation: 'ordersLinesDestroy',
     args: [
       ['number', 'number', 'order number, e.g. 10001'],
       ['line-id', 'lineId', 'id of the line to remove'],
@@ -20,7 +20,7 @@ export function register(orders: Command, ctx: Context): void {
 
   addOperationCommand(orders, ctx, {
     name: 'add-note',
-    operation: 'orders.addNote',
+    operation: 'ordersNotesCreate',
     args: [['number', 'number', 'order number']],
     fields: noteFields,
     view: 'note',
@@ -33,7 +33,7 @@ export function register(orders: Command, ctx: Context): void {
 
   addOperationCommand(orders, ctx, {
     name: 'fulfillment-orders',
-    operation: 'orders.listFulfillmentOrders',
+    operation: 'ordersFulfillmentOrdersRetrieve',
     args: [['number', 'number', 'order number']],
     view: 'fulfillmentOrder',
     progress: 'Fetching fulfillment orders…',
@@ -42,7 +42,7 @@ export function register(orders: Command, ctx: Context): void {
 
   addOperationCommand(orders, ctx, {
     name: 'fulfillment-event',
-    operation: 'orders.getFulfillmentEvent',
+    operation: 'ordersFulfillmentsEventsRetrieve',
     args: [
       ['number', 'number', 'order number'],
       ['fulfillment-id', 'fulfillmentId', 'fulfillment id'],

@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import { addOperationCommand } from './define.js';
 import type { BodyField } from '../run/spec.js';
 
-const cancelFields: readonly BodyField<'subscriptions.cancel'>[] = [
+const cancelFields: readonly BodyField<'subscriptionsCancelCreate'>[] = [
   {
     key: 'cancel_reason',
     flag: 'reason',
@@ -23,7 +23,7 @@ const cancelFields: readonly BodyField<'subscriptions.cancel'>[] = [
   { key: 'send_cancel_notification', flag: 'no-notify', kind: 'switch', help: 'do not send the customer a cancellation notice', sets: false, otherwise: true },
 ];
 
-const updateFields: readonly BodyField<'subscriptions.update'>[] = [
+const updateFields: readonly BodyField<'subscriptionsPartialUpdate'>[] = [
   { key: 'interval', help: 'billing interval', choices: INTERVALS },
   { key: 'interval_count', kind: 'integer', help: 'intervals between renewals' },
   { key: 'status', help: 'new status', choices: SUBSCRIPTION_STATUSES },
@@ -40,7 +40,7 @@ const updateFields: readonly BodyField<'subscriptions.update'>[] = [
 export function register(subscriptions: Command, ctx: Context): void {
   addOperationCommand(subscriptions, ctx, {
     name: 'cancel',
-    operation: 'subscriptions.cancel',
+    operation: 'subscriptionsCancelCreate',
     args: [['id', 'id', 'subscription id']],
     fields: cancelFields,
     confirm: ({ params, body }) => {
@@ -58,7 +58,7 @@ export function register(subscriptions: Command, ctx: Context): void {
 
   addOperationCommand(subscriptions, ctx, {
     name: 'renew',
-    operation: 'subscriptions.renew',
+    operation: 'subscriptionsRenewCreate',
     args: [['id', 'id', 'subscription id']],
     confirm: ({ params }) => `Renew subscription ${params.id} now? This creates a renewal order for the customer.`,
     view: 'subscription',
@@ -68,7 +68,7 @@ export function register(subscriptions: Command, ctx: Context): void {
 
   addOperationCommand(subscriptions, ctx, {
     name: 'update',
-    operation: 'subscriptions.update',
+    operation: 'subscriptionsPartialUpdate',
     args: [['id', 'id', 'subscription id']],
     description: 'Change some fields of a subscription (only the fields given are sent)',
     fields: updateFields,

@@ -1,6 +1,6 @@
 // `store-admin webhooks list`: declared here, run by src/webhooks/list.ts.
 import type { Command } from 'commander';
-import { operations } from '../api/operations.js';
+import { operation } from '../api/operations.js';
 import type { Context } from '../context.js';
 import { learnMoreOf } from './define.js';
 import { localAction } from './local.js';
@@ -9,7 +9,7 @@ import { describeCommand } from './meta.js';
 export function registerList(webhooks: Command, ctx: Context): void {
   const command = webhooks
     .command('list')
-    .description(`${operations['webhooks.list'].summary} (--all for every page)`)
+    .description(`${operation('webhooksList').summary} (--all for every page)`)
     .option('--name <name>', 'only webhooks with exactly this name')
     .option('--active', 'only active webhooks')
     .option('--inactive', 'only inactive webhooks')
@@ -22,8 +22,8 @@ export function registerList(webhooks: Command, ctx: Context): void {
       }),
     );
   describeCommand(command, {
-    operation: 'webhooks.list',
-    learnMore: learnMoreOf('webhooks.list'),
+    operation: 'webhooksList',
+    learnMore: learnMoreOf('webhooksList'),
     examples: [
       'store-admin webhooks list',
       'store-admin webhooks list --all --inactive',

@@ -25,7 +25,7 @@ const allowUnknownEvent = {
 
 
 /** A field create and update share: both bodies have the same keys. */
-type WebhookField = BodyField<'webhooks.create'> & BodyField<'webhooks.update'>;
+type WebhookField = BodyField<'webhooksCreate'> & BodyField<'webhooksPartialUpdate'>;
 
 const targetField: WebhookField = { key: 'target', help: 'the URL that receives the events' };
 const eventsField: WebhookField = {
@@ -49,7 +49,7 @@ const apiVersionField: WebhookField = {
   help: "the API version of the webhook's deliveries (a global --api-version sets the request header instead)",
 };
 
-const createFields: readonly BodyField<'webhooks.create'>[] = [
+const createFields: readonly BodyField<'webhooksCreate'>[] = [
   { ...targetField, prompt: { message: 'Target URL (https://…):' } },
   { ...eventsField, prompt: { message: 'Events to subscribe to:' } },
   nameField,
@@ -58,7 +58,7 @@ const createFields: readonly BodyField<'webhooks.create'>[] = [
   { key: 'active', flag: 'inactive', kind: 'switch', help: 'create it switched off', sets: false },
 ];
 
-const updateFields: readonly BodyField<'webhooks.update'>[] = [
+const updateFields: readonly BodyField<'webhooksPartialUpdate'>[] = [
   targetField,
   { ...eventsField, help: `${eventsField.help}; replaces the webhook's list` },
   { ...nameField, help: 'a new name' },
@@ -77,7 +77,7 @@ const updateFields: readonly BodyField<'webhooks.update'>[] = [
 export function register(webhooks: Command, ctx: Context): void {
   addOperationCommand(webhooks, ctx, {
     name: 'create',
-    operation: 'webhooks.create',
+    operation: 'webhooksCreate',
     fields: createFields,
     flags: { ...showSecret, ...allowUnknownEvent },
     present,
@@ -91,7 +91,7 @@ export function register(webhooks: Command, ctx: Context): void {
 
   addOperationCommand(webhooks, ctx, {
     name: 'get',
-    operation: 'webhooks.get',
+    operation: 'webhooksRetrieve',
     args: [['id', 'id', 'webhook id']],
     flags: showSecret,
     present,
@@ -104,7 +104,7 @@ export function register(webhooks: Command, ctx: Context): void {
 
   addOperationCommand(webhooks, ctx, {
     name: 'update',
-    operation: 'webhooks.update',
+    operation: 'webhooksPartialUpdate',
     args: [['id', 'id', 'webhook id']],
     description: 'Change some fields of a webhook (only the fields given are sent)',
     fields: updateFields,
@@ -122,7 +122,7 @@ export function register(webhooks: Command, ctx: Context): void {
 
   addOperationCommand(webhooks, ctx, {
     name: 'delete',
-    operation: 'webhooks.delete',
+    operation: 'webhooksDestroy',
     args: [['id', 'id', 'webhook id']],
     confirm: ({ params }) => `Delete webhook ${params.id}? The store stops sending its events; this cannot be undone.`,
     view: 'webhook',

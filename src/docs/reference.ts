@@ -2,7 +2,7 @@
 // operation table that --help reads, so the reference cannot drift from the CLI.
 import type { Argument, Command, Option } from 'commander';
 import { API_PREFIX } from '../api/url.js';
-import { describeVersions, operations, sourceOf } from '../api/operations.js';
+import { describeVersions, operation, sourceOf } from '../api/operations.js';
 import { HELP_TOPICS, helpTopic } from '../commands/help.js';
 import { commandPath, leafCommands, metaOf, visibleCommands } from '../commands/meta.js';
 
@@ -49,7 +49,7 @@ function contents(command: Command, depth: number): string[] {
 
 function commandSection(command: Command): string[] {
   const meta = metaOf(command);
-  const op = meta?.operation ? operations[meta.operation] : undefined;
+  const op = meta?.operation ? operation(meta.operation) : undefined;
   const lines = [`### ${commandPath(command)}`, '', command.description() || '(no description)', ''];
   lines.push('```text', `${commandPath(command)} ${command.usage()}`.trimEnd(), '```', '');
   lines.push(

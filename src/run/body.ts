@@ -1,7 +1,7 @@
 // A request's body from a command's flags: its own builder, or its fields (with the whole body as
 // JSON from --data beneath them); and the rule that a partial update must change something.
 import { UsageError } from '../api/errors.js';
-import { operations, type OperationSchemas } from '../api/operations.js';
+import { operation } from '../api/operations.js';
 import type { Context } from '../context.js';
 import type { RunFlags } from './bulk/flags.js';
 import { fieldBody } from '../fields/body.js';
@@ -11,7 +11,7 @@ import type { OperationCommand } from './spec.js';
 export async function bodyOf(spec: OperationCommand, opts: RunFlags, ctx: Context): Promise<unknown> {
   if (spec.body) return spec.body(opts, ctx);
   if (!spec.fields) return undefined;
-  const { body }: OperationSchemas = await operations[spec.operation].schemas();
+  const { body } = await operation(spec.operation).schemas(ctx.options.apiVersion);
   const result = await fieldBody(spec.fields, opts, ctx, body);
   return spec.requireSome ? requireSomething(result, spec.requireSome, opts.data !== undefined) : result;
 }

@@ -2,7 +2,7 @@
 // confirmed, the request is sent (or shown with --dry-run) and the result rendered. With --each
 // the same preparation feeds the bulk runner instead.
 import { ApiError, StoreAdminError, UsageError } from '../api/errors.js';
-import { operations } from '../api/operations.js';
+import { operation } from '../api/operations.js';
 import type { Context } from '../context.js';
 import type { RunFlags } from './bulk/flags.js';
 import { checkQuery } from '../output/render.js';
@@ -29,7 +29,7 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   }
   if (positional.length < args.length) positional = await askArguments(spec, ctx, positional, opts);
   const body = await bodyOf(spec, opts, ctx);
-  const input = await validated(spec, { params: paramsFrom(spec, positional), body }, opts);
+  const input = await validated(spec, ctx, { params: paramsFrom(spec, positional), body }, opts);
   await spec.check?.(opts, input);
 
   const client = await ctx.client();
@@ -47,11 +47,12 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   let data: unknown;
   let status: number | undefined;
   // A change is written to the history whatever becomes of it; a read is not.
-  const changes = operations[spec.operation].method !== 'GET';
+  const op = operation(spec.operation);
+  const changes = op.method !== 'GET';
   try {
     data = await client.send(input.call, { signal: ctx.signal, onStatus: (s) => (status = s) });
   } catch (error) {
-    if (error instanceof ApiError) addHint(error, operations[spec.operation].scopes, await ctx.grant());
+    if (error instanceof ApiError) addHint(error, op, await ctx.grant());
     stop();
     if (changes) await recordChange(ctx, changeOf(spec, positional), error);
     throw error;
@@ -63,7 +64,7 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   if (!shown) return;
   await ctx.output.result(spec.present ? spec.present(shown.data, opts) : shown.data, { view: spec.view });
   // A person sees which fields a partial update sent; the answer shows every field alike.
-  if (ctx.format === 'table' && operations[spec.operation].method === 'PATCH') await noteChanged(ctx, input.body);
+  if (ctx.format === 'table' && op.method === 'PATCH') await noteChanged(ctx, input.body);
 }
 
 /**
@@ -83,7 +84,7 @@ const changeOf = (spec: OperationCommand, positional: string[]) => ({ command: c
 
 /** The id of what a create made, for the history (`exports create` → the export to download later). */
 function createdBy(spec: OperationCommand, data: unknown): { created?: string } {
-  if (operations[spec.operation].success !== 201) return {};
+  if (operation(spec.operation).success !== 201) return {};
   const id = (data as { id?: unknown } | undefined)?.id;
   return typeof id === 'number' || (typeof id === 'string' && id.length <= 64) ? { created: String(id) } : {};
 }

@@ -1,7 +1,7 @@
 // What a single run and a bulk run share: positional arguments (asked for at a terminal when
 // missing) and flags made into validated input, and errors that name the flag or argument at fault.
 import { UsageError, ValidationError } from '../api/errors.js';
-import { operations, type ParamKind } from '../api/operations.js';
+import { operation, type ParamKind } from '../api/operations.js';
 import { prepareCallWith, type PreparedCall } from '../api/prepare.js';
 import { paramsSchema } from '../api/validate.js';
 import type { Context } from '../context.js';
@@ -21,7 +21,7 @@ export type Preparer = (input: Input) => PreparedCall;
 
 /** Positional values become path parameters: whole numbers for ids, text otherwise. */
 export function paramsFrom(spec: OperationCommand, positional: string[]): Record<string, unknown> {
-  const declared = operations[spec.operation].params as Readonly<Record<string, string>>;
+  const declared = operation(spec.operation).params as Readonly<Record<string, string>>;
   const params: Record<string, unknown> = {};
   for (const [index, [, param]] of (spec.args ?? []).entries()) {
     let value = positional[index] ?? '';
@@ -33,9 +33,11 @@ export function paramsFrom(spec: OperationCommand, positional: string[]): Record
 }
 
 /** Checks the input against the operation's schemas by preparing its call, naming flags and arguments in errors. */
-export async function validated(spec: OperationCommand, input: Input, opts?: RunFlags): Promise<Checked> {
-  const schemas = await operations[spec.operation].schemas();
-  return validatedWith((given) => prepareCallWith(schemas, spec.operation, given as never), spec, input, opts);
+export async function validated(spec: OperationCommand, ctx: Context, input: Input, opts?: RunFlags): Promise<Checked> {
+  const op = operation(spec.operation);
+  const version = ctx.options.apiVersion ?? op.version;
+  const schemas = await op.schemas(version);
+  return validatedWith((given) => prepareCallWith(op, version, schemas, given as never), spec, input, opts);
 }
 
 /** The same through a preparer at hand: a bulk run checks thousands of lines without a pause between them. */
@@ -95,7 +97,7 @@ export async function askArguments(spec: OperationCommand, ctx: Context, given: 
   if (!ctx.interactive) {
     throw missingError([...missing.map(([label]) => `<${label}>`), ...missingFlags(spec.fields ?? [], opts)], ctx);
   }
-  const op = operations[spec.operation];
+  const op = operation(spec.operation);
   const values = [...given];
   for (const [label, param, description] of missing) {
     const schema = paramsSchema({ [param]: op.params[param as keyof typeof op.params] } as Record<string, ParamKind>);

@@ -1,10 +1,11 @@
-// What a command that runs one operation declares: its arguments, body fields and the hooks of
-// its run. src/commands/ writes these; the run layer (src/run/) reads them, single runs and
-// --each alike, and never needs the command that declared them. A spec is keyed by its operation:
-// its arguments name the operation's path parameters and its fields the body's keys, so a typo is
-// a compile error, and its hooks see the input typed as the operation takes it.
-import type { OperationId, Operations } from '../api/operations.js';
-import type { OperationBody, OperationParams } from '../api/types.js';
+// What a command that runs one operation declares: its arguments, query and body fields and the
+// hooks of its run. src/commands/ writes these (most are made from the table's facts); the run
+// layer (src/run/) reads them, single runs and --each alike, and never needs the command that
+// declared them. A spec is keyed by its operation: its arguments name the operation's path
+// parameters, so a typo is a compile error; its fields are held to the operation's by a test.
+import type { GeneratedTable } from '../api/generated/index.js';
+import type { OperationId } from '../api/operations.js';
+import type { OperationParams } from '../api/types.js';
 import type { Context } from '../context.js';
 import type { FlagsOf, FlagTable } from '../options.js';
 import type { ViewName } from '../output/views.js';
@@ -23,18 +24,17 @@ export interface Input {
 type Wide<Id extends OperationId> = OperationId extends Id ? true : false;
 
 /** The path parameters an operation's arguments can fill. */
-export type ParamName<Id extends OperationId> = Wide<Id> extends true ? string : keyof Operations[Id]['params'] & string;
+export type ParamName<Id extends OperationId> = Wide<Id> extends true ? string : keyof GeneratedTable[Id]['params'] & string;
 
-/** The body keys an operation's fields can fill (none where it takes no body). */
-export type BodyKey<Id extends OperationId> =
-  Wide<Id> extends true ? string : [OperationBody<Id>] extends [never] ? never : keyof OperationBody<Id> & string;
+/** The body keys an operation's fields can fill. */
+export type BodyKey<_Id extends OperationId> = string;
 
 /** A body field of an operation's command, declared apart from the spec (a list shared by two). */
 export type BodyField<Id extends OperationId> = Field<BodyKey<Id>>;
 
 /** The input a spec's hooks see: checked against the operation's schemas, so typed as it takes it. */
 export type CheckedInput<Id extends OperationId> =
-  Wide<Id> extends true ? Input : { params: OperationParams<Id>; body: [OperationBody<Id>] extends [never] ? undefined : OperationBody<Id> };
+  Wide<Id> extends true ? Input : { params: OperationParams<Id>; body: Readonly<Record<string, unknown>> };
 
 /** A change worth a second look, asked only at a terminal: pipes and --yes go ahead. */
 export interface Review {

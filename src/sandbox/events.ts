@@ -4,21 +4,21 @@
 // The deliverer (deliverer.ts) sends them once the change is saved.
 import { randomUUID } from 'node:crypto';
 import { WEBHOOK_EVENTS } from '../api/enums.js';
-import { operations, type OperationId } from '../api/operations.js';
+import { REFERENCE_VERSIONS, type OperationId } from '../api/operations.js';
 import { signWebhookBody } from '../api/webhook-signature.js';
 import type { PayloadShaper } from './payloads.js';
 import type { OutboxDelivery, SandboxState, Webhook } from './state.js';
 
 export const EVENTS_BY_CHANGE = {
   // A renewal creates an order, paid by a new transaction, and moves the subscription on.
-  'subscriptions.renew': ['order.created', 'transaction.created', 'subscription.updated'],
-  'subscriptions.cancel': ['subscription.updated'],
-  'subscriptions.update': ['subscription.updated'],
-  'orders.removeLine': ['order.updated'],
-  'orders.addNote': ['order.updated'],
-  'customers.addNote': ['customer.updated'],
+  'subscriptionsRenewCreate': ['order.created', 'transaction.created', 'subscription.updated'],
+  'subscriptionsCancelCreate': ['subscription.updated'],
+  'subscriptionsPartialUpdate': ['subscription.updated'],
+  'ordersLinesDestroy': ['order.updated'],
+  'ordersNotesCreate': ['order.updated'],
+  'usersNotesCreate': ['customer.updated'],
   // A dispute on a transaction marks it disputed: a change to the transaction and to its order.
-  'disputes.create': ['dispute.created', 'transaction.updated', 'order.updated'],
+  'disputesCreate': ['dispute.created', 'transaction.updated', 'order.updated'],
   // Not requests: the sandbox's clock passing a moment (scheduler.ts). An export turns available
   // some time after exports.create; an active subscription renews at its next_renewal_date.
   'export.available': ['export.created'],
@@ -39,7 +39,7 @@ export type EventsOf<Id extends OperationId> = Id extends keyof typeof EVENTS_BY
   : never;
 
 /** A webhook without its own api_version is sent events at the version it was registered with. */
-const DEFAULT_API_VERSION = operations['webhooks.create'].version;
+const DEFAULT_API_VERSION = REFERENCE_VERSIONS[0];
 
 export function outbox(state: SandboxState): OutboxDelivery[] {
   // States saved before deliveries existed have no outbox yet.

@@ -1,7 +1,7 @@
 // What each operation does to the sandbox's state. Every operation of the table has a handler
 // here (the type checker insists), and each either returns the response body or throws HttpError.
 import type { OperationId } from '../api/operations.js';
-import type { OperationParams, OperationParsedBody, OperationParsedQuery } from '../api/types.js';
+import type { OperationParams } from '../api/types.js';
 import { customerObject } from './customers.js';
 import { createExport, presentExport } from './exports.js';
 import { attribution, billingAddress, shippingAddress } from '../api/schemas/common.js';
@@ -18,9 +18,9 @@ import { recomputeOrderTotals } from './totals.js';
 export interface HandlerContext<Id extends OperationId> {
   state: SandboxState;
   params: OperationParams<Id>;
-  body: [OperationParsedBody<Id>] extends [never] ? undefined : OperationParsedBody<Id>;
+  body: any;
   /** The known query parameters, checked; unknown ones are ignored, as the platform does. */
-  query: [OperationParsedQuery<Id>] extends [never] ? undefined : OperationParsedQuery<Id>;
+  query: any;
   /** The request's URL on the sandbox's origin: list pages link to it with another cursor. */
   url: URL;
   /** Items per page of a list. */
@@ -38,12 +38,12 @@ export interface HandlerContext<Id extends OperationId> {
   emit(event: EventsOf<Id>, data: unknown): void;
 }
 
-type Handlers = { [Id in OperationId]: (ctx: HandlerContext<Id>) => unknown };
+type Handlers = { [Id in OperationId]?: (ctx: HandlerContext<Id>) => unknown };
 
 const SANDBOX_AGENT = { email: 'admin@sandbox.example', first_name: 'Sandbox', id: 1, last_name: 'Admin' };
 
 export const handlers: Handlers = {
-  'orders.removeLine': ({ state, params, now, emit }) => {
+  'ordersLinesDestroy': ({ state, params, now, emit }) => {
     const order = findOrder(state, params.number);
     const lines = order.lines ?? [];
     const line = lines.find((l) => l.id === params.lineId);
@@ -67,7 +67,7 @@ export const handlers: Handlers = {
     return order;
   },
 
-  'orders.addNote': ({ state, params, body, now, emit }) => {
+  'ordersNotesCreate': ({ state, params, body, now, emit }) => {
     const order = findOrder(state, params.number);
     const note = { ...newNote(state, body.message), date_created: now, date_updated: now };
     (state.orderNotes[params.number] ??= []).push(note);
@@ -75,7 +75,7 @@ export const handlers: Handlers = {
     return note;
   },
 
-  'subscriptions.cancel': ({ state, params, body, emit }) => {
+  'subscriptionsCancelCreate': ({ state, params, body, emit }) => {
     const subscription = findSubscription(state, params.id);
     if (subscription.status === 'canceled') throw badRequest(`Subscription ${params.id} is already canceled.`);
     subscription.status = 'canceled';
@@ -85,7 +85,7 @@ export const handlers: Handlers = {
     return subscriptionAnswer(subscription);
   },
 
-  'subscriptions.renew': ({ state, params, now, emit }) => {
+  'subscriptionsRenewCreate': ({ state, params, now, emit }) => {
     const subscription = findSubscription(state, params.id);
     // The platform renews only active subscriptions; a past_due one is retried by another operation.
     if (subscription.status !== 'active') throw badRequest(renewRefusal(params.id, subscription.status));
@@ -93,7 +93,7 @@ export const handlers: Handlers = {
     return subscriptionAnswer(subscription);
   },
 
-  'subscriptions.update': ({ state, params, body, emit }) => {
+  'subscriptionsPartialUpdate': ({ state, params, body, emit }) => {
     const subscription = findSubscription(state, params.id);
     const { attribution: sentAttribution, billing_address, shipping_address, shipping_price, ...rest } = body;
     Object.assign(subscription, rest);
@@ -111,7 +111,7 @@ export const handlers: Handlers = {
     return updatedSubscriptionAnswer(subscription);
   },
 
-  'orders.getFulfillmentEvent': ({ state, params }) => {
+  'ordersFulfillmentsEventsRetrieve': ({ state, params }) => {
     const order = findOrder(state, params.number);
     if (!(order.fulfillments ?? []).some((f) => f.id === params.fulfillmentId)) {
       throw notFound(`Fulfillment ${params.fulfillmentId} of order ${params.number}`);
@@ -123,14 +123,14 @@ export const handlers: Handlers = {
     return event;
   },
 
-  'orders.listFulfillmentOrders': ({ state, params }) => {
+  'ordersFulfillmentOrdersRetrieve': ({ state, params }) => {
     findOrder(state, params.number);
     return Object.values(state.fulfillmentOrders)
       .filter((fo) => fo.order_number === params.number)
       .map((fo) => withLineShape(fo, 'retrieval'));
   },
 
-  'customers.addNote': ({ state, params, body, now, emit }) => {
+  'usersNotesCreate': ({ state, params, body, now, emit }) => {
     const customer = state.customers[params.id];
     if (!customer) throw notFound(`Customer ${params.id}`);
     const note = { ...newNote(state, body.message), created_at: now, updated_at: now };
@@ -139,7 +139,7 @@ export const handlers: Handlers = {
     return note;
   },
 
-  'fulfillmentOrders.rejectCancellation': ({ state, params, now }) => {
+  'cancellationRequestReject': ({ state, params, now }) => {
     const fo = state.fulfillmentOrders[params.id];
     if (!fo) throw notFound(`Fulfillment order ${params.id}`);
     if (fo.request_status !== 'cancel_requested') {
@@ -152,7 +152,7 @@ export const handlers: Handlers = {
     return withLineShape(fo, 'reject');
   },
 
-  'exports.create': ({ state, body, origin, now, nowMs, exportDelayMs }) => {
+  'exportsCreate': ({ state, body, origin, now, nowMs, exportDelayMs }) => {
     if (Date.parse(body.date_from) > Date.parse(body.date_to)) {
       throw new HttpError(400, { non_field_errors: ['date_from must not be after date_to.'] });
     }
@@ -160,9 +160,9 @@ export const handlers: Handlers = {
     return presentExport(createExport(state, fields, nowMs, exportDelayMs), origin);
   },
 
-  'exports.get': ({ state, params, origin }) => presentExport(findExport(state, params.id), origin),
+  'exportsRetrieve': ({ state, params, origin }) => presentExport(findExport(state, params.id), origin),
 
-  'exports.download': ({ state, params, signExportLink }) => {
+  'exportsDownloadRetrieve': ({ state, params, signExportLink }) => {
     const found = findExport(state, params.id);
     if (found.status !== 'available') {
       throw badRequest(`Export ${params.id} is still ${String(found.status)}; its file can be downloaded once its status is "available".`);
@@ -170,7 +170,7 @@ export const handlers: Handlers = {
     return { url: signExportLink(found.id) };
   },
 
-  'disputes.create': ({ state, body, now, emit }) => {
+  'disputesCreate': ({ state, body, now, emit }) => {
     const found = body.transaction == null ? undefined : findTransaction(state, body.transaction);
     if (body.transaction != null && !found) {
       throw new HttpError(400, { transaction: [`Invalid pk "${body.transaction}" - object does not exist.`] });
@@ -208,22 +208,22 @@ export const handlers: Handlers = {
     return dispute;
   },
 
-  'exports.listTypes': ({ state }) => ({ types: state.exportTypes }),
+  'exportsTypesRetrieve': ({ state }) => ({ types: state.exportTypes }),
 
-  'categories.get': ({ state, params }) => {
+  'categoriesRetrieve': ({ state, params }) => {
     const category = state.categories[params.id];
     if (!category) throw notFound(`Category ${params.id}`);
     return category;
   },
 
-  'apps.updateSettings': ({ state, params, body }) => {
+  'appsSettingsPartialUpdate': ({ state, params, body }) => {
     const settings = state.appSettings[params.clientId];
     if (!settings) throw notFound(`App ${params.clientId}`);
     Object.assign(settings, body);
     return settings;
   },
 
-  'webhooks.create': ({ state, body, now }) => {
+  'webhooksCreate': ({ state, body, now }) => {
     checkDeliveryTarget(body.target);
     const id = ++state.lastIds.webhook;
     const webhook = {
@@ -243,9 +243,9 @@ export const handlers: Handlers = {
     return webhook;
   },
 
-  'webhooks.get': ({ state, params }) => findWebhook(state, params.id),
+  'webhooksRetrieve': ({ state, params }) => findWebhook(state, params.id),
 
-  'webhooks.list': ({ state, query, url, pageSize }) => {
+  'webhooksList': ({ state, query, url, pageSize }) => {
     const active = query.active === undefined ? undefined : query.active === 'true';
     const matching = Object.values(state.webhooks)
       .filter((w) => (query.name === undefined || w.name === query.name) && (active === undefined || w.active === active))
@@ -253,14 +253,14 @@ export const handlers: Handlers = {
     return pageOf(matching, url, pageSize);
   },
 
-  'webhooks.update': ({ state, params, body, now }) => {
+  'webhooksPartialUpdate': ({ state, params, body, now }) => {
     const webhook = findWebhook(state, params.id);
     if (body.target !== undefined) checkDeliveryTarget(body.target);
     Object.assign(webhook, body, { updated_at: now });
     return webhook;
   },
 
-  'webhooks.delete': ({ state, params }) => {
+  'webhooksDestroy': ({ state, params }) => {
     findWebhook(state, params.id);
     delete state.webhooks[params.id];
     // Deliveries still queued for it have nowhere to go.

@@ -4,42 +4,28 @@
 // object is cut down to that operation's response schema. A kind no operation answers (a
 // customer, a transaction, a fulfillment) is sent as the sandbox keeps it.
 import * as z from 'zod/mini';
-import { operationIds, operations, versionsOf, type OperationId } from '../api/operations.js';
+import { loadOperation, type OperationId } from '../api/operations.js';
 
 /** Shapes `data` of an event about a `kind` object for a webhook at `version`. */
 export type PayloadShaper = (kind: string, version: string, data: unknown) => unknown;
 
-interface Answering {
-  id: OperationId;
-  object: string;
-  versions: readonly string[];
-  native: string;
-  schema: z.ZodMiniType;
-}
+/** The operation that answers each kind of object a webhook event carries. */
+const ANSWERED_BY: Record<string, OperationId> = {
+  order: 'ordersRetrieve',
+  subscription: 'subscriptionsRetrieve',
+  export: 'exportsRetrieve',
+  dispute: 'disputesRetrieve',
+};
 
 /** Loads the response schemas of the operations that answer an object, once per sandbox. */
 export async function payloadShaper(): Promise<PayloadShaper> {
-  const answering: Answering[] = [];
-  for (const id of operationIds) {
-    const op = operations[id];
-    if (!('object' in op)) continue;
-    const schemas = await op.schemas();
-    answering.push({ id, object: op.object, versions: versionsOf(op), native: op.version, schema: itemOf(schemas.response) });
-  }
   const chosen = new Map<string, z.ZodMiniType | undefined>();
-  const schemaFor = (kind: string, version: string) => {
-    const key = `${kind}@${version}`;
-    if (!chosen.has(key)) {
-      const candidates = answering.filter((a) => a.object === kind);
-      // Served at the version, native to it first; else the object as the table knows it at all.
-      const pick =
-        candidates.find((a) => a.native === version) ?? candidates.find((a) => a.versions.includes(version)) ?? candidates[0];
-      chosen.set(key, pick?.schema);
-    }
-    return chosen.get(key);
-  };
+  for (const [kind, id] of Object.entries(ANSWERED_BY)) {
+    const op = await loadOperation(id);
+    for (const version of op.versions) chosen.set(`${kind}@${version}`, itemOf((await op.schemas(version)).response));
+  }
   return (kind, version, data) => {
-    const schema = schemaFor(kind, version);
+    const schema = chosen.get(`${kind}@${version}`);
     return schema ? project(schema, data) : data;
   };
 }

@@ -8,7 +8,7 @@ import type { Order, SandboxState, SubscriptionRecord } from './state.js';
 import { subscriptionView } from './subscription-views.js';
 
 /** The same events either way; the event table lists both changes. */
-export type RenewalEvent = (typeof EVENTS_BY_CHANGE)['subscriptions.renew' | 'subscription.renewalDue'][number];
+export type RenewalEvent = (typeof EVENTS_BY_CHANGE)['subscriptionsRenewCreate' | 'subscription.renewalDue'][number];
 
 /** Renews `subscription` at `now`; emits its events. The caller has checked it is active. */
 export function renewSubscription(

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { operations, versionsOf, type OperationId } from '../api/operations.js';
+import { loadAllOperations, operation, type OperationId } from '../api/operations.js';
 import { missingScopes } from '../api/scopes.js';
 import { toFieldIssues } from '../api/validate.js';
 import { clockNow, isoSeconds } from './clock.js';
@@ -22,7 +22,7 @@ import { applyDueChanges, createScheduler, nextChangeAt } from './scheduler.js';
 import { handlers } from './handlers.js';
 import { HttpError } from './http-error.js';
 import { readBody } from './read-body.js';
-import { matchRoute } from '../api/routes.js';
+import { router } from '../api/routes.js';
 import { faultInjector, type Decision, type FaultKind, type FaultSpec } from './faults.js';
 import { oauthStore, type OAuthCounters, type OAuthOptions } from './oauth.js';
 import { memoryStore, type StateStore } from './store.js';
@@ -92,6 +92,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_JSON_DEPTH = 256;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const matchRoute = router(await loadAllOperations());
   const token = options.token ?? `sbx_${randomBytes(16).toString('hex')}`;
   const tokens = new Map<string, readonly string[] | typeof ALL_SCOPES>([[token, ALL_SCOPES]]);
   for (const [scoped, scopes] of Object.entries(options.scopedTokens ?? {})) tokens.set(scoped, scopes);
@@ -155,7 +156,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       res.setHeader('allow', route.allowed.join(', '));
       throw new HttpError(405, { detail: `Method "${req.method}" not allowed.` });
     }
-    const op = operations[route.id];
+    const op = operation(route.id);
     const count = (counters.byOperation[route.id] ??= { received: 0, applied: 0 });
     count.received++;
     if (route.kind === 'invalid-params') {
@@ -168,7 +169,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     const granted = authenticate(req.headers.authorization);
     const version = req.headers['x-store-api-version'];
-    const accepted = versionsOf(op);
+    const accepted = op.versions;
     if (typeof version !== 'string' || !accepted.includes(version)) {
       counters.wrongVersion++;
       const got = version === undefined ? 'it is missing' : `got "${String(version)}"`;
@@ -176,7 +177,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       throw new HttpError(400, { detail: `X-Store-API-Version must be ${allowed} for this operation (${got}).` });
     }
     if (granted !== ALL_SCOPES) {
-      const missing = missingScopes(granted, op.scopes);
+      const missing = missingScopes(granted, op);
       if (missing.length > 0) {
         throw new HttpError(403, { detail: `This token lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.` });
       }
@@ -206,7 +207,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           if (!write) return DUE;
           queued += applyDueChanges(state, nowMs, { origin, shape });
         }
-        const handler = handlers[route.id] as (ctx: unknown) => unknown;
+        const handler = handlers[route.id] as ((ctx: unknown) => unknown) | undefined;
+        if (!handler) throw new HttpError(501, { detail: 'Not implemented in the sandbox yet.' });
         const emit = (event: string, data: unknown) => (queued += emitEvent(state, event, structuredClone(data), nowMs, shape));
         const result = handler({
           state,

@@ -4,7 +4,7 @@
 // a run cut short is completed by the next, and a run with nothing to do changes nothing.
 import type { StoreClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import { operations, type OperationId } from '../api/operations.js';
+import { operation, type OperationId } from '../api/operations.js';
 import { rateLimiter } from '../run/limiter.js';
 import { addHint } from '../run/auth-hint.js';
 import { confirm } from '../run/confirm.js';
@@ -26,9 +26,9 @@ export interface ApplyOptions {
 }
 
 const OPERATION: Record<Exclude<Action, 'unchanged'>, OperationId> = {
-  create: 'webhooks.create',
-  update: 'webhooks.update',
-  delete: 'webhooks.delete',
+  create: 'webhooksCreate',
+  update: 'webhooksPartialUpdate',
+  delete: 'webhooksDestroy',
 };
 
 const COUNTED = { create: 'created', update: 'updated', delete: 'deleted', unchanged: 'unchanged' } as const;
@@ -91,7 +91,7 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
     } catch (error) {
       shown.status = 'failed';
       shown.error = (error as Error).message;
-      if (error instanceof ApiError) addHint(error, operations[OPERATION[step.action]].scopes, await ctx.grant());
+      if (error instanceof ApiError) addHint(error, operation(OPERATION[step.action]), await ctx.grant());
       failure = error;
       break;
     }
@@ -112,7 +112,7 @@ async function readStore(client: StoreClient, ctx: Context, turn: () => Promise<
   try {
     return await listAllWebhooks(client, {}, ctx.signal, turn);
   } catch (error) {
-    if (error instanceof ApiError) addHint(error, operations['webhooks.list'].scopes, await ctx.grant());
+    if (error instanceof ApiError) addHint(error, operation('webhooksList'), await ctx.grant());
     throw error;
   }
 }

@@ -3,17 +3,31 @@
 // called again, so every page goes through the table's path, version and checks.
 import type { StoreClient } from '../api/client.js';
 import { ApiError, StoreAdminError, UsageError } from '../api/errors.js';
-import { operations } from '../api/operations.js';
-import type { OperationOutput, OperationQuery } from '../api/types.js';
+import { operation } from '../api/operations.js';
+import type { OperationQuery } from '../api/types.js';
 import type { Options } from '../options.js';
 import { addHint } from '../run/auth-hint.js';
 import type { Context } from '../context.js';
 import { redactSecrets } from '../output/redact.js';
 import { checkQuery } from '../output/render.js';
 
-export type WebhookPage = OperationOutput<'webhooks.list'>;
-export type StoreWebhook = NonNullable<WebhookPage['results']>[number];
-type Query = OperationQuery<'webhooks.list'>;
+/** A webhook as a store answers it; any field may be missing from a store's answer. */
+export interface StoreWebhook {
+  id?: number;
+  name?: string | null;
+  active?: boolean;
+  events?: (string | null)[];
+  target?: string;
+  api_version?: string | null;
+  secret_key?: string | null;
+  [field: string]: unknown;
+}
+export interface WebhookPage {
+  next?: string | null;
+  previous?: string | null;
+  results?: StoreWebhook[];
+}
+type Query = OperationQuery;
 
 /** More pages than any store has webhooks: a store whose links loop is stopped here. */
 const MAX_PAGES = 1000;
@@ -39,11 +53,11 @@ export async function listAllWebhooks(
   turn?: () => Promise<void> | undefined,
 ): Promise<StoreWebhook[]> {
   const all: StoreWebhook[] = [];
-  let cursor = query.cursor;
+  let cursor = query.cursor as string | undefined;
   for (let pages = 0; ; pages++) {
     if (pages >= MAX_PAGES) throw new StoreAdminError(`Stopped after ${MAX_PAGES} pages of webhooks: the store's next links do not end`);
     await turn?.();
-    const page = await client.call('webhooks.list', { query: { ...query, ...(cursor ? { cursor } : {}) } }, { signal });
+    const page = (await client.call('webhooksList', { query: { ...query, ...(cursor ? { cursor } : {}) } }, { signal })) as WebhookPage;
     all.push(...(page.results ?? []));
     cursor = cursorOf(page.next);
     if (!cursor) return all;
@@ -62,16 +76,16 @@ export async function listCommand(ctx: Context, opts: Options): Promise<void> {
   const client = await ctx.client();
   if (ctx.options.dryRun) {
     const { printDryRun } = await import('../run/dry-run.js');
-    return printDryRun(client.request(await client.prepare('webhooks.list', { query })), ctx);
+    return printDryRun(client.request(await client.prepare('webhooksList', { query })), ctx);
   }
   const stop = ctx.output.spinner(opts.all ? 'Fetching every page of webhooks…' : 'Fetching webhooks…');
   let page: WebhookPage;
   try {
     page = opts.all
       ? { next: null, previous: null, results: await listAllWebhooks(client, query, ctx.signal) }
-      : await client.call('webhooks.list', { query }, { signal: ctx.signal });
+      : ((await client.call('webhooksList', { query }, { signal: ctx.signal })) as WebhookPage);
   } catch (error) {
-    if (error instanceof ApiError) addHint(error, operations['webhooks.list'].scopes, await ctx.grant());
+    if (error instanceof ApiError) addHint(error, operation('webhooksList'), await ctx.grant());
     throw error;
   } finally {
     stop();

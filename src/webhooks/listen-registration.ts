@@ -56,7 +56,7 @@ export async function registerListener(ctx: Context, client: StoreClient, option
   }
   await removeLeftBehind(ctx, client);
   const target = options.publicUrl?.href ?? options.listenUrl;
-  const created = await client.webhooks.create({ body: { target, events: options.events, name: listenTag(), secret_key: options.secret } });
+  const created = (await client.call('webhooksCreate', { body: { target, events: options.events, name: listenTag(), secret_key: options.secret } })) as { id?: number };
   const id = created.id!;
   return { id, target, remove: () => removeWebhook(client, id) };
 }
@@ -75,7 +75,7 @@ async function removeLeftBehind(ctx: Context, client: StoreClient): Promise<void
 /** False when it was gone already. */
 async function removeWebhook(client: StoreClient, id: number): Promise<boolean> {
   try {
-    await client.webhooks.delete({ params: { id } });
+    await client.call('webhooksDestroy', { params: { id } });
     return true;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return false;

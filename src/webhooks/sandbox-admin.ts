@@ -4,14 +4,11 @@
 // does not.
 import { StoreAdminError, UsageError } from '../api/errors.js';
 import type { StoreClient } from '../api/client.js';
-import { operations } from '../api/operations.js';
+import { REFERENCE_VERSIONS } from '../api/operations.js';
 import { SANDBOX_PATH, SANDBOX_ROUTES } from '../sandbox/paths.js';
 
-/**
- * The sandbox's own paths need no API version, but the client sends one with every request: the
- * version of the webhooks' operations, which every sandbox-only path is about or beside.
- */
-const VERSION = operations['webhooks.list'].version;
+/** The sandbox's own paths need no API version, but the client sends one with every request: the newest. */
+const VERSION = REFERENCE_VERSIONS[0];
 
 export interface SandboxWebhook {
   id: number;

@@ -24,7 +24,7 @@ interface Fixture {
   /** The change that emits the event; the event table (events.ts) lists the event under it. */
   change: keyof typeof EVENTS_BY_CHANGE;
   /** The request whose body `--set` edits: the change itself, or the change to the object it starts from. */
-  sets: 'subscriptions.update' | 'orders.addNote' | 'customers.addNote' | 'disputes.create' | 'exports.create';
+  sets: 'subscriptionsPartialUpdate' | 'ordersNotesCreate' | 'usersNotesCreate' | 'disputesCreate' | 'exportsCreate';
   /** That request's body without --set. */
   body: Body;
   run(client: StoreClient, body: Body, edited: boolean, signal: AbortSignal): Promise<Change>;
@@ -42,38 +42,38 @@ const RENEWABLE: number[] = SEED.subscriptions.filter((s) => s.status !== 'cance
 
 const NOTE = { message: 'Note added by store-admin webhooks trigger' };
 // The renewal order is made from the subscription: --set changes the subscription first.
-const RENEWAL = { change: 'subscriptions.renew', sets: 'subscriptions.update', body: {}, run: renewOne } as const;
-const DISPUTE = { change: 'disputes.create', sets: 'disputes.create', body: { transaction: TRANSACTION, type: 'chargeback' }, run: disputeOne } as const;
+const RENEWAL = { change: 'subscriptionsRenewCreate', sets: 'subscriptionsPartialUpdate', body: {}, run: renewOne } as const;
+const DISPUTE = { change: 'disputesCreate', sets: 'disputesCreate', body: { transaction: TRANSACTION, type: 'chargeback' }, run: disputeOne } as const;
 
 /** One change per event the sandbox can emit; the operation behind it lists the event in events.ts. */
 export const TRIGGERS = new Map<string, Fixture>(Object.entries({
   'order.created': RENEWAL,
   'transaction.created': RENEWAL,
   'subscription.updated': {
-    change: 'subscriptions.update',
-    sets: 'subscriptions.update',
+    change: 'subscriptionsPartialUpdate',
+    sets: 'subscriptionsPartialUpdate',
     body: { is_test: true },
     run: async (client, body, edited) => {
-      await client.subscriptions.update({ params: { id: SUBSCRIPTION }, body });
+      await client.call('subscriptionsPartialUpdate', { params: { id: SUBSCRIPTION }, body });
       const did = edited ? `Updated subscription ${SUBSCRIPTION} (${Object.keys(body).join(', ')})` : `Marked subscription ${SUBSCRIPTION} as a test subscription`;
       return { did, object_id: SUBSCRIPTION };
     },
   },
   'order.updated': {
-    change: 'orders.addNote',
-    sets: 'orders.addNote',
+    change: 'ordersNotesCreate',
+    sets: 'ordersNotesCreate',
     body: NOTE,
     run: async (client, body) => {
-      await client.orders.addNote({ params: { number: ORDER }, body: body as never });
+      await client.call('ordersNotesCreate', { params: { number: ORDER }, body });
       return { did: `Added a note to order ${ORDER}`, object_id: ORDER };
     },
   },
   'customer.updated': {
-    change: 'customers.addNote',
-    sets: 'customers.addNote',
+    change: 'usersNotesCreate',
+    sets: 'usersNotesCreate',
     body: NOTE,
     run: async (client, body) => {
-      await client.customers.addNote({ params: { id: CUSTOMER }, body: body as never });
+      await client.call('usersNotesCreate', { params: { id: CUSTOMER }, body });
       return { did: `Added a note to customer ${CUSTOMER}`, object_id: CUSTOMER };
     },
   },
@@ -81,14 +81,14 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
   'transaction.updated': DISPUTE,
   'export.created': {
     change: 'export.available',
-    sets: 'exports.create',
+    sets: 'exportsCreate',
     body: { type: 'order_list', date_from: '2026-01-01T00:00:00Z', date_to: '2026-01-31T23:59:59Z' },
     run: async (client, body, _edited, signal) => {
-      const created = await client.exports.create({ body: body as never });
+      const created = (await client.call('exportsCreate', { body })) as Record<string, string | number | undefined>;
       // As on the platform, the event is sent when the export turns available, not when it is created:
       // a sandbox makes it available within seconds, so two minutes means something is wrong.
       for (let polls = 0; ; polls++) {
-        if ((await client.exports.get({ params: { id: Number(created.id) } }, { signal })).status === 'available') break;
+        if (((await client.call('exportsRetrieve', { params: { id: Number(created.id) } }, { signal })) as { status?: unknown }).status === 'available') break;
         if (polls === 240) throw new StoreAdminError(`Export ${created.id} was created but did not turn available within 2 minutes, so export.created was not sent`);
         await sleep(500, undefined, { signal }).catch(() => {
           throw new InterruptedError(`Interrupted: export ${created.id} was created; export.created is sent when it turns available`);
@@ -99,13 +99,6 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
   },
 } satisfies Record<string, Fixture>));
 
-/** The fields inside the free-form objects of a body that the platform knows, by `operation.field`. */
-const NESTED: Record<string, () => Promise<{ shape: Record<string, unknown> }>> = {
-  'subscriptions.update.attribution': async () => (await import('../api/schemas/common.js')).attribution,
-  'subscriptions.update.billing_address': async () => (await import('../api/schemas/common.js')).billingAddress,
-  'subscriptions.update.shipping_address': async () => (await import('../api/schemas/common.js')).shippingAddress,
-};
-
 /**
  * The fixture's body with each `path=value` of --set applied, checked against the request's own
  * schema: a path the object does not have, or a value the schema refuses, is a UsageError (exit 2)
@@ -113,8 +106,9 @@ const NESTED: Record<string, () => Promise<{ shape: Record<string, unknown> }>> 
  * schema refuses the text and takes that.
  */
 export async function bodyWithSets(event: string, fixture: Fixture, sets: readonly string[]): Promise<Body> {
-  const { operations } = await import('../api/operations.js');
-  const schema = ((await operations[fixture.sets].schemas()) as { body: ZodMiniType }).body;
+  const { loadOperation } = await import('../api/operations.js');
+  const op = await loadOperation(fixture.sets);
+  const schema = ((await op.schemas()) as { body: ZodMiniType }).body;
   const { toFieldIssues } = await import('../api/validate.js');
   const body: Body = structuredClone(fixture.body);
   for (const pair of sets) {
@@ -122,10 +116,7 @@ export async function bodyWithSets(event: string, fixture: Fixture, sets: readon
     const path = (at < 0 ? '' : pair.slice(0, at)).trim().split('.');
     if (path.some((part) => !/^[A-Za-z_][\w-]*$/.test(part))) throw new UsageError(`--set takes path=value, such as shipping_price=9.50 or billing_address.line4=Oslo (got "${pair}")`);
     const text = pair.slice(at + 1);
-    const nested = NESTED[`${fixture.sets}.${path[0]}`];
-    if (path.length > 1 && (path.length > 2 || !nested || !((path[1] ?? '') in (await nested()).shape))) {
-      throw unknownPath(event, fixture, path.join('.'));
-    }
+    if (path.length > 2) throw unknownPath(event, op.command, path.join('.'));
     const issuesWith = (value: unknown) => {
       setAt(body, path, value);
       const parsed = schema.safeParse(body);
@@ -138,16 +129,15 @@ export async function bodyWithSets(event: string, fixture: Fixture, sets: readon
       else issuesWith(text);
     }
     const unknown = issues.find((i) => /^unknown field/.test(i.message));
-    if (unknown) throw unknownPath(event, fixture, path.join('.'));
+    if (unknown) throw unknownPath(event, op.command, path.join('.'));
     if (issues.length > 0) throw new UsageError(`--set ${path.join('.')}: ${issues[0]!.message} (got "${text}"); nothing was sent`);
   }
   return body;
 }
 
-function unknownPath(event: string, fixture: Fixture, path: string) {
-  const [group, method] = fixture.sets.split('.');
-  return new UsageError(`--set ${path}: ${event}'s change (${group} ${method!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}) has no field ${path}; nothing was sent`, {
-    hint: `store-admin ${group!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${method!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} --help lists its fields`,
+function unknownPath(event: string, command: string, path: string) {
+  return new UsageError(`--set ${path}: ${event}'s change (${command}) has no field ${path}; nothing was sent`, {
+    hint: `store-admin ${command} --help lists its fields`,
   });
 }
 
@@ -170,10 +160,10 @@ function asJson(text: string): { value: unknown } | undefined {
 
 /** Renewing a subscription creates an order, paid by a new transaction; --set changes the active subscription first. */
 async function renewOne(client: StoreClient, body: Body, edited: boolean): Promise<Change> {
-  if (edited) await client.subscriptions.update({ params: { id: SUBSCRIPTION }, body });
+  if (edited) await client.call('subscriptionsPartialUpdate', { params: { id: SUBSCRIPTION }, body });
   for (const id of RENEWABLE) {
     try {
-      const renewed = await client.subscriptions.renew({ params: { id } });
+      const renewed = (await client.call('subscriptionsRenewCreate', { params: { id } })) as { orders?: { order_number?: string }[] };
       const order = renewed.orders?.at(-1)?.order_number;
       return { did: `Renewed subscription ${id}, which created order ${order}`, object_id: order ?? id };
     } catch (error) {
@@ -185,7 +175,7 @@ async function renewOne(client: StoreClient, body: Body, edited: boolean): Promi
 
 /** A dispute on the first order's payment (unless --set says otherwise) marks it disputed. */
 async function disputeOne(client: StoreClient, body: Body): Promise<Change> {
-  const dispute = await client.disputes.create({ body });
+  const dispute = (await client.call('disputesCreate', { body })) as { id?: number; transaction?: number | null; order?: number | null };
   const on = dispute.transaction == null ? '' : ` on transaction ${dispute.transaction}${dispute.order == null ? '' : ` of order ${dispute.order}`}`;
   return { did: `Opened dispute ${dispute.id}${on}`, object_id: dispute.id ?? '' };
 }

@@ -43,7 +43,7 @@ describe('client against the sandbox', () => {
 
   it('rejects invalid input listing every bad field, and sends nothing', async () => {
     const before = ctx.sandbox.counters.received;
-    const attempt = ctx.client.call('subscriptions.update', {
+    const attempt = ctx.client.call('subscriptionsPartialUpdate', {
       params: { id: 0 },
       body: { interval_count: 0, shipping_price: '12.345', status: 'paused' as never },
     });
@@ -85,7 +85,7 @@ describe('client against the sandbox', () => {
 
   it('prepares a request without sending it, with the token redacted', async () => {
     const before = ctx.sandbox.counters.received;
-    const prepared = ctx.client.request(await ctx.client.prepare('orders.addNote', { params: { number: 'A/1 b' }, body: { message: 'hi' } }));
+    const prepared = ctx.client.request(await ctx.client.prepare('ordersNotesCreate', { params: { number: 'A/1 b' }, body: { message: 'hi' } }));
     expect(prepared.url).toBe(`${ctx.sandbox.url}/api/admin/orders/A%2F1%20b/notes/`);
     expect(prepared.headers.authorization).toBe('Bearer ***');
     expect(JSON.stringify(prepared)).not.toContain(FULL_TOKEN);
@@ -137,13 +137,13 @@ const json = (status: number, body: unknown) => ({
 describe('client on the wire', () => {
   it('sends the documented headers and a JSON body', async () => {
     const { seen, client } = await rawServer(() => json(200, { id: 1 }));
-    await client.call('subscriptions.cancel', { params: { id: 7 }, body: { cancel_reason: 'other', send_cancel_notification: false } });
+    await client.call('subscriptionsCancelCreate', { params: { id: 7 }, body: { cancel_reason: 'other', send_cancel_notification: false } });
     const [request] = seen;
     expect(request?.method).toBe('POST');
     expect(request?.url).toBe('/api/admin/subscriptions/7/cancel/');
     expect(request?.headers).toMatchObject({
       authorization: 'Bearer secret-token',
-      'x-store-api-version': operations['subscriptions.cancel'].version,
+      'x-store-api-version': operations['subscriptionsCancelCreate'].version,
       accept: 'application/json',
       'content-type': 'application/json',
     });
@@ -153,8 +153,8 @@ describe('client on the wire', () => {
 
   it('says a POST without a body is empty (Content-Length: 0, never chunked), and a GET says nothing', async () => {
     const { seen, client } = await rawServer(() => json(200, { id: 1 }));
-    await client.call('subscriptions.renew', { params: { id: 1 } });
-    await client.call('categories.get', { params: { id: 1 } });
+    await client.call('subscriptionsRenewCreate', { params: { id: 1 } });
+    await client.call('categoriesRetrieve', { params: { id: 1 } });
     const [post, get] = seen;
     expect(post?.method).toBe('POST');
     expect(post?.headers?.['content-length']).toBe('0');
@@ -207,7 +207,7 @@ describe('client on the wire', () => {
     const warnings: string[] = [];
     const { url } = await rawServer(() => ({ status: 204 }));
     const client = createClient({ baseUrl: url, token: 't', onWarning: (m) => warnings.push(m) });
-    await expect(client.call('subscriptions.renew', { params: { id: 1 } })).resolves.toBeUndefined();
+    await expect(client.call('subscriptionsRenewCreate', { params: { id: 1 } })).resolves.toBeUndefined();
     expect(warnings).toEqual([]);
     await client.close();
   });

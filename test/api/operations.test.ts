@@ -50,7 +50,7 @@ describe('operation entries', () => {
   // Only app settings are free-form (4.14); every other answer has fields the spec lists.
   it.each(Object.entries(operations))('%s loads its schemas, whose strict response refuses {}', async (id, op) => {
     const schemas = await op.schemas();
-    expect(strict(schemas.response).safeParse({}).success).toBe(id === 'apps.updateSettings');
+    expect(strict(schemas.response).safeParse({}).success).toBe(id === 'appsSettingsPartialUpdate');
   });
 });
 
@@ -168,7 +168,7 @@ describe.skipIf(!factsPresent)(
   () => {
     it('list, update and delete match the published method, path, scope, version and status', () => {
       const rows = webhookManagement(factsPresent ? readFileSync(factsPath, 'utf8') : '');
-      const ours = (['webhooks.list', 'webhooks.update', 'webhooks.delete'] as const).map((id) => operations[id]);
+      const ours = (['webhooksList', 'webhooksPartialUpdate', 'webhooksDestroy'] as const).map((id) => operations[id]);
       expect(rows).toEqual(ours.map((op) => ({ method: op.method, path: op.path, scope: op.scopes.join(' '), success: op.success })));
       for (const op of ours) expect([op.section, op.version]).toEqual(['ref', '2024-04-01']);
     });

@@ -56,7 +56,7 @@ describe('hostile path values', () => {
     const SENT = VALUES.filter((value) => /^[^\uD800-\uDFFF]*$/.test(value)).slice(0, 400);
 
     it(`sends ${SENT.length} of them to the operation they name, or nothing`, async () => {
-      const route = () => ctx.sandbox.counters.byOperation['orders.listFulfillmentOrders']?.received ?? 0;
+      const route = () => ctx.sandbox.counters.byOperation['ordersFulfillmentOrdersRetrieve']?.received ?? 0;
       let reached = 0;
       for (const value of SENT) {
         const before = { all: ctx.sandbox.counters.received, route: route() };

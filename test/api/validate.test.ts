@@ -11,14 +11,14 @@ import { operations } from '../../src/api/operations.js';
 import { callPreparer, prepareCall, prepareCallWith, PreparedCall } from '../../src/api/prepare.js';
 import { validateInput } from '../../src/api/validate.js';
 
-const update = 'subscriptions.update' as const;
+const update = 'subscriptionsPartialUpdate' as const;
 
 describe('validateInput', () => {
   it('names every bad field of path parameters, query and body at once', async () => {
-    const schemas = await operations['orders.addNote'].schemas();
+    const schemas = await operations['ordersNotesCreate'].schemas();
     const error = (() => {
       try {
-        validateInput(operations['orders.addNote'], schemas, { params: { number: '' }, body: { message: 42, extra: true } });
+        validateInput(operations['ordersNotesCreate'], schemas, { params: { number: '' }, body: { message: 42, extra: true } });
       } catch (e) {
         return e;
       }
@@ -32,18 +32,18 @@ describe('validateInput', () => {
   });
 
   it('refuses a query for an operation that takes none', async () => {
-    const schemas = await operations['categories.get'].schemas();
-    expect(() => validateInput(operations['categories.get'], schemas, { params: { id: 1 }, query: { page: '2' } })).toThrow(/query/);
+    const schemas = await operations['categoriesRetrieve'].schemas();
+    expect(() => validateInput(operations['categoriesRetrieve'], schemas, { params: { id: 1 }, query: { page: '2' } })).toThrow(/query/);
   });
 });
 
 describe('prepareCall', () => {
   it('builds the call: path filled and encoded, body checked and serialised', async () => {
-    const call = await prepareCall('orders.addNote', { params: { number: 'A/1 b' }, body: { message: 'hi' } });
+    const call = await prepareCall('ordersNotesCreate', { params: { number: 'A/1 b' }, body: { message: 'hi' } });
     expect(call).toBeInstanceOf(PreparedCall);
-    expect(call).toMatchObject({ operation: 'orders.addNote', method: 'POST', path: '/orders/A%2F1%20b/notes/', search: '', body: { message: 'hi' } });
+    expect(call).toMatchObject({ operation: 'ordersNotesCreate', method: 'POST', path: '/orders/A%2F1%20b/notes/', search: '', body: { message: 'hi' } });
     expect(JSON.parse(call.json!)).toEqual(call.body);
-    const list = await prepareCall('webhooks.list', { query: { name: 'a b', active: 'true' } });
+    const list = await prepareCall('webhooksList', { query: { name: 'a b', active: 'true' } });
     expect(list.search).toBe('?name=a+b&active=true');
     expect(list.json).toBeUndefined();
   });

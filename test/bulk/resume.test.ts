@@ -36,7 +36,7 @@ describe('--resume', () => {
     const messages = Array.from({ length: 12 }, (_, i) => `resume note ${i + 1}, with a comma`);
     writeFileSync(csv, `number,message\r\n${messages.map((m, i) => `${10001 + (i % 3)},"${m}"`).join('\r\n')}`);
     const args = ['orders', 'add-note', '--each', csv, '--rate', '5', '--concurrency', '1'];
-    const applied = () => sandbox.counters.byOperation['orders.addNote']?.applied ?? 0;
+    const applied = () => sandbox.counters.byOperation['ordersNotesCreate']?.applied ?? 0;
 
     const child = spawn(process.execPath, [BIN, ...args], { env });
     let stderr = '';
@@ -171,7 +171,7 @@ describe('--resume', () => {
     const messages = Array.from({ length: 16 }, (_, i) => `overlapping note ${i + 1}`);
     writeFileSync(csv, `number,message\n${messages.map((m, i) => `${10001 + (i % 3)},${m}`).join('\n')}\n`);
     const args = ['orders', 'add-note', '--each', csv, '--rate', '4', '--concurrency', '1'];
-    const applied = () => sandbox.counters.byOperation['orders.addNote']?.applied ?? 0;
+    const applied = () => sandbox.counters.byOperation['ordersNotesCreate']?.applied ?? 0;
     const notes = () => Object.values(store.state.orderNotes).flat().map((note) => note.message as string);
 
     const child = spawn(process.execPath, [BIN, ...args], { env });
@@ -234,7 +234,7 @@ describe('--resume', () => {
       let stderr = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));
       const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-      const applied = () => sandbox.counters.byOperation['orders.addNote']?.applied ?? 0;
+      const applied = () => sandbox.counters.byOperation['ordersNotesCreate']?.applied ?? 0;
       await until('two lines applied', () => applied() >= 2, { seen: () => stderr });
       child.kill(signal);
       expect(await exited).toBe(code);

@@ -111,7 +111,7 @@ describe('store-admin api', () => {
     expect(r.stderr).toContain('authorization: Bearer ***');
     const dry = await api(['/categories/1/', '--dry-run']);
     expect(dry.json()).toMatchObject({ method: 'GET', url: `${ctx.sandbox.url}/api/admin/categories/1/` });
-    expect(dry.json().headers['x-store-api-version']).toBe(operations['categories.get'].version);
+    expect(dry.json().headers['x-store-api-version']).toBe(operations['categoriesRetrieve'].version);
   });
 });
 

@@ -211,7 +211,7 @@ describe.runIf(hasTmux)('--each in a terminal', () => {
       await t.waitFor(/and the same for 2 more \(3 in all\)\. Continue\?/);
       t.keys('y', 'Enter');
       expect(await t.exitCode()).toBe(0);
-      expect(ctx.sandbox.counters.byOperation['subscriptions.cancel']?.received).toBe(3);
+      expect(ctx.sandbox.counters.byOperation['subscriptionsCancelCreate']?.received).toBe(3);
     } finally {
       t.kill();
     }

@@ -125,7 +125,7 @@ describe('a target that cannot be written is refused before the export is create
   const ctx = useSandbox();
   const dir = useConfigDir();
   const env = () => ({ STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir });
-  const created = () => ctx.sandbox.counters.byOperation['exports.create']?.received ?? 0;
+  const created = () => ctx.sandbox.counters.byOperation['exportsCreate']?.received ?? 0;
 
   it('a dangling symbolic link', async () => {
     const file = join(dir, 'dangling.csv');
@@ -203,7 +203,7 @@ describe('a signed link that expires before it is fetched (--link-ttl)', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('The download link of export 1 was refused (expired?); asking for a fresh one');
-    expect(ctx.sandbox.counters.byOperation['exports.download']?.received).toBe(2);
+    expect(ctx.sandbox.counters.byOperation['exportsDownloadRetrieve']?.received).toBe(2);
     expect(readFileSync(file, 'utf8')).toMatch(CSV_HEADER);
   });
 });

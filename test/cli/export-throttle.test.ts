@@ -18,7 +18,7 @@ describe('exports create --download when the store throttles', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     expect(ctx.sandbox.counters.faults.error).toBeGreaterThan(0);
-    expect(ctx.sandbox.counters.byOperation['exports.get']?.received).toBeGreaterThan(1);
+    expect(ctx.sandbox.counters.byOperation['exportsRetrieve']?.received).toBeGreaterThan(1);
     expect(readFileSync(file, 'utf8')).toMatch(/^number,/);
   });
 });

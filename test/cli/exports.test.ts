@@ -17,7 +17,7 @@ describe('exports create --wait / --download', () => {
   const dir = useConfigDir();
   const env = () => ({ STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir });
   const cli = (args: string[], cwd?: string) => runCli(args, { env: env(), cwd });
-  const created = () => ctx.sandbox.counters.byOperation['exports.create']?.received ?? 0;
+  const created = () => ctx.sandbox.counters.byOperation['exportsCreate']?.received ?? 0;
 
   it('waits for a pending export and downloads it to a file', async () => {
     const file = join(dir, 'orders.csv');
@@ -28,7 +28,7 @@ describe('exports create --wait / --download', () => {
     expect(r.stderr).toContain(`Export ${shown.id} is pending; waiting until it is available (at most 30m00s)`);
     expect(r.stderr).toContain(`Saved export ${shown.id} to ${file}`);
     expect(readFileSync(file, 'utf8')).toMatch(CSV_HEADER);
-    expect(ctx.sandbox.counters.byOperation['exports.get']?.received).toBeGreaterThan(0);
+    expect(ctx.sandbox.counters.byOperation['exportsRetrieve']?.received).toBeGreaterThan(0);
     expect(readdirSync(dir).filter((name) => name.endsWith('.part'))).toEqual([]);
   });
 
@@ -144,7 +144,7 @@ describe('a pending export that takes long', () => {
     const r = await runCli(['exports', 'download', String(id), '--wait', '--wait-timeout', '1s', '--output-file', join(dir, 'x.csv')], { env: env() });
     expect(r.code).toBe(5);
     expect(r.stderr).toContain(`store-admin: Gave up waiting for export ${id} after 1s: it is still pending`);
-    expect(ctx.sandbox.counters.byOperation['exports.download']?.received ?? 0).toBe(0);
+    expect(ctx.sandbox.counters.byOperation['exportsDownloadRetrieve']?.received ?? 0).toBe(0);
     const lone = await runCli(['exports', 'download', String(id), '--wait-timeout', '1s'], { env: env() });
     expect(lone.code).toBe(2);
     expect(lone.stderr).toContain('--wait-timeout goes with --wait');
@@ -171,7 +171,7 @@ describe('signed links that expire on the way', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('The download link of export 1 was refused (expired?); asking for a fresh one');
     expect(ctx.sandbox.counters.faults['expired-link']).toBe(1);
-    expect(ctx.sandbox.counters.byOperation['exports.download']?.received).toBe(2);
+    expect(ctx.sandbox.counters.byOperation['exportsDownloadRetrieve']?.received).toBe(2);
     expect(readFileSync(file, 'utf8')).toMatch(CSV_HEADER);
   });
 });
@@ -187,7 +187,7 @@ describe('links that never work', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('store-admin: The download link was refused (403): it has expired or its signature is not valid');
-    expect(ctx.sandbox.counters.byOperation['exports.download']?.received).toBe(3);
+    expect(ctx.sandbox.counters.byOperation['exportsDownloadRetrieve']?.received).toBe(3);
     expect(readdirSync(dir).filter((name) => name.includes('never'))).toEqual([]);
   });
 });

@@ -35,10 +35,10 @@ describe('path values', () => {
     const dry = await cli(['apps', 'update-settings', value, '--set', 'x=1', '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.json().url).toBe(`${ctx.sandbox.url}/api/admin/apps/a%2Fb%3Fc%23d%25e%07f%20../settings/`);
-    const before = ctx.sandbox.counters.byOperation['apps.updateSettings']?.received ?? 0;
+    const before = ctx.sandbox.counters.byOperation['appsSettingsPartialUpdate']?.received ?? 0;
     const sent = await cli(['apps', 'update-settings', value, '--set', 'x=1', '--yes']);
     // The request reached the settings route of that one app id, whatever the store answered.
-    expect(ctx.sandbox.counters.byOperation['apps.updateSettings']?.received).toBe(before + 1);
+    expect(ctx.sandbox.counters.byOperation['appsSettingsPartialUpdate']?.received).toBe(before + 1);
     expect(sent.stderr).not.toMatch(/unexpected/i);
   });
 

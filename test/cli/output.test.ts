@@ -114,7 +114,7 @@ describe('output', () => {
     const r = await cli(['categories', 'get', '1', '--api-version', '2099-01-01']);
     expect(r.stderr).toContain('warning: sending X-Store-API-Version: 2099-01-01');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`must be "${operations['categories.get'].version}"`);
+    expect(r.stderr).toContain(`must be "${operations['categoriesRetrieve'].version}"`);
   });
 
   it('--quiet keeps stderr clean on success', async () => {
@@ -129,7 +129,7 @@ describe('output', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`POST ${ctx.sandbox.url}/api/admin/subscriptions/3/cancel/`);
     expect(r.stdout).toContain('authorization: Bearer ***');
-    expect(r.stdout).toContain(`x-store-api-version: ${operations['subscriptions.cancel'].version}`);
+    expect(r.stdout).toContain(`x-store-api-version: ${operations['subscriptionsCancelCreate'].version}`);
     expect(r.stdout).toContain('"cancel_reason": "other"');
     expect(ctx.sandbox.counters.received).toBe(before);
   });

@@ -41,7 +41,7 @@ describe('prompt answers are checked as the flags are, and asked again', () => {
   });
 
   it('a missing argument is checked as the argument is, then the change is confirmed; a no sends nothing', async () => {
-    const before = received('subscriptions.renew');
+    const before = received('subscriptionsRenewCreate');
     const r = await ask(['subscriptions', 'renew'], [{ tries: ['two', '0', '-3', '2.5', '2'] }, false]);
     expect(r.asked.map(({ kind, flag, message, verdicts }) => ({ kind, flag, message, verdicts }))).toEqual([
       {
@@ -54,7 +54,7 @@ describe('prompt answers are checked as the flags are, and asked again', () => {
     ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^store-admin: Canceled; nothing was sent$/m);
-    expect(received('subscriptions.renew')).toBe(before);
+    expect(received('subscriptionsRenewCreate')).toBe(before);
   });
 
   it('a webhook: the target must be an http(s) URL, an event name one the platform publishes', async () => {

@@ -37,13 +37,13 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
   });
 
   it('declining the confirmation sends nothing', async () => {
-    const before = ctx.sandbox.counters.byOperation['orders.removeLine']?.received ?? 0;
+    const before = ctx.sandbox.counters.byOperation['ordersLinesDestroy']?.received ?? 0;
     const t = start(['orders', 'remove-line', '10001', '102']);
     await t.waitFor(/Remove line 102 from order 10001\? The order's totals will be recomputed\. Continue\?/);
     t.keys('n', 'Enter');
     expect(await t.exitCode()).toBe(2);
     expect(t.screen()).toContain('Canceled; nothing was sent');
-    expect(ctx.sandbox.counters.byOperation['orders.removeLine']?.received ?? 0).toBe(before);
+    expect(ctx.sandbox.counters.byOperation['ordersLinesDestroy']?.received ?? 0).toBe(before);
   });
 
   it('offers the known webhook events and takes others with --allow-unknown-event', async () => {
@@ -202,7 +202,7 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
   });
 
   it('disputes create with no flags asks for the useful fields, then confirms', async () => {
-    const before = ctx.sandbox.counters.byOperation['disputes.create']?.received ?? 0;
+    const before = ctx.sandbox.counters.byOperation['disputesCreate']?.received ?? 0;
     const t = start(['disputes', 'create']);
     await t.waitFor(/Kind of dispute:/);
     t.keys('Down', 'Enter');
@@ -227,14 +227,14 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
     await t.waitFor(/Record a chargeback of 84.00 USD on transaction 502\? Continue\?/);
     t.keys('y', 'Enter');
     expect(await t.exitCode()).toBe(0);
-    expect(ctx.sandbox.counters.byOperation['disputes.create']?.received ?? 0).toBe(before + 1);
+    expect(ctx.sandbox.counters.byOperation['disputesCreate']?.received ?? 0).toBe(before + 1);
     expect(t.screen()).toMatch(/Type\s+│ chargeback/);
   });
 
   it.each([
-    [['fulfillment-orders', 'reject-cancellation', '401'], /Reject the cancellation request of fulfillment order 401\? Continue\?/, 'fulfillmentOrders.rejectCancellation'],
-    [['subscriptions', 'update', '2', '--status', 'past_due'], /Set subscription 2 to past_due\? Continue\?/, 'subscriptions.update'],
-    [['api', '/subscriptions/1/cancel/', '-X', 'POST', '-f', 'cancel_reason=other'], /Send POST \/subscriptions\/1\/cancel\/ \(Cancel a subscription\), which cannot be undone\? Continue\?/, 'subscriptions.cancel'],
+    [['fulfillment-orders', 'reject-cancellation', '401'], /Reject the cancellation request of fulfillment order 401\? Continue\?/, 'cancellationRequestReject'],
+    [['subscriptions', 'update', '2', '--status', 'past_due'], /Set subscription 2 to past_due\? Continue\?/, 'subscriptionsPartialUpdate'],
+    [['api', '/subscriptions/1/cancel/', '-X', 'POST', '-f', 'cancel_reason=other'], /Send POST \/subscriptions\/1\/cancel\/ \(Cancel a subscription\), which cannot be undone\? Continue\?/, 'subscriptionsCancelCreate'],
   ] as const)('%j asks first on a terminal', async (args, question, operation) => {
     const before = ctx.sandbox.counters.byOperation[operation]?.received ?? 0;
     const t = start([...args]);

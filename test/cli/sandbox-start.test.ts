@@ -46,7 +46,7 @@ function start(flags: string[]): Promise<Running> {
 
 /** One request as curl would send it, with the operation's own version header. */
 async function get(url: string, path: string, token: string) {
-  const version = path === '/exports/types/' ? operations['exports.listTypes'].version : operations['categories.get'].version;
+  const version = path === '/exports/types/' ? operations['exportsTypesRetrieve'].version : operations['categoriesRetrieve'].version;
   const response = await fetch(`${url}/api/admin${path}`, {
     headers: { authorization: `Bearer ${token}`, 'x-store-api-version': version },
   });

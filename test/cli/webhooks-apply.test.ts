@@ -42,7 +42,7 @@ async function stored(sandbox: Sandbox): Promise<Webhook[]> {
 }
 
 const changesSent = (sandbox: Sandbox) =>
-  (['webhooks.create', 'webhooks.update', 'webhooks.delete'] as const).reduce((sum, id) => sum + (sandbox.counters.byOperation[id]?.received ?? 0), 0);
+  (['webhooksCreate', 'webhooksPartialUpdate', 'webhooksDestroy'] as const).reduce((sum, id) => sum + (sandbox.counters.byOperation[id]?.received ?? 0), 0);
 
 describe('webhooks apply', () => {
   const ctx = useSandbox({ pageSize: 2 });

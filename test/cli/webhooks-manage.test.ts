@@ -67,12 +67,12 @@ describe('webhooks list, update and delete', () => {
   });
 
   it('create and update refuse an unknown event with a suggestion unless --allow-unknown-event', async () => {
-    const before = ctx.sandbox.counters.byOperation['webhooks.create']?.received ?? 0;
+    const before = ctx.sandbox.counters.byOperation['webhooksCreate']?.received ?? 0;
     const typo = await cli(['webhooks', 'create', '--target', 'https://hooks.example.com/t', '--event', 'order.craeted']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('--event: unknown event "order.craeted"; did you mean order.created?');
     expect(typo.stderr).toContain('--allow-unknown-event');
-    expect(ctx.sandbox.counters.byOperation['webhooks.create']?.received ?? 0).toBe(before);
+    expect(ctx.sandbox.counters.byOperation['webhooksCreate']?.received ?? 0).toBe(before);
     const update = await cli(['webhooks', 'update', '3', '--event', 'order.created,subscription.updatd']);
     expect(update.code).toBe(2);
     expect(update.stderr).toContain('did you mean subscription.updated?');
@@ -85,11 +85,11 @@ describe('webhooks list, update and delete', () => {
   });
 
   it('delete needs --yes without a terminal (exit 2, nothing sent), deletes with it, and a second delete is exit 1', async () => {
-    const before = ctx.sandbox.counters.byOperation['webhooks.delete']?.received ?? 0;
+    const before = ctx.sandbox.counters.byOperation['webhooksDestroy']?.received ?? 0;
     const refused = await cli(['webhooks', 'delete', '4']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('confirmation needed');
-    expect(ctx.sandbox.counters.byOperation['webhooks.delete']?.received ?? 0).toBe(before);
+    expect(ctx.sandbox.counters.byOperation['webhooksDestroy']?.received ?? 0).toBe(before);
 
     const deleted = await cli(['webhooks', 'delete', '4', '--yes']);
     expect(deleted.code).toBe(0);

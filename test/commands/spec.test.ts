@@ -8,24 +8,24 @@ import type { BodyField, CheckedInput, OperationCommand } from '../../src/run/sp
 
 describe('a spec keyed by its operation', () => {
   it('names only the path parameters and body keys of its operation', () => {
-    const field: BodyField<'subscriptions.cancel'> = { key: 'cancel_reason', help: 'why it is canceled' };
+    const field: BodyField<'subscriptionsCancelCreate'> = { key: 'cancel_reason', help: 'why it is canceled' };
     // @ts-expect-error subscriptions.cancel has no body key cancel_reasn
-    const misspelt: BodyField<'subscriptions.cancel'> = { key: 'cancel_reasn', help: 'why it is canceled' };
+    const misspelt: BodyField<'subscriptionsCancelCreate'> = { key: 'cancel_reasn', help: 'why it is canceled' };
     // @ts-expect-error the path of subscriptions.cancel has no parameter ident
-    const wrongArg: OperationCommand<'subscriptions.cancel'>['args'] = [['id', 'ident', 'subscription id']];
+    const wrongArg: OperationCommand<'subscriptionsCancelCreate'>['args'] = [['id', 'ident', 'subscription id']];
     // @ts-expect-error subscriptions.renew takes no body, so no field fits it
-    const noBody: BodyField<'subscriptions.renew'> = { key: 'cancel_reason', help: 'why' };
+    const noBody: BodyField<'subscriptionsRenewCreate'> = { key: 'cancel_reason', help: 'why' };
     expect([field.key, misspelt.key, wrongArg?.[0]?.[1], noBody.key]).toEqual(['cancel_reason', 'cancel_reasn', 'ident', 'cancel_reason']);
   });
 
   it('gives its hooks the input typed as the operation takes it', () => {
-    expectTypeOf<CheckedInput<'subscriptions.cancel'>['params']>().toEqualTypeOf<{ id: number }>();
-    expectTypeOf<CheckedInput<'orders.addNote'>['params']>().toEqualTypeOf<{ number: string }>();
-    expectTypeOf<CheckedInput<'subscriptions.renew'>['body']>().toEqualTypeOf<undefined>();
+    expectTypeOf<CheckedInput<'subscriptionsCancelCreate'>['params']>().toEqualTypeOf<{ id: number }>();
+    expectTypeOf<CheckedInput<'ordersNotesCreate'>['params']>().toEqualTypeOf<{ number: string }>();
+    expectTypeOf<CheckedInput<'subscriptionsRenewCreate'>['body']>().toEqualTypeOf<undefined>();
     // The run layer reads every spec by the wide type: a spec for one operation is one of those.
-    const spec: OperationCommand<'subscriptions.renew'> = {
+    const spec: OperationCommand<'subscriptionsRenewCreate'> = {
       name: 'renew',
-      operation: 'subscriptions.renew',
+      operation: 'subscriptionsRenewCreate',
       args: [['id', 'id', 'subscription id']],
       confirm: ({ params }) => `Renew subscription ${params.id}?`,
       view: 'subscription',

@@ -29,7 +29,7 @@ describe('store-admin history', () => {
     const host = new URL(ctx.sandbox.url).host;
     expect(list.json()).toEqual([
       expect.objectContaining({ command: 'customers add-note', store: host, outcome: 'run', run: id, lines: 3, applied: 2, failed: 1, unknown: 0, not_sent: 0 }),
-      expect.objectContaining({ command: 'customers add-note', operation: 'customers.addNote', store: host, target: '99999', outcome: 'failed', status: 404 }),
+      expect.objectContaining({ command: 'customers add-note', operation: 'usersNotesCreate', store: host, target: '99999', outcome: 'failed', status: 404 }),
       expect.objectContaining({ command: 'customers add-note', store: host, target: '1', outcome: 'applied', status: 200 }),
     ]);
 
@@ -46,7 +46,7 @@ describe('store-admin history', () => {
   });
 
   it('filters by --since and --operation, and says when nothing matches', async () => {
-    expect((await cli(['history', '--operation', 'customers.addNote', '--json'])).json()).toHaveLength(3);
+    expect((await cli(['history', '--operation', 'usersNotesCreate', '--json'])).json()).toHaveLength(3);
     expect((await cli(['history', '--operation', 'subscriptions cancel', '--json'])).json()).toEqual([]);
     expect((await cli(['history', 'list', '--since', '1h', '--json'])).json()).toHaveLength(3);
     const bad = await cli(['history', '--since', 'yesterday']);
@@ -117,12 +117,12 @@ describe('retention', () => {
     const odd = join(dir, 'odd');
     mkdirSync(join(odd, 'history', 'runs'), { recursive: true });
     const id = '20261123-090000-eeee';
-    const good = { at: new Date().toISOString(), command: 'customers add-note', operation: 'customers.addNote', store: 's', outcome: 'run', run: id };
+    const good = { at: new Date().toISOString(), command: 'customers add-note', operation: 'usersNotesCreate', store: 's', outcome: 'run', run: id };
     writeFileSync(
       join(odd, 'history', 'history.jsonl'),
       ['null', '{"at":5,"command":"x","operation":"x","store":"s","outcome":"applied"}', '"text"', '[]', JSON.stringify(good), '{"at":"2026-11-2'].join('\n'),
     );
-    const header = { type: 'run', id, at: good.at, command: 'customers add-note', operation: 'customers.addNote', store: 's', input: { source: '-', sha256: 'x', lines: 3 }, body: 'y' };
+    const header = { type: 'run', id, at: good.at, command: 'customers add-note', operation: 'usersNotesCreate', store: 's', input: { source: '-', sha256: 'x', lines: 3 }, body: 'y' };
     writeFileSync(
       join(odd, 'history', 'runs', `${id}.jsonl`),
       [JSON.stringify(header), 'null', '{"type":"outcome","line":"x","outcome":"applied"}', '{"type":"outcome","line":1,"outcome":"applied","input":["1"]}', '{"type":"sent","line":null}', '7'].join('\n'),
@@ -142,7 +142,7 @@ describe('retention', () => {
   it('lists a run whose journal is gone (removed by hand, or never written) instead of failing', async () => {
     const lost = join(dir, 'lost');
     mkdirSync(join(lost, 'history', 'runs'), { recursive: true });
-    const entry = { at: new Date().toISOString(), command: 'customers add-note', operation: 'customers.addNote', store: 's', outcome: 'run', run: '20261123-080000-dddd' };
+    const entry = { at: new Date().toISOString(), command: 'customers add-note', operation: 'usersNotesCreate', store: 's', outcome: 'run', run: '20261123-080000-dddd' };
     writeFileSync(join(lost, 'history', 'history.jsonl'), `${JSON.stringify(entry)}\n`);
     const r = await runCli(['history', '--json'], { env: { STORE_ADMIN_CONFIG_DIR: lost } });
     expect(r.code, r.stderr).toBe(0);

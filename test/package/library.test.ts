@@ -85,7 +85,7 @@ export async function run(): Promise<string | null | undefined> {
   await store.subscriptions.cancel({ params: { id: 1 }, body: { cancel_reason: 'bored' } });
   // @ts-expect-error: ids are numbers
   await store.categories.get({ params: { id: '1' } });
-  const list: OperationOutput<'orders.listFulfillmentOrders'> = await store.orders.listFulfillmentOrders({ params: { number: '10001' } });
+  const list: OperationOutput<'ordersFulfillmentOrdersRetrieve'> = await store.orders.listFulfillmentOrders({ params: { number: '10001' } });
   const check: { valid: boolean; matched: 'raw' | 'python-json' | null } = verifyWebhookSignature('{}', undefined, 'secret');
   // @ts-expect-error: the body is text or bytes
   verifyWebhookSignature({}, 'ab', 'secret');

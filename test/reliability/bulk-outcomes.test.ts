@@ -40,7 +40,7 @@ describe('--each with --failed when answers are lost', () => {
     // The lost answers were changes that did happen.
     expect(notesBefore('10001')).toBe(before['10001'] + 1);
     expect(notesBefore('10003')).toBe(before['10003'] + 1);
-    expect(ctx.sandbox.counters.byOperation['orders.addNote']).toEqual({ received: 4, applied: 2 });
+    expect(ctx.sandbox.counters.byOperation['ordersNotesCreate']).toEqual({ received: 4, applied: 2 });
 
     expect(r.stderr).toContain('2 with an unknown outcome');
     expect(r.stderr).toMatch(/^.*Lines 1, 3 may or may not have been applied \(their answers were lost\): check them before running them again$/m);

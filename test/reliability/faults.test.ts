@@ -112,9 +112,9 @@ describe('changes are never applied twice', () => {
     }
     const counts = sandbox.counters.byOperation;
     // Every invocation sent exactly one request: nothing was retried.
-    expect(counts['disputes.create']?.received).toBe(40);
-    expect(counts['subscriptions.renew']?.received).toBe(20);
-    expect(counts['orders.addNote']?.received).toBe(20);
+    expect(counts['disputesCreate']?.received).toBe(40);
+    expect(counts['subscriptionsRenewCreate']?.received).toBe(20);
+    expect(counts['ordersNotesCreate']?.received).toBe(20);
     const caseNumbers = Object.values(store.state.disputes).map((d) => d.case_number);
     expect(new Set(caseNumbers).size).toBe(caseNumbers.length);
     expect(store.state.subscriptions['1']!.num_orders).toBe(1 + 20);
@@ -134,7 +134,7 @@ describe('changes are never applied twice', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('the retry found nothing to delete: the first attempt most likely deleted it');
     expect(store.state.orders['10002']!.lines!.map((l) => l.id)).toEqual([104]);
-    expect(sandbox.counters.byOperation['orders.removeLine']).toEqual({ received: 2, applied: 1 });
+    expect(sandbox.counters.byOperation['ordersLinesDestroy']).toEqual({ received: 2, applied: 1 });
   });
 
   it('a POST is retried when the connection was refused, since nothing was sent', async () => {

@@ -17,9 +17,9 @@ const SECRET = 'whsec_sandbox_test';
  * Changes whose answer is the object their first event carries at 2024-04-01 (a note's answer is
  * the note, not the order; cancel answers in the 2023-02-10 shape).
  */
-const ANSWERS_THE_OBJECT: OperationId[] = ['orders.removeLine', 'subscriptions.update', 'disputes.create'];
+const ANSWERS_THE_OBJECT: OperationId[] = ['ordersLinesDestroy', 'subscriptionsPartialUpdate', 'disputesCreate'];
 /** The input of each change: a dispute on a transaction, which it marks disputed. */
-const inputOf = (id: OperationId) => (id === 'disputes.create' ? { body: { transaction: 501 } } : validInputs[id]);
+const inputOf = (id: OperationId) => (id === 'disputesCreate' ? { body: { transaction: 501 } } : validInputs[id]);
 
 describe('the event table', () => {
   it('is the one the README documents', () => {
@@ -94,7 +94,7 @@ describe('every change in the event table emits its events', () => {
   /** Not a request: a new export turns available in wall time, and only then is `export.created` sent. */
   async function exportTurnedAvailable(): Promise<Record<string, unknown>> {
     const before = receiver.requests.length;
-    const created = await ctx.client.exports.create(validInputs['exports.create']);
+    const created = await ctx.client.exports.create(validInputs['exportsCreate']);
     expect(created.status).toBe('pending');
     expect(receiver.requests.length).toBe(before);
     return until(`export ${created.id} to be available`, async () => {
@@ -113,7 +113,7 @@ describe('every change in the event table emits its events', () => {
     await ctx.client.webhooks.create({ body: { target: off.url, events: ['order.updated'], active: false } });
     await ctx.client.webhooks.create({ body: { target: off.url, events: ['dispute.created'] } });
     const before = log.list.length;
-    await ctx.client.call('orders.addNote', validInputs['orders.addNote']);
+    await ctx.client.call('ordersNotesCreate', validInputs['ordersNotesCreate']);
     await log.until((o) => o.length > before && o.some((x) => x.webhook === webhookId && x.event_type === 'order.updated'));
     expect(off.requests).toHaveLength(0);
     await off.close();
@@ -134,7 +134,7 @@ describe('failed deliveries', () => {
   it(`are retried ${MAX_RETRIES} times with a rising warning_count, then the webhook is switched off`, async () => {
     const receiver = await startReceiver(() => 500);
     const { id } = await ctx.client.webhooks.create({ body: { target: receiver.url, events: ['customer.updated'] } });
-    await ctx.client.call('customers.addNote', validInputs['customers.addNote']);
+    await ctx.client.call('usersNotesCreate', validInputs['usersNotesCreate']);
     await log.until((o) => o.some((x) => x.webhook === id && x.deactivated));
     const mine = snapshots.filter((s) => s.webhook === id);
     expect(receiver.requests).toHaveLength(MAX_RETRIES + 1);
@@ -151,11 +151,11 @@ describe('failed deliveries', () => {
   it('a 410 switches the webhook off at once', async () => {
     const receiver = await startReceiver(() => 410);
     const { id } = await ctx.client.webhooks.create({ body: { target: receiver.url, events: ['dispute.created'] } });
-    await ctx.client.call('disputes.create', validInputs['disputes.create']);
+    await ctx.client.call('disputesCreate', validInputs['disputesCreate']);
     const outcomes = await log.until((o) => o.some((x) => x.webhook === id));
     expect(outcomes.filter((o) => o.webhook === id)).toEqual([expect.objectContaining({ status: 410, ok: false, deactivated: true, failures: 1 })]);
     expect(await ctx.client.webhooks.get({ params: { id: id! } })).toMatchObject({ active: false, warning_count: 1 });
-    await ctx.client.call('disputes.create', validInputs['disputes.create']);
+    await ctx.client.call('disputesCreate', validInputs['disputesCreate']);
     expect(receiver.requests).toHaveLength(1);
     await receiver.close();
   });
@@ -164,11 +164,11 @@ describe('failed deliveries', () => {
     const gone = await startReceiver(() => 200);
     await gone.close();
     const { id } = await ctx.client.webhooks.create({ body: { target: gone.url, events: ['export.created'] } });
-    await ctx.client.call('exports.create', validInputs['exports.create']);
+    await ctx.client.call('exportsCreate', validInputs['exportsCreate']);
     const refused = await log.until((o) => o.some((x) => x.webhook === id));
     expect(refused.find((o) => o.webhook === id)).toMatchObject({ ok: false, failures: 1, error: expect.stringMatching(/ECONNREFUSED/) });
     // The seed's webhook 1 points at a .example host, which never resolves.
-    await ctx.client.call('orders.addNote', validInputs['orders.addNote']);
+    await ctx.client.call('ordersNotesCreate', validInputs['ordersNotesCreate']);
     const reserved = await log.until((o) => o.some((x) => x.webhook === 1));
     expect(reserved.find((o) => o.webhook === 1)?.error).toMatch(/reserved name/);
   });
@@ -180,7 +180,7 @@ describe('a receiver that does not answer', () => {
   it('fails the attempt after the timeout (20 s on the platform) and counts a warning', async () => {
     const silent = await startReceiver(() => new Promise<number>(() => {}));
     const { id } = await ctx.client.webhooks.create({ body: { target: silent.url, events: ['order.updated'] } });
-    await ctx.client.call('orders.removeLine', validInputs['orders.removeLine']);
+    await ctx.client.call('ordersLinesDestroy', validInputs['ordersLinesDestroy']);
     const [outcome] = (await log.until((o) => o.some((x) => x.webhook === id))).filter((o) => o.webhook === id);
     expect(outcome).toMatchObject({ ok: false, failures: 1, error: 'no answer within 0.1 s' });
     expect(await ctx.client.webhooks.get({ params: { id: id! } })).toMatchObject({ active: true, warning_count: 1 });

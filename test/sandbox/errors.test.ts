@@ -58,7 +58,7 @@ describe('sandbox error answers', () => {
   });
 
   it('4.9 needs both of its scopes', async () => {
-    const id = 'fulfillmentOrders.rejectCancellation';
+    const id = 'cancellationRequestReject';
     const half = await raw(ctx.sandbox, 'POST', pathFor(id), { headers: headersFor(id, 'half-fulfillment'), body: '{}' });
     expect(half.status).toBe(403);
     expect(half.body?.detail).toBe('This token lacks the scope fulfillment_service:write.');
@@ -70,32 +70,32 @@ describe('sandbox error answers', () => {
   });
 
   it('4.14 needs a token but no scope', async () => {
-    const id = 'apps.updateSettings';
+    const id = 'appsSettingsPartialUpdate';
     const response = await raw(ctx.sandbox, 'PATCH', pathFor(id), { headers: headersFor(id, 'no-scopes'), body: '{"a":1}' });
     expect(response.status).toBe(200);
     expect(response.body?.a).toBe(1);
   });
 
   it('a scoped token reaches the operations it has scopes for', async () => {
-    const response = await raw(ctx.sandbox, 'GET', '/exports/types/', { headers: headersFor('exports.listTypes', 'reader') });
+    const response = await raw(ctx.sandbox, 'GET', '/exports/types/', { headers: headersFor('exportsTypesRetrieve', 'reader') });
     expect(response.status).toBe(200);
   });
 
   it.each([
-    ['orders.removeLine', { number: '99999', lineId: 101 }, 'Order 99999 not found.'],
-    ['orders.removeLine', { number: '10001', lineId: 999 }, 'Line 999 of order 10001 not found.'],
-    ['orders.addNote', { number: 'nope' }, 'Order nope not found.'],
-    ['subscriptions.cancel', { id: 99 }, 'Subscription 99 not found.'],
-    ['subscriptions.renew', { id: 99 }, 'Subscription 99 not found.'],
-    ['subscriptions.update', { id: 99 }, 'Subscription 99 not found.'],
-    ['orders.getFulfillmentEvent', { number: '10001', fulfillmentId: 999, eventId: '301' }, 'Fulfillment 999 of order 10001 not found.'],
-    ['orders.getFulfillmentEvent', { number: '10001', fulfillmentId: 201, eventId: '999' }, 'Event 999 of fulfillment 201 not found.'],
-    ['orders.listFulfillmentOrders', { number: '99999' }, 'Order 99999 not found.'],
-    ['customers.addNote', { id: 99 }, 'Customer 99 not found.'],
-    ['fulfillmentOrders.rejectCancellation', { id: 999 }, 'Fulfillment order 999 not found.'],
-    ['categories.get', { id: 99 }, 'Category 99 not found.'],
-    ['apps.updateSettings', { clientId: 'unknown-app' }, 'App unknown-app not found.'],
-    ['webhooks.get', { id: 99 }, 'Webhook 99 not found.'],
+    ['ordersLinesDestroy', { number: '99999', lineId: 101 }, 'Order 99999 not found.'],
+    ['ordersLinesDestroy', { number: '10001', lineId: 999 }, 'Line 999 of order 10001 not found.'],
+    ['ordersNotesCreate', { number: 'nope' }, 'Order nope not found.'],
+    ['subscriptionsCancelCreate', { id: 99 }, 'Subscription 99 not found.'],
+    ['subscriptionsRenewCreate', { id: 99 }, 'Subscription 99 not found.'],
+    ['subscriptionsPartialUpdate', { id: 99 }, 'Subscription 99 not found.'],
+    ['ordersFulfillmentsEventsRetrieve', { number: '10001', fulfillmentId: 999, eventId: '301' }, 'Fulfillment 999 of order 10001 not found.'],
+    ['ordersFulfillmentsEventsRetrieve', { number: '10001', fulfillmentId: 201, eventId: '999' }, 'Event 999 of fulfillment 201 not found.'],
+    ['ordersFulfillmentOrdersRetrieve', { number: '99999' }, 'Order 99999 not found.'],
+    ['usersNotesCreate', { id: 99 }, 'Customer 99 not found.'],
+    ['cancellationRequestReject', { id: 999 }, 'Fulfillment order 999 not found.'],
+    ['categoriesRetrieve', { id: 99 }, 'Category 99 not found.'],
+    ['appsSettingsPartialUpdate', { clientId: 'unknown-app' }, 'App unknown-app not found.'],
+    ['webhooksRetrieve', { id: 99 }, 'Webhook 99 not found.'],
   ] as const)('%s: 404 for unknown ids %j', async (id, params, detail) => {
     const response = await raw(ctx.sandbox, operations[id].method, fillPath(operations[id].path, params), {
       headers: headersFor(id),
@@ -108,25 +108,25 @@ describe('sandbox error answers', () => {
   it.each(['/categories/abc/', '/categories/0/', '/categories/-1/', '/categories/1.5/', '/categories/2147483648/', '/nothing/'])(
     '404 for a path no operation matches: %s',
     async (path) => {
-      const response = await raw(ctx.sandbox, 'GET', path, { headers: headersFor('categories.get') });
+      const response = await raw(ctx.sandbox, 'GET', path, { headers: headersFor('categoriesRetrieve') });
       expect(response.status).toBe(404);
     },
   );
 
   it('405 for a known path with the wrong method', async () => {
-    const response = await raw(ctx.sandbox, 'PUT', '/categories/1/', { headers: headersFor('categories.get') });
+    const response = await raw(ctx.sandbox, 'PUT', '/categories/1/', { headers: headersFor('categoriesRetrieve') });
     expect(response.status).toBe(405);
   });
 
   it('400 for a body that is not JSON', async () => {
-    const response = await raw(ctx.sandbox, 'POST', '/exports/', { headers: headersFor('exports.create'), body: '{"type":' });
+    const response = await raw(ctx.sandbox, 'POST', '/exports/', { headers: headersFor('exportsCreate'), body: '{"type":' });
     expect(response.status).toBe(400);
     expect(response.body?.detail).toMatch(/^JSON parse error/);
   });
 
   it('400 with field errors in the platform shape', async () => {
     const response = await raw(ctx.sandbox, 'POST', '/webhooks/', {
-      headers: headersFor('webhooks.create'),
+      headers: headersFor('webhooksCreate'),
       body: JSON.stringify({ target: 'not a url', events: [], colour: 'red' }),
     });
     expect(response.status).toBe(400);

@@ -96,7 +96,7 @@ describe.skipIf(!factsPath)(
 
     it('both are published, and the table says the same', () => {
       expect(published).toHaveLength(2);
-      for (const [id, entry] of [['exports.get', published[0]], ['exports.download', published[1]]] as const) {
+      for (const [id, entry] of [['exportsRetrieve', published[0]], ['exportsDownloadRetrieve', published[1]]] as const) {
         const op = operations[id];
         expect({ method: op.method, path: op.path, scopes: [...op.scopes], version: op.version }).toEqual(entry);
         expect(op.section).toBe('ref');
@@ -113,8 +113,8 @@ describe.skipIf(!factsPath)(
         { method: 'GET', url: `${ctx.sandbox.url}/api/admin/exports/1/download/`, version: '2024-04-01' },
       ]);
       expect(ctx.sandbox.counters.wrongVersion).toBe(0);
-      expect(ctx.sandbox.counters.byOperation['exports.get']?.received).toBe(1);
-      expect(ctx.sandbox.counters.byOperation['exports.download']?.received).toBe(1);
+      expect(ctx.sandbox.counters.byOperation['exportsRetrieve']?.received).toBe(1);
+      expect(ctx.sandbox.counters.byOperation['exportsDownloadRetrieve']?.received).toBe(1);
     });
   },
 );

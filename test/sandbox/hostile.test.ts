@@ -40,7 +40,7 @@ describe('hostile ids and bodies', () => {
   it('a body that names __proto__ changes neither the prototype nor another app', async () => {
     const before = await ctx.client.apps.updateSettings({ params: { clientId: 'sandbox-app' }, body: {} });
     const response = await raw(ctx.sandbox, 'PATCH', '/apps/sandbox-app/settings/', {
-      headers: headersFor('apps.updateSettings'),
+      headers: headersFor('appsSettingsPartialUpdate'),
       body: '{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}}',
     });
     expect(response.status).toBe(200);
@@ -60,14 +60,14 @@ describe('hostile ids and bodies', () => {
 
   it('JSON nested 150,000 deep is a 400 that says so', async () => {
     const body = `{"deep": ${'['.repeat(150_000)}${']'.repeat(150_000)}}`;
-    const response = await raw(ctx.sandbox, 'PATCH', '/apps/sandbox-app/settings/', { headers: headersFor('apps.updateSettings'), body });
+    const response = await raw(ctx.sandbox, 'PATCH', '/apps/sandbox-app/settings/', { headers: headersFor('appsSettingsPartialUpdate'), body });
     expect(response.status).toBe(400);
     expect(response.body?.detail).toBe('JSON parse error - nested deeper than 256 levels.');
   });
 
   it('brackets inside strings do not count as nesting', async () => {
     const body = JSON.stringify({ text: '['.repeat(1000) });
-    const response = await raw(ctx.sandbox, 'PATCH', '/apps/sandbox-app/settings/', { headers: headersFor('apps.updateSettings'), body });
+    const response = await raw(ctx.sandbox, 'PATCH', '/apps/sandbox-app/settings/', { headers: headersFor('appsSettingsPartialUpdate'), body });
     expect(response.status).toBe(200);
   });
 });

@@ -44,7 +44,7 @@ describe('sandbox OAuth: consent page and token exchange', () => {
     fetch(new URL(TOKEN_PATH, ctx.sandbox.url), { method: 'POST', headers: { 'content-type': contentType }, body: new URLSearchParams(fields).toString() });
   const exchangeFields = (code: string) => ({ grant_type: 'authorization_code', client_id: 'sandbox-app', client_secret: SECRET, redirect_uri: EXTRA_REDIRECT, code });
 
-  const callApi = (token: string, id: 'exports.listTypes' | 'orders.listFulfillmentOrders' | 'categories.get', path: string) =>
+  const callApi = (token: string, id: 'exportsTypesRetrieve' | 'ordersFulfillmentOrdersRetrieve' | 'categoriesRetrieve', path: string) =>
     fetch(`${ctx.sandbox.url}/api/admin${path}`, { headers: { authorization: `Bearer ${token}`, 'x-store-api-version': operations[id].version } });
 
   it('serves a consent page: store, app, scopes in plain words, labelled boxes, no script, never framed', async () => {
@@ -115,16 +115,16 @@ describe('sandbox OAuth: consent page and token exchange', () => {
     const body = (await exchanged.json()) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
     expect(body).toMatchObject({ token_type: 'Bearer', scope: 'orders:read exports:read orders:write' });
-    expect((await callApi(String(body.access_token), 'exports.listTypes', '/exports/types/')).status).toBe(200);
-    expect((await callApi(String(body.access_token), 'orders.listFulfillmentOrders', '/orders/10001/fulfillment-orders/')).status).toBe(200);
+    expect((await callApi(String(body.access_token), 'exportsTypesRetrieve', '/exports/types/')).status).toBe(200);
+    expect((await callApi(String(body.access_token), 'ordersFulfillmentOrdersRetrieve', '/orders/10001/fulfillment-orders/')).status).toBe(200);
   });
 
   it('a token carries only the scopes left ticked; the API refuses the others with 403', async () => {
     const { location } = await answer(good(), 'approve', ['exports:read']);
     const body = (await (await exchange(exchangeFields(location!.searchParams.get('code')!))).json()) as Record<string, string>;
     expect(body.scope).toBe('exports:read');
-    expect((await callApi(body.access_token!, 'exports.listTypes', '/exports/types/')).status).toBe(200);
-    const refused = await callApi(body.access_token!, 'orders.listFulfillmentOrders', '/orders/10001/fulfillment-orders/');
+    expect((await callApi(body.access_token!, 'exportsTypesRetrieve', '/exports/types/')).status).toBe(200);
+    const refused = await callApi(body.access_token!, 'ordersFulfillmentOrdersRetrieve', '/orders/10001/fulfillment-orders/');
     expect(refused.status).toBe(403);
     expect(await refused.json()).toEqual({ detail: 'This token lacks the scope orders:read.' });
   });
@@ -164,7 +164,7 @@ describe('sandbox OAuth: consent page and token exchange', () => {
     const again = await exchange(exchangeFields(code));
     expect(again.status).toBe(400);
     expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
-    expect((await callApi(first.access_token!, 'exports.listTypes', '/exports/types/')).status).toBe(401);
+    expect((await callApi(first.access_token!, 'exportsTypesRetrieve', '/exports/types/')).status).toBe(401);
   });
 
   it('a code expires after 10 minutes', async () => {

@@ -43,14 +43,14 @@ describe('webhook payloads follow the webhook api_version', () => {
           expect(r.json.api_version).toBe(version);
           return reference.problems(id, at, r.json.data).map((p) => `${name} ${event}: ${p}`);
         });
-      const subscriptionOp = version === '2023-02-10' ? 'subscriptions.cancel' : 'subscriptions.update';
+      const subscriptionOp = version === '2023-02-10' ? 'subscriptionsCancelCreate' : 'subscriptionsPartialUpdate';
       expect(to(name, 'subscription.updated')).toHaveLength(2);
       expect([
         ...problems('subscription.updated', subscriptionOp, version),
-        ...problems('order.created', 'orders.removeLine', '2024-04-01'),
-        ...problems('order.updated', 'orders.removeLine', '2024-04-01'),
-        ...problems('dispute.created', 'disputes.create', '2024-04-01'),
-        ...problems('export.created', 'exports.get', '2024-04-01'),
+        ...problems('order.created', 'ordersLinesDestroy', '2024-04-01'),
+        ...problems('order.updated', 'ordersLinesDestroy', '2024-04-01'),
+        ...problems('dispute.created', 'disputesCreate', '2024-04-01'),
+        ...problems('export.created', 'exportsRetrieve', '2024-04-01'),
       ]).toEqual([]);
     }
     const [old] = to('2023-02-10', 'subscription.updated');

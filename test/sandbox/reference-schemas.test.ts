@@ -57,7 +57,7 @@ describe('sandbox answers against the reference response schemas', () => {
     // Every order, the renewal's included, as remove-line would answer it (most of the seed's lines cannot be removed).
     const orders = Object.values(store.state.orders);
     expect(orders.length).toBe(4);
-    expect(orders.flatMap((order) => reference.problems('orders.removeLine', '2024-04-01', order).map((p) => `order ${order.number}: ${p}`))).toEqual([]);
+    expect(orders.flatMap((order) => reference.problems('ordersLinesDestroy', '2024-04-01', order).map((p) => `order ${order.number}: ${p}`))).toEqual([]);
   });
 });
 

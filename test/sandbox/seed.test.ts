@@ -50,50 +50,50 @@ describe('the sandbox seed against the strict response schemas', () => {
   });
 
   it.each(byKey(seed.orders))('order %s, as orders.removeLine answers it', async (_n, order) => {
-    expect(problems(await responseOf('orders.removeLine'), order)).toEqual([]);
+    expect(problems(await responseOf('ordersLinesDestroy'), order)).toEqual([]);
   });
 
   it.each(byKey(seed.orderNotes).flatMap(([n, notes]) => notes.map((note) => [n, note] as const)))(
     'note of order %s, as orders.addNote answers it',
     async (_n, note) => {
-      expect(problems(await responseOf('orders.addNote'), note)).toEqual([]);
+      expect(problems(await responseOf('ordersNotesCreate'), note)).toEqual([]);
     },
   );
 
   it.each(byKey(seed.customers))('customer %s and their notes, as customers.addNote answers them', async (_id, customer) => {
     expect(problems(strict(user), customer.user)).toEqual([]);
-    for (const note of customer.notes) expect(problems(await responseOf('customers.addNote'), note)).toEqual([]);
+    for (const note of customer.notes) expect(problems(await responseOf('usersNotesCreate'), note)).toEqual([]);
   });
 
   it.each(byKey(seed.subscriptions))('subscription %s, as cancel, renew and update answer it', async (_id, subscription) => {
-    expect(problems(await responseOf('subscriptions.cancel'), subscriptionAnswer(subscription))).toEqual([]);
-    expect(problems(await responseOf('subscriptions.renew'), subscriptionAnswer(subscription))).toEqual([]);
-    expect(problems(await responseOf('subscriptions.update'), updatedSubscriptionAnswer(subscription))).toEqual([]);
+    expect(problems(await responseOf('subscriptionsCancelCreate'), subscriptionAnswer(subscription))).toEqual([]);
+    expect(problems(await responseOf('subscriptionsRenewCreate'), subscriptionAnswer(subscription))).toEqual([]);
+    expect(problems(await responseOf('subscriptionsPartialUpdate'), updatedSubscriptionAnswer(subscription))).toEqual([]);
   });
 
   it.each(byKey(seed.fulfillmentEvents))('fulfillment event %s', async (_id, event) => {
-    expect(problems(await responseOf('orders.getFulfillmentEvent'), event)).toEqual([]);
+    expect(problems(await responseOf('ordersFulfillmentsEventsRetrieve'), event)).toEqual([]);
   });
 
   it.each(byKey(seed.fulfillmentOrders))('fulfillment order %s, as retrieved (4.7) and rejected (4.9)', async (_id, fo) => {
-    expect(problems(await responseOf('orders.listFulfillmentOrders'), [withLineShape(fo, 'retrieval')])).toEqual([]);
-    expect(problems(await responseOf('fulfillmentOrders.rejectCancellation'), withLineShape(fo, 'reject'))).toEqual([]);
+    expect(problems(await responseOf('ordersFulfillmentOrdersRetrieve'), [withLineShape(fo, 'retrieval')])).toEqual([]);
+    expect(problems(await responseOf('cancellationRequestReject'), withLineShape(fo, 'reject'))).toEqual([]);
   });
 
   it.each(byKey(seed.categories))('category %s', async (_id, category) => {
-    expect(problems(await responseOf('categories.get'), category)).toEqual([]);
+    expect(problems(await responseOf('categoriesRetrieve'), category)).toEqual([]);
   });
 
   it.each(byKey(seed.webhooks))('webhook %s', async (_id, webhook) => {
-    expect(problems(await responseOf('webhooks.get'), webhook)).toEqual([]);
+    expect(problems(await responseOf('webhooksRetrieve'), webhook)).toEqual([]);
   });
 
   it.each(byKey(seed.appSettings))('settings of app %s', async (_id, settings) => {
-    expect(problems(await responseOf('apps.updateSettings'), settings)).toEqual([]);
+    expect(problems(await responseOf('appsSettingsPartialUpdate'), settings)).toEqual([]);
   });
 
   it('export types, as exports.listTypes answers them', async () => {
-    expect(problems(await responseOf('exports.listTypes'), { types: seed.exportTypes })).toEqual([]);
+    expect(problems(await responseOf('exportsTypesRetrieve'), { types: seed.exportTypes })).toEqual([]);
   });
 });
 
@@ -112,33 +112,33 @@ interface Answered {
  * to the seed does not compile until it names its operation here.
  */
 const ANSWERED_BY: { [Kind in keyof Seed]: (state: SandboxState) => Answered[] } = {
-  orders: (state) => Object.values(state.orders).map((order) => ({ record: `order ${order.number}`, id: 'orders.removeLine', answer: order })),
+  orders: (state) => Object.values(state.orders).map((order) => ({ record: `order ${order.number}`, id: 'ordersLinesDestroy', answer: order })),
   orderNotes: (state) =>
     Object.entries(state.orderNotes).flatMap(([number, notes]) =>
-      notes.map((note) => ({ record: `note ${note.id} of order ${number}`, id: 'orders.addNote' as const, answer: note })),
+      notes.map((note) => ({ record: `note ${note.id} of order ${number}`, id: 'ordersNotesCreate' as const, answer: note })),
     ),
   customers: (state) =>
     Object.entries(state.customers).flatMap(([id, customer]) => [
       // No operation answers a customer alone: an order carries one as its `user`.
-      { record: `customer ${id}`, id: 'orders.removeLine' as const, answer: { ...Object.values(state.orders)[0], user: customer.user } },
-      ...customer.notes.map((note) => ({ record: `note ${note.id} of customer ${id}`, id: 'customers.addNote' as const, answer: note })),
+      { record: `customer ${id}`, id: 'ordersLinesDestroy' as const, answer: { ...Object.values(state.orders)[0], user: customer.user } },
+      ...customer.notes.map((note) => ({ record: `note ${note.id} of customer ${id}`, id: 'usersNotesCreate' as const, answer: note })),
     ]),
   subscriptions: (state) =>
-    Object.values(state.subscriptions).map((s) => ({ record: `subscription ${s.id}`, id: 'subscriptions.cancel', answer: subscriptionAnswer(s) })),
+    Object.values(state.subscriptions).map((s) => ({ record: `subscription ${s.id}`, id: 'subscriptionsCancelCreate', answer: subscriptionAnswer(s) })),
   fulfillmentEvents: (state) =>
-    Object.values(state.fulfillmentEvents).map((event) => ({ record: `fulfillment event ${event.id}`, id: 'orders.getFulfillmentEvent', answer: event })),
+    Object.values(state.fulfillmentEvents).map((event) => ({ record: `fulfillment event ${event.id}`, id: 'ordersFulfillmentsEventsRetrieve', answer: event })),
   fulfillmentOrders: (state) =>
     Object.values(state.fulfillmentOrders).map((fo) => ({
       record: `fulfillment order ${fo.id}`,
-      id: 'fulfillmentOrders.rejectCancellation',
+      id: 'cancellationRequestReject',
       answer: withLineShape(fo, 'reject'),
     })),
-  categories: (state) => Object.values(state.categories).map((c) => ({ record: `category ${c.id}`, id: 'categories.get', answer: c })),
+  categories: (state) => Object.values(state.categories).map((c) => ({ record: `category ${c.id}`, id: 'categoriesRetrieve', answer: c })),
   appSettings: (state) =>
-    Object.entries(state.appSettings).map(([app, settings]) => ({ record: `settings of app ${app}`, id: 'apps.updateSettings', answer: settings })),
-  webhooks: (state) => Object.values(state.webhooks).map((w) => ({ record: `webhook ${w.id}`, id: 'webhooks.get', answer: w })),
+    Object.entries(state.appSettings).map(([app, settings]) => ({ record: `settings of app ${app}`, id: 'appsSettingsPartialUpdate', answer: settings })),
+  webhooks: (state) => Object.values(state.webhooks).map((w) => ({ record: `webhook ${w.id}`, id: 'webhooksRetrieve', answer: w })),
   exports: (state) =>
-    Object.values(state.exports).map((e) => ({ record: `export ${e.id}`, id: 'exports.get', answer: presentExport(e, 'http://127.0.0.1:1') })),
+    Object.values(state.exports).map((e) => ({ record: `export ${e.id}`, id: 'exportsRetrieve', answer: presentExport(e, 'http://127.0.0.1:1') })),
 };
 
 describe("every record of the seed's data, as the operation that answers its kind", () => {
@@ -213,11 +213,11 @@ describe('objects the sandbox makes from the seed', () => {
     'the renewal order of subscription %s, as orders.removeLine would answer it',
     async (id) => {
       const state = createSeed();
-      const renew = handlers['subscriptions.renew'] as (ctx: unknown) => unknown;
+      const renew = handlers['subscriptionsRenewCreate'] as (ctx: unknown) => unknown;
       renew(handlerContext(state, { id: Number(id) }, undefined));
       const number = String(state.lastIds.order);
       expect(seed.orders[number]).toBeUndefined();
-      expect(problems(await responseOf('orders.removeLine'), state.orders[number])).toEqual([]);
+      expect(problems(await responseOf('ordersLinesDestroy'), state.orders[number])).toEqual([]);
     },
   );
 });

@@ -15,7 +15,7 @@ describe('API versions per operation', () => {
 
   it('the 2023-02-10 operations are also in 2024-04-01, and nothing else changed', () => {
     const twoVersions = operationIds.filter((id) => versionsOf(operations[id]).length > 1);
-    expect(twoVersions.sort()).toEqual(['orders.getFulfillmentEvent', 'orders.listFulfillmentOrders', 'subscriptions.cancel', 'subscriptions.renew']);
+    expect(twoVersions.sort()).toEqual(['ordersFulfillmentsEventsRetrieve', 'ordersFulfillmentOrdersRetrieve', 'subscriptionsCancelCreate', 'subscriptionsRenewCreate']);
     for (const id of twoVersions) expect(versionsOf(operations[id])).toEqual(['2023-02-10', '2024-04-01']);
   });
 

@@ -6,7 +6,7 @@ import { FULL_TOKEN, raw, useSandbox } from '../helpers.js';
 
 const headers = (token = FULL_TOKEN) => ({
   authorization: `Bearer ${token}`,
-  'x-store-api-version': operations['webhooks.list'].version,
+  'x-store-api-version': operations['webhooksList'].version,
   'content-type': 'application/json',
 });
 

@@ -3,8 +3,8 @@
 // a .csv file with a header row names its columns after the command's arguments and body
 // fields (`id,reason,other_message`), so a spreadsheet export can drive a run as it is.
 import { UsageError } from '../../api/errors.js';
-import { operations } from '../../api/operations.js';
-import { callPreparer } from '../../api/prepare.js';
+import { operation } from '../../api/operations.js';
+import { prepareCallWith } from '../../api/prepare.js';
 import type { Context } from '../../context.js';
 import type { RunFlags } from './flags.js';
 import { attributeOf, flagOf, type Field } from '../../fields/declare.js';
@@ -47,8 +47,10 @@ export async function readItems(spec: OperationCommand, ctx: Context, fixed: str
 
 async function lineItems(spec: OperationCommand, ctx: Context, fixed: string[], opts: RunFlags, text: string, errors: string[]): Promise<BulkInput> {
   const body = await bodyOf(spec, opts, ctx);
-  // Every line shares the one body: it is checked and serialised once for the run.
-  const prepare = callPreparer(await operations[spec.operation].schemas(), spec.operation) as Preparer;
+  const op = operation(spec.operation);
+  const version = ctx.options.apiVersion ?? op.version;
+  const schemas = await op.schemas(version);
+  const prepare: Preparer = (input) => prepareCallWith(op, version, schemas, input as never);
   const arity = (spec.args ?? []).length;
   const items: Item[] = [];
   for (const [index, raw] of text.split(/\r?\n/).entries()) {
@@ -118,7 +120,7 @@ async function csvItems(spec: OperationCommand, ctx: Context, fixed: string[], o
     });
     try {
       const body = await bodyOf(spec, rowOpts, rowCtx);
-      items.push({ line: row.line, text: row.text, values, input: await validated(spec, { params: paramsFrom(spec, values), body }) });
+      items.push({ line: row.line, text: row.text, values, input: await validated(spec, ctx, { params: paramsFrom(spec, values), body }) });
     } catch (error) {
       errors.push(`line ${row.line}: ${(error as Error).message}`);
     }

@@ -2,7 +2,7 @@
 // the history); --resume finds the earlier run and leaves out what it applied. A journal that cannot be written is a
 // warning, never a reason to stop work the user asked for.
 import { StoreAdminError, UsageError } from '../../api/errors.js';
-import { operations } from '../../api/operations.js';
+import { operation } from '../../api/operations.js';
 import type { Context } from '../../context.js';
 import type { RunFlags } from './flags.js';
 import { labelOf } from '../prepare-input.js';
@@ -32,7 +32,7 @@ export async function journalFor(
   { source, text, all }: { source: string; text: string; all: Item[] },
 ): Promise<Journaling> {
   // Reads change nothing: there is nothing to record, and nothing a re-run could repeat.
-  if (operations[spec.operation].method === 'GET') {
+  if (operation(spec.operation).method === 'GET') {
     if (opts.resume !== undefined) throw new UsageError('--resume: runs that only read are not journaled; run it again instead');
     return { items: all, leftUnknown: 0, open: async () => undefined, release() {} };
   }

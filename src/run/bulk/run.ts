@@ -6,7 +6,7 @@
 import { closeSync, openSync, realpathSync, writeSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
 import { ApiError, AuthError, InterruptedError, NotStartedError, StoreAdminError, UsageError } from '../../api/errors.js';
-import { operations } from '../../api/operations.js';
+import { operation } from '../../api/operations.js';
 import type { ClientSettings, StoreClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import type { RunFlags } from './flags.js';
@@ -117,7 +117,7 @@ async function sendLines(
         return undefined;
       }
       // A read cannot have changed anything, whatever became of it.
-      const lost = operations[spec.operation].method !== 'GET' && mayHaveApplied(error);
+      const lost = operation(spec.operation).method !== 'GET' && mayHaveApplied(error);
       if (lost) unknown.push(item);
       else {
         failed.push(item);
@@ -129,7 +129,7 @@ async function sendLines(
         ...(error instanceof ApiError ? { status: error.status } : {}),
         reason: error instanceof StoreAdminError ? error.message : String(error),
       });
-      if (error instanceof ApiError) addHint(error, operations[spec.operation].scopes, await ctx.grant());
+      if (error instanceof ApiError) addHint(error, operation(spec.operation), await ctx.grant());
       if (!refusal && (error instanceof AuthError || (error instanceof ApiError && (error.status === 401 || error.status === 403)))) {
         refusal = error;
         refused.abort();
