@@ -9,6 +9,7 @@ import { ApiError, AuthError, describeErrorBody, withoutSecret } from './errors.
 import { attempt, type AttemptLimits } from './attempt.js';
 import { httpPool, type HttpPool, type OpenAnswer } from './http.js';
 import type { OperationId } from './operations.js';
+import { grouped, type Grouped } from './grouped.js';
 import { PreparedCall, prepareCall } from './prepare.js';
 import { redactQuery } from './redaction.js';
 import { requestBuilder, type Built, type PreparedRequest, type RawRequest } from './request-builder.js';
@@ -82,7 +83,7 @@ export interface CallOptions {
 
 export type RawResponse = Response;
 
-export type StoreClient = {
+export type StoreClient = Grouped<CallOptions> & {
   readonly baseUrl: string;
   /** Checks the input and builds the call (at this client's API version), without sending it; throws a ValidationError naming every bad field. */
   prepare<Id extends OperationId>(id: Id, input: OperationInput<Id>): Promise<PreparedCall<Id>>;
@@ -204,7 +205,8 @@ function clientOf(shared: Shared, options: ClientOptions, built?: ReturnType<typ
   const prepare = <Id extends OperationId>(id: Id, input: OperationInput<Id>) => prepareCall(id, input, options.apiVersion);
   const call = async <Id extends OperationId>(id: Id, input: OperationInput<Id>, callOptions?: CallOptions) => send(await prepare(id, input), callOptions);
 
-  const client: StoreClient = {
+  const client = {
+    ...(grouped<CallOptions>(call as never) as Grouped<CallOptions>),
     baseUrl,
     prepare,
     send,

@@ -8,7 +8,7 @@
 // `operation(id)` reads a loaded one.
 import type { ZodMiniType } from 'zod/mini';
 import { groupOf, REFERENCE_VERSIONS, schemasOf, tableOf, type GeneratedId, type GeneratedTable, type GroupName } from './generated/index.js';
-import { ANSWERS_MANY, IRREVERSIBLE, refinements } from './refinements.js';
+import { ANSWERS_MANY, IRREVERSIBLE, refinements, type Refinement } from './refinements.js';
 import type { VersionedSchemas, VersionSchemas } from './schema-facts.js';
 
 export { REFERENCE_VERSIONS, type GroupName };
@@ -102,14 +102,14 @@ export async function loadAllOperations(): Promise<Operation[]> {
 /** The operation an earlier release called `renamed` (history and run journals keep those ids). */
 export function currentId(id: string): OperationId | undefined {
   if (Object.hasOwn(groupOf, id)) return id as OperationId;
-  for (const [current, refinement] of Object.entries(refinements)) if (refinement?.renamed === id) return current as OperationId;
+  for (const [current, refinement] of Object.entries(refinements) as [OperationId, Refinement][]) if (refinement.renamed === id) return current;
   return undefined;
 }
 
 type Facts = GeneratedTable[OperationId] & { deprecated?: true };
 
 function entryOf(id: OperationId, facts: Facts, group: GroupName): Operation {
-  const refinement = refinements[id] ?? {};
+  const refinement: Refinement = (refinements as Partial<Record<OperationId, Refinement>>)[id] ?? {};
   const versions = facts.versions as readonly string[];
   const version = refinement.version ?? versions.find((v) => v !== 'unstable') ?? versions[0]!;
   const answer = ANSWERS_MANY.has(id) ? 'many' : (facts.answer as Operation['answer']);

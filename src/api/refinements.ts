@@ -19,7 +19,7 @@ export interface Refinement {
   summary?: string;
 }
 
-export const refinements: Partial<Record<GeneratedId, Refinement>> = {
+export const refinements = {
   ordersLinesDestroy: { summary: 'Remove a line from an order; answers the order after removal', section: '4.1', version: '2024-04-01', renamed: 'orders.removeLine', aliases: ['orders remove-line'] },
   ordersNotesCreate: { summary: 'Add a note to an order', section: '4.2', version: 'unstable', renamed: 'orders.addNote', aliases: ['orders add-note'] },
   subscriptionsCancelCreate: { summary: 'Cancel a subscription', section: '4.3', version: '2023-02-10', renamed: 'subscriptions.cancel' },
@@ -47,7 +47,7 @@ export const refinements: Partial<Record<GeneratedId, Refinement>> = {
   webhooksList: { summary: "List the store's webhooks, a page at a time", renamed: 'webhooks.list' },
   webhooksPartialUpdate: { summary: 'Change some fields of a webhook', renamed: 'webhooks.update' },
   webhooksDestroy: { summary: 'Delete a webhook: the store stops sending its events', renamed: 'webhooks.delete' },
-};
+} as const satisfies Partial<Record<GeneratedId, Refinement>>;
 
 /**
  * The changes that cannot be undone besides every DELETE: they end, refuse, move or bill

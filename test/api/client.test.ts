@@ -31,12 +31,12 @@ describe('client against the sandbox', () => {
   it('offers each operation as a grouped method', async () => {
     const category = await ctx.client.categories.get({ params: { id: 2 } });
     expect(category.id).toBe(2);
-    const types = await ctx.client.exports.listTypes({});
+    const types = await ctx.client.exports.types({});
     expect(types.types).toHaveLength(13);
   });
 
   it('yields fulfillment orders as an array', async () => {
-    const list = await ctx.client.orders.listFulfillmentOrders({ params: { number: '10001' } });
+    const list = await ctx.client.orders.fulfillmentOrders({ params: { number: '10001' } });
     expect(Array.isArray(list)).toBe(true);
     expect(list.map((fo) => fo.id)).toEqual([402]);
   });
@@ -71,7 +71,7 @@ describe('client against the sandbox', () => {
 
   it('turns a 401 into an error with exit code 4', async () => {
     const client = ctx.clientWith({ token: 'wrong' });
-    const error = (await client.exports.listTypes({}).catch((e: unknown) => e)) as ApiError;
+    const error = (await client.exports.types({}).catch((e: unknown) => e)) as ApiError;
     expect(error.status).toBe(401);
     expect(error.exitCode).toBe(4);
   });
@@ -79,7 +79,7 @@ describe('client against the sandbox', () => {
   it('refuses to call without a token', async () => {
     const client = ctx.clientWith({ token: undefined });
     const before = ctx.sandbox.counters.received;
-    await expect(client.exports.listTypes({})).rejects.toBeInstanceOf(AuthError);
+    await expect(client.exports.types({})).rejects.toBeInstanceOf(AuthError);
     expect(ctx.sandbox.counters.received).toBe(before);
   });
 
@@ -216,7 +216,7 @@ describe('client on the wire', () => {
     const warnings: string[] = [];
     const { url } = await rawServer(() => json(200, { id: 'x', line_items: 'nope' }));
     const client = createClient({ baseUrl: url, token: 't', onWarning: (m) => warnings.push(m) });
-    await expect(client.orders.listFulfillmentOrders({ params: { number: '1' } })).resolves.toEqual([{ id: 'x', line_items: 'nope' }]);
+    await expect(client.orders.fulfillmentOrders({ params: { number: '1' } })).resolves.toEqual([{ id: 'x', line_items: 'nope' }]);
     expect(warnings).toHaveLength(1);
     await client.close();
   });
@@ -227,7 +227,7 @@ describe('client on the wire', () => {
     ['a results wrapper', { next: null, previous: null, results: [{ id: 1 }] }],
   ])('reads 4.7 given %s as an array', async (_name, body) => {
     const { client } = await rawServer(() => json(200, body));
-    await expect(client.orders.listFulfillmentOrders({ params: { number: '1' } })).resolves.toEqual([{ id: 1 }]);
+    await expect(client.orders.fulfillmentOrders({ params: { number: '1' } })).resolves.toEqual([{ id: 1 }]);
   });
 
   it('keeps unknown fields and values outside the observed enums', async () => {
@@ -256,14 +256,14 @@ describe('client on the wire', () => {
     [{ status: 500 }, '500 Internal Server Error'],
   ])('describes an error answer in one line (%#)', async (reply, message) => {
     const { client } = await rawServer(() => reply);
-    const error = (await client.exports.listTypes({}).catch((e: unknown) => e)) as ApiError;
+    const error = (await client.exports.types({}).catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.message).toBe(message);
   });
 
   it('reports an HTML page in a 2xx answer as an unreadable body', async () => {
     const { client } = await rawServer(() => ({ status: 200, headers: { 'content-type': 'text/html' }, body: '<html>login</html>' }));
-    const error = (await client.exports.listTypes({}).catch((e: unknown) => e)) as NetworkError;
+    const error = (await client.exports.types({}).catch((e: unknown) => e)) as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toBe('The store answered 200 with an HTML page; expected JSON');
   });
@@ -271,7 +271,7 @@ describe('client on the wire', () => {
   it('does not follow a redirect, so the token never reaches the other host', async () => {
     const other = await rawServer(() => json(200, {}));
     const { client } = await rawServer(() => ({ status: 302, headers: { location: `${other.url}/api/admin/exports/types/` } }));
-    const error = (await client.exports.listTypes({}).catch((e: unknown) => e)) as NetworkError;
+    const error = (await client.exports.types({}).catch((e: unknown) => e)) as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.kind).toBe('redirect');
     expect(error.message).toContain(other.url);
@@ -282,7 +282,7 @@ describe('client on the wire', () => {
     const { url } = await rawServer(() => ({ status: 200 }));
     await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
     const client = createClient({ baseUrl: url, token: 't' });
-    const error = await client.exports.listTypes({}).catch((e: unknown) => e);
+    const error = await client.exports.types({}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).kind).toBe('refused');
     expect(neverSent(error)).toBe(true);
@@ -293,7 +293,7 @@ describe('client on the wire', () => {
     servers.push(hang);
     await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
     const client = createClient({ baseUrl: `http://127.0.0.1:${(hang.address() as AddressInfo).port}`, token: 't', timeoutMs: 200, retries: 0 });
-    const error = (await client.exports.listTypes({}).catch((e: unknown) => e)) as NetworkError;
+    const error = (await client.exports.types({}).catch((e: unknown) => e)) as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.kind).toBe('timeout');
   });

@@ -60,7 +60,7 @@ describe('hostile path values', () => {
       let reached = 0;
       for (const value of SENT) {
         const before = { all: ctx.sandbox.counters.received, route: route() };
-        const outcome = await ctx.client.orders.listFulfillmentOrders({ params: { number: value } }).then(
+        const outcome = await ctx.client.orders.fulfillmentOrders({ params: { number: value } }).then(
           () => 'answered',
           (error: unknown) => error,
         );

@@ -59,7 +59,7 @@ describe('the packed library', () => {
       join(work, 'consumer.mjs'),
       `import { createClient, ApiError } from 'store-admin';
 const store = createClient({ baseUrl: process.env.STORE_URL, token: process.env.STORE_TOKEN });
-const types = await store.exports.listTypes({});
+const types = await store.exports.types({});
 const missing = await store.categories.get({ params: { id: 99 } }).catch((e) => e);
 console.log(JSON.stringify({ types: types.types.length, missing: missing instanceof ApiError && missing.status }));
 await store.close();
@@ -85,7 +85,7 @@ export async function run(): Promise<string | null | undefined> {
   await store.subscriptions.cancel({ params: { id: 1 }, body: { cancel_reason: 'bored' } });
   // @ts-expect-error: ids are numbers
   await store.categories.get({ params: { id: '1' } });
-  const list: OperationOutput<'ordersFulfillmentOrdersRetrieve'> = await store.orders.listFulfillmentOrders({ params: { number: '10001' } });
+  const list: OperationOutput<'ordersFulfillmentOrdersRetrieve'> = await store.orders.fulfillmentOrders({ params: { number: '10001' } });
   const check: { valid: boolean; matched: 'raw' | 'python-json' | null } = verifyWebhookSignature('{}', undefined, 'secret');
   // @ts-expect-error: the body is text or bytes
   verifyWebhookSignature({}, 'ab', 'secret');

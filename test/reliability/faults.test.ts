@@ -183,7 +183,7 @@ describe('rate limits', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     let attempts = 0;
     const client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 't', onRequest: () => attempts++ });
-    const error = (await client.exports.listTypes({}).catch((e: unknown) => e)) as ApiError;
+    const error = (await client.exports.types({}).catch((e: unknown) => e)) as ApiError;
     // At once: no attempt waits for the Retry-After it was given.
     expect(attempts).toBe(1);
     expect(error.status).toBe(429);
@@ -207,7 +207,7 @@ describe('rate limits', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const waits: number[] = [];
     const client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 't', onRetry: (i) => waits.push(i.delayMs) });
-    await expect(client.exports.listTypes({})).resolves.toEqual({ types: [] });
+    await expect(client.exports.types({})).resolves.toEqual({ types: [] });
     expect(waits).toHaveLength(1);
     expect(waits[0]).toBeGreaterThan(0);
     expect(waits[0]).toBeLessThanOrEqual(1000);

@@ -137,7 +137,7 @@ describe('platform rules the spec leaves out', () => {
   });
 
   it('fulfillment orders use the platform\'s request_status values', async () => {
-    const [before] = await ctx.client.orders.listFulfillmentOrders({ params: { number: '10002' } });
+    const [before] = await ctx.client.orders.fulfillmentOrders({ params: { number: '10002' } });
     expect(before?.request_status).toBe('cancel_requested');
     const rejected = await ctx.client.fulfillmentOrders.rejectCancellation({ params: { id: 401 }, body: {} });
     expect(rejected.request_status).toBe('cancel_rejected');
@@ -147,7 +147,7 @@ describe('platform rules the spec leaves out', () => {
     const reader = ctx.clientWith({ token: 'all-read' });
     await expect(reader.categories.get({ params: { id: 1 } })).resolves.toMatchObject({ id: 1 });
     await expect(reader.exports.get({ params: { id: 1 } })).resolves.toMatchObject({ id: 1 });
-    await expect(reader.orders.listFulfillmentOrders({ params: { number: '10001' } })).resolves.toBeDefined();
+    await expect(reader.orders.fulfillmentOrders({ params: { number: '10001' } })).resolves.toBeDefined();
     const noWrite = (await reader.customers.addNote({ params: { id: 1 }, body: { message: 'x' } }).catch((e: unknown) => e)) as ApiError;
     expect(noWrite.status).toBe(403);
     const writer = ctx.clientWith({ token: 'all-write' });

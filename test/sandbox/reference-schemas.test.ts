@@ -43,8 +43,8 @@ describe('sandbox answers against the reference response schemas', () => {
     await c.subscriptions.update({ params: { id: 2 }, body: { billing_address: null, shipping_address: null, shipping_code: null, next_renewal_date: null, payment_details: null, shipping_price: null } });
     await c.subscriptions.renew({ params: { id: 1 } });
     await c.subscriptions.cancel({ params: { id: 1 }, body: { cancel_reason: 'other', cancel_reason_other_message: null } });
-    for (const number of ['10001', '10002', '10003']) await c.orders.listFulfillmentOrders({ params: { number } });
-    await c.orders.getFulfillmentEvent({ params: { number: '10001', fulfillmentId: 201, eventId: '302' } });
+    for (const number of ['10001', '10002', '10003']) await c.orders.fulfillmentOrders({ params: { number } });
+    await c.orders.fulfillmentEvent({ params: { number: '10001', fulfillmentId: 201, eventId: '302' } });
     await c.fulfillmentOrders.rejectCancellation({ params: { id: 401 }, body: {} });
     const created = await c.exports.create({ body: { type: 'dispute_list', date_from: '2026-01-01T00:00:00Z', date_to: '2026-02-01T00:00:00Z' } });
     await c.exports.get({ params: { id: Number(created.id) } });

@@ -83,7 +83,7 @@ describe('sandbox state changes', () => {
     // Charged for its lines and the subscription's shipping: a total the lines and shipping add up to, not nothing.
     expect(toCents(order.total_incl_tax)).toBe(sumCents(order.lines!.map((line) => line.price_incl_tax)) + toCents(before.shipping_price));
     expect(toCents(order.total_incl_tax)).toBeGreaterThan(toCents(before.shipping_price));
-    const list = await ctx.client.orders.listFulfillmentOrders({ params: { number: newest.order_number! } });
+    const list = await ctx.client.orders.fulfillmentOrders({ params: { number: newest.order_number! } });
     expect(list).toEqual([]);
   });
 
@@ -109,7 +109,7 @@ describe('sandbox state changes', () => {
     expect(rejected.line_items?.[0]).toHaveProperty('total_discount');
     const again = (await ctx.client.fulfillmentOrders.rejectCancellation({ params: { id: 401 }, body: {} }).catch((e: unknown) => e)) as ApiError;
     expect(again.status).toBe(400);
-    const [listed] = await ctx.client.orders.listFulfillmentOrders({ params: { number: '10002' } });
+    const [listed] = await ctx.client.orders.fulfillmentOrders({ params: { number: '10002' } });
     expect(listed?.request_status).toBe('cancel_rejected');
     expect(listed?.line_items?.[0]).toHaveProperty('price_incl_tax_excl_discounts');
   });
