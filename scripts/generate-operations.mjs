@@ -17,6 +17,8 @@
 //   <group>/schemas.ts   zod schemas of query, body and answer, per version
 //   components.ts        the reference's component schemas as zod, each built on first use; one per
 //                        distinct shape, shared by the versions that have it unchanged
+//   types.ts             the answers' component schemas of the newest version as TypeScript types
+//                        (what the sandbox keeps and the views read); every field optional
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +59,7 @@ export function generate(dir = referenceDir) {
   }
   files.set('index.ts', indexFile(groups));
   files.set('components.ts', zod.componentsFile());
+  files.set('types.ts', typesFile(refs));
   return files;
 }
 
@@ -640,6 +643,64 @@ function requestString(s) {
     checks.push(`z.regex(new RegExp(${JSON.stringify(pattern)}), ${JSON.stringify(message)})`);
   }
   return withChecks(base, checks);
+}
+
+// --- types.ts -----------------------------------------------------------------------------------
+// The newest version's components as answered (writeOnly fields left out), every field optional
+// and nullable where the reference allows: what code that reads records can count on.
+
+function typesFile(refs) {
+  const schemas = refs[VERSIONS[0]].components.schemas;
+  const resolveName = (ref) => identifier(ref.slice('#/components/schemas/'.length));
+  const type = (s) => {
+    if (s.$ref) return resolveName(s.$ref);
+    const nullable = s.nullable === true || (Array.isArray(s.type) && s.type.includes('null')) || (Array.isArray(s.enum) && s.enum.includes(null));
+    let t;
+    if (s.oneOf) {
+      const rest = s.oneOf.filter((o) => o.type !== 'null');
+      t = rest.length === 0 ? 'unknown' : rest.map(type).join(' | ');
+      if (rest.length !== s.oneOf.length) return `${t} | null`;
+    } else if (s.allOf) t = s.allOf.map(type).join(' & ');
+    else
+      switch (typeOf(s)) {
+        case 'object':
+          t = s.properties ? objectType(s) : `Record<string, ${s.additionalProperties && Object.keys(s.additionalProperties).length ? type(s.additionalProperties) : 'unknown'}>`;
+          break;
+        case 'array':
+          t = `${wrap(type(s.items ?? {}))}[]`;
+          break;
+        case 'string':
+          t = Array.isArray(s.enum) ? s.enum.filter((v) => typeof v === 'string').map((v) => JSON.stringify(v)).join(' | ') || 'string' : 'string';
+          break;
+        case 'integer':
+        case 'number':
+          t = 'number';
+          break;
+        case 'boolean':
+          t = 'boolean';
+          break;
+        default:
+          t = 'unknown';
+      }
+    return nullable && t !== 'unknown' ? `${t} | null` : t;
+  };
+  const wrap = (t) => (/[|&]/.test(t) ? `(${t})` : t);
+  const objectType = (s) => {
+    const fields = Object.entries(s.properties ?? {})
+      .filter(([, p]) => !p.writeOnly)
+      .map(([name, p]) => `  ${/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name)}?: ${type(p)};`);
+    return `{\n${fields.join('\n')}\n}`;
+  };
+  const names = Object.keys(schemas).sort();
+  const decls = names.map((name) => {
+    const s = schemas[name];
+    const t = typeOf(s) === 'object' && s.properties ? objectType(s) : null;
+    return t ? `export interface ${identifier(name)} ${t.replace(/\n/g, '\n')}` : `export type ${identifier(name)} = ${type(s)};`;
+  });
+  return `${HEADER}/* eslint-disable */
+
+${decls.join('\n\n')}
+`;
 }
 
 // --- schemas/<group>.ts -------------------------------------------------------------------------
