@@ -151,8 +151,8 @@ function claimDue(state: SandboxState, realMs: number, timeoutMs: number) {
   const now = clockNow(state, realMs);
   const claimed: { delivery: OutboxDelivery; target: string }[] = [];
   state.webhookOutbox = outbox(state).filter((delivery) => {
-    const webhook = state.webhooks[delivery.webhook];
-    if (!webhook || webhook.active === false || !webhook.target) return false;
+    const webhook = state.records.webhooks[String(delivery.webhook)];
+    if (!webhook || webhook.active === false || typeof webhook.target !== 'string' || !webhook.target) return false;
     if (isDue(delivery, now, realMs)) {
       // Real time: the claim keeps another process off while this one waits for the answer.
       delivery.claimedUntil = realMs + timeoutMs + 5_000;
@@ -179,7 +179,7 @@ function record(
 ): DeliveryOutcome | undefined {
   const list = outbox(state);
   const delivery = list.find((d) => d.event_id === sent.event_id && d.webhook === sent.webhook);
-  const webhook = state.webhooks[sent.webhook];
+  const webhook = state.records.webhooks[String(sent.webhook)];
   if (!delivery || !webhook) return undefined;
   const now = clockNow(state);
   const ok = delivered(answer.status);
@@ -190,16 +190,16 @@ function record(
   } else {
     delivery.failures++;
     delete delivery.claimedUntil;
-    webhook.warning_count = (webhook.warning_count ?? 0) + 1;
+    webhook.warning_count = Number(webhook.warning_count ?? 0) + 1;
     if (answer.status === 410 || delivery.failures > MAX_RETRIES) {
       webhook.active = false;
       deactivated = true;
-      state.webhookOutbox = list.filter((d) => d.webhook !== webhook.id);
+      state.webhookOutbox = list.filter((d) => d.webhook !== sent.webhook);
     } else {
       nextAttemptAt = delivery.dueAt = now + retryDelayMs(delivery.failures, backoffMs);
     }
   }
-  const pending = outbox(state).filter((d) => d.webhook === webhook.id).map((d) => d.dueAt);
+  const pending = outbox(state).filter((d) => d.webhook === sent.webhook).map((d) => d.dueAt);
   webhook.next_check_date = pending.length > 0 ? isoSeconds(Math.min(...pending)) : null;
   const kept = recordAttempt(state, {
     event_id: sent.event_id,

@@ -2,11 +2,11 @@
 // when the export becomes available, of the records dated within its date_from..date_to. Each
 // table names its columns once, with how to read each column from a record, and says which date
 // places a record in a range.
-import type { EXPORT_TYPES } from '../api/enums.js';
-import type { Order, SandboxState, SubscriptionLineRecord, SubscriptionRecord } from './state.js';
+import type { CartDetail, CartLine, FulfillmentLineResponse, FulfillmentResponse, Order, Refund, RefundLine, SubscriptionDetail, SubscriptionLine, Transaction, User } from '../api/generated/types.js';
+import type { Rec } from './kinds.js';
+import type { SandboxState } from './state.js';
 
-type Refund = NonNullable<Order['refunds']>[number];
-type Fulfillment = NonNullable<Order['fulfillments']>[number];
+type Kept<T> = T & Rec;
 
 /** An export's date range, both ends included. */
 export interface DateRange {
@@ -19,11 +19,11 @@ interface Table {
   rows: (state: SandboxState, range: DateRange) => unknown[][];
 }
 
-function table<T>(records: (state: SandboxState) => T[], dated: (record: T) => unknown, columns: Record<string, (record: T) => unknown>): Table {
+function table<T>(records: (state: SandboxState) => T[], dated: (record: T) => unknown, columns: Record<string, (record: T, state: SandboxState) => unknown>): Table {
   const entries = Object.entries(columns);
   return {
     header: entries.map(([name]) => name),
-    rows: (state, range) => records(state).filter((record) => within(dated(record), range)).map((record) => entries.map(([, read]) => read(record))),
+    rows: (state, range) => records(state).filter((record) => within(dated(record), range)).map((record) => entries.map(([, read]) => read(record, state))),
   };
 }
 
@@ -32,38 +32,35 @@ function within(date: unknown, range: DateRange): boolean {
   return at >= Date.parse(range.from) && at <= Date.parse(range.to);
 }
 
-/** A table the sandbox has no records for (it keeps no carts): the header alone. */
-function headerOnly(header: string[]): Table {
-  return { header, rows: () => [] };
-}
-
-const orders = (state: SandboxState): Order[] => Object.values(state.orders);
+const all = <T>(state: SandboxState, kind: keyof SandboxState['records']) => Object.values(state.records[kind]) as Kept<T>[];
+const orders = (state: SandboxState) => all<Order>(state, 'orders');
+const userOf = (state: SandboxState, id: unknown) => state.records.users[String(id)] as Kept<User> | undefined;
 
 /** Every item of every order, paired with its order. */
-function perOrder<T>(items: (order: Order) => T[] | null | undefined) {
+function perOrder<T>(items: (order: Kept<Order>) => T[] | null | undefined) {
   return (state: SandboxState) => orders(state).flatMap((order) => (items(order) ?? []).map((item) => ({ order, item })));
 }
 
-/** Every item of every refund or fulfillment, paired with its parent and order. */
-function perChild<P, T>(parents: (order: Order) => P[] | null | undefined, items: (parent: P) => T[] | null | undefined) {
-  return (state: SandboxState) =>
-    orders(state).flatMap((order) =>
-      (parents(order) ?? []).flatMap((parent) => (items(parent) ?? []).map((item) => ({ order, parent, item }))),
-    );
+/** Every item of every refund or fulfillment, paired with its parent and order number. */
+function perChild<P extends Rec, T>(parents: (state: SandboxState) => P[], items: (parent: P) => T[] | null | undefined) {
+  return (state: SandboxState) => parents(state).flatMap((parent) => (items(parent) ?? []).map((item) => ({ parent, item })));
 }
 
-function subscriptionLines(state: SandboxState): { subscription: SubscriptionRecord; line: SubscriptionLineRecord }[] {
-  return Object.values(state.subscriptions).flatMap((subscription) => {
-    const lines: SubscriptionLineRecord[] = subscription.lines;
-    return lines.map((line) => ({ subscription, line }));
-  });
+const refunds = (state: SandboxState) => orders(state).flatMap((order) => (order.refunds ?? []).map((refund) => ({ ...refund, order_number: order.number }) as Kept<Refund>));
+const fulfillments = (state: SandboxState) => all<FulfillmentResponse>(state, 'fulfillments');
+
+function subscriptionLines(state: SandboxState): { subscription: Kept<SubscriptionDetail>; line: SubscriptionLine }[] {
+  return all<SubscriptionDetail>(state, 'subscriptions').flatMap((subscription) => (subscription.lines ?? []).map((line) => ({ subscription, line })));
 }
+
+/** Carts not yet turned into orders. */
+const openCarts = (state: SandboxState) => all<CartDetail>(state, 'carts').filter((cart) => cart.status !== 'submitted');
 
 const fullName = (person: { first_name?: unknown; last_name?: unknown } | null | undefined) =>
   [person?.first_name, person?.last_name].filter((part) => part != null && part !== '').join(' ');
 
 /** Every export type has a table (the type checker insists). */
-const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
+const TABLES: Record<string, Table> = {
   order_list: table(orders, (o) => o.date_placed, {
     number: (o) => o.number,
     date_placed: (o) => o.date_placed,
@@ -77,9 +74,9 @@ const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
     total_discount: (o) => o.total_discount,
     total_outstanding: (o) => o.total_outstanding,
     shipping_method: (o) => o.shipping_method,
-    customer_id: (o) => o.user?.id,
-    customer_email: (o) => o.user?.email,
-    customer_name: (o) => fullName(o.user),
+    customer_id: (o) => o.user_id,
+    customer_email: (o, state) => userOf(state, o.user_id)?.email,
+    customer_name: (o, state) => fullName(userOf(state, o.user_id)),
     source: (o) => o.source,
     tags: (o) => o.tags,
   }),
@@ -100,7 +97,7 @@ const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
     currency: ({ item }) => item.currency,
   }),
   customer_list: table(
-    (state) => Object.values(state.customers).map(({ user, joined }) => ({ user, joined, placed: orders(state).filter((o) => o.user?.id === user.id) })),
+    (state) => all<User>(state, 'users').map((user) => ({ user, joined: user.date_joined, placed: orders(state).filter((o) => o.user_id === user.id) })),
     ({ joined }) => joined,
     {
       id: ({ user }) => user.id,
@@ -114,22 +111,22 @@ const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
       last_order_number: ({ placed }) => placed.at(-1)?.number,
     },
   ),
-  transaction_list: table(perOrder((o) => o.transactions), ({ item }) => item.date_created, {
-    id: ({ item }) => item.id,
-    order_number: ({ order }) => order.number,
-    date_created: ({ item }) => item.date_created,
-    type: ({ item }) => item.type,
-    status: ({ item }) => item.status,
-    amount: ({ item }) => item.amount,
-    currency: ({ item }) => item.currency,
-    payment_method: ({ item }) => item.payment_method,
-    gateway: ({ item }) => item.payment_details?.gateway?.name,
-    card_last_four: ({ item }) => item.payment_details?.bankcard_last_four,
-    parent_id: ({ item }) => item.parent_id,
-    is_disputed: ({ item }) => item.is_disputed,
-    is_test: ({ item }) => item.is_test,
+  transaction_list: table((state) => all<Transaction>(state, 'transactions'), (t) => t.date_created, {
+    id: (t) => t.id,
+    order_number: (t) => t.order,
+    date_created: (t) => t.date_created,
+    type: (t) => t.type,
+    status: (t) => t.status,
+    amount: (t) => t.amount,
+    currency: (t) => t.currency,
+    payment_method: (t) => t.payment_method,
+    gateway: (t) => t.payment_details?.gateway?.name,
+    card_last_four: (t) => t.payment_details?.bankcard_last_four,
+    parent_id: (t) => t.parent_id,
+    is_disputed: (t) => t.is_disputed,
+    is_test: (t) => t.is_test,
   }),
-  dispute_list: table((state) => Object.values(state.disputes), (d) => d.date_created, {
+  dispute_list: table((state) => all<Rec>(state, 'disputes'), (d) => d.date_created, {
     id: (d) => d.id,
     order: (d) => d.order,
     transaction: (d) => d.transaction,
@@ -143,11 +140,11 @@ const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
     happened_at: (d) => d.happened_at,
     date_created: (d) => d.date_created,
   }),
-  subscription_list: table((state) => Object.values(state.subscriptions), (s) => s.date_created, {
+  subscription_list: table((state) => all<SubscriptionDetail>(state, 'subscriptions'), (s) => s.date_created, {
     id: (s) => s.id,
     status: (s) => s.status,
-    customer_email: (s) => s.user?.email,
-    customer_name: (s) => fullName(s.user),
+    customer_email: (s, state) => userOf(state, s.user_id)?.email,
+    customer_name: (s, state) => fullName(userOf(state, s.user_id)),
     date_created: (s) => s.date_created,
     interval: (s) => s.interval,
     interval_count: (s) => s.interval_count,
@@ -163,68 +160,81 @@ const TABLES: Record<(typeof EXPORT_TYPES)[number], Table> = {
   subscription_line_items: table(subscriptionLines, ({ subscription }) => subscription.date_created, {
     subscription_id: ({ subscription }) => subscription.id,
     line_id: ({ line }) => line.id,
-    product_id: ({ line }) => line.product?.id,
-    product_title: ({ line }) => line.product?.title,
+    product_id: ({ line }) => line.product_id,
+    product_title: ({ line }) => line.product_title,
     variant_id: ({ line }) => line.variant_id,
     variant_title: ({ line }) => line.variant_title,
-    sku: ({ line }) => line.stockrecord?.partner_sku,
+    sku: ({ line }) => line.sku,
     quantity: ({ line }) => line.quantity,
     price: ({ line }) => line.price,
     currency: ({ subscription }) => subscription.currency,
   }),
-  open_cart_list: headerOnly(['cart_id', 'created_at', 'updated_at', 'customer_email', 'currency', 'num_lines', 'total_incl_tax']),
-  open_cart_line_items: headerOnly(['cart_id', 'product_id', 'product_title', 'sku', 'quantity', 'price_incl_tax']),
-  return_list: table(perOrder((o) => o.refunds), ({ item }) => item.created_at, {
-    id: ({ item }) => item.id,
-    order_number: ({ order }) => order.number,
-    created_at: ({ item }) => item.created_at,
-    note: ({ item }) => item.note,
-    total_refund_amount: ({ item }) => item.total_refund_amount,
-    total_return_excl_tax: ({ item }) => item.total_return_excl_tax,
-    total_return_incl_tax: ({ item }) => item.total_return_incl_tax,
-    currency: ({ order }) => order.currency,
+  open_cart_list: table(openCarts, (c) => c.created_at, {
+    cart_id: (c) => c.id,
+    created_at: (c) => c.created_at,
+    customer_email: (c, state) => userOf(state, c.user_id)?.email,
+    currency: (c) => c.currency,
+    num_lines: (c) => (c.lines ?? []).length,
+    total_incl_tax: (c) => c.total_incl_tax,
+    abandoned: (c) => c.abandoned,
+  }),
+  open_cart_line_items: table(
+    perChild(openCarts, (c) => c.lines),
+    ({ parent }) => parent.created_at,
+    {
+      cart_id: ({ parent }) => parent.id,
+      product_id: ({ item }) => (item as CartLine).product_id,
+      product_title: ({ item }) => item.product_title,
+      sku: ({ item }) => item.sku,
+      quantity: ({ item }) => item.quantity,
+      price_incl_tax: ({ item }) => item.price_incl_tax,
+    },
+  ),
+  return_list: table(refunds, (r) => r.created_at, {
+    id: (r) => r.id,
+    order_number: (r) => r.order_number,
+    created_at: (r) => r.created_at,
+    note: (r) => r.note,
+    total_refund_amount: (r) => r.total_refund_amount,
+    total_return_excl_tax: (r) => r.total_return_excl_tax,
+    total_return_incl_tax: (r) => r.total_return_incl_tax,
+    currency: (r, state) => state.records.orders[String(r.order_number)]?.currency,
   }),
   return_line_items: table(
-    perChild(
-      (o) => o.refunds,
-      (r: Refund) => r.refund_line_items,
-    ),
+    perChild(refunds, (r) => r.refund_line_items),
     ({ parent }) => parent.created_at,
     {
       return_id: ({ parent }) => parent.id,
-      order_number: ({ order }) => order.number,
+      order_number: ({ parent }) => parent.order_number,
       id: ({ item }) => item.id,
       line_item_id: ({ item }) => item.line_item_id,
       quantity: ({ item }) => item.quantity,
       restock_type: ({ item }) => item.restock_type,
       location_id: ({ item }) => item.location_id,
       amount_excl_tax: ({ item }) => item.amount_excl_tax,
-      amount_incl_tax: ({ item }) => item.amount_incl_tax,
+      amount_incl_tax: ({ item }) => (item as RefundLine).amount_incl_tax,
     },
   ),
-  fulfillment_list: table(perOrder((o) => o.fulfillments), ({ item }) => item.created_at, {
-    id: ({ item }) => item.id,
-    order_number: ({ order }) => order.number,
-    created_at: ({ item }) => item.created_at,
-    status: ({ item }) => item.status,
-    delivery_status: ({ item }) => item.delivery_status,
-    shipping_method: ({ item }) => item.shipping_method,
-    tracking_carrier: ({ item }) => item.tracking_carrier,
-    tracking_code: ({ item }) => item.tracking_code,
-    tracking_link: ({ item }) => item.tracking_link,
-    last_event_date: ({ item }) => item.last_event_date,
-    location_id: ({ item }) => item.location_id,
+  fulfillment_list: table(fulfillments, (f) => f.created_at, {
+    id: (f) => f.id,
+    order_number: (f) => f.order_number,
+    created_at: (f) => f.created_at,
+    status: (f) => f.status,
+    delivery_status: (f) => f.delivery_status,
+    shipping_method: (f) => f.shipping_method,
+    tracking_carrier: (f) => f.tracking_carrier,
+    tracking_code: (f) => f.tracking_code,
+    tracking_link: (f) => f.tracking_link,
+    last_event_date: (f) => f.last_event_date,
+    location_id: (f) => f.location_id,
   }),
   fulfillment_line_items: table(
-    perChild(
-      (o) => o.fulfillments,
-      (f: Fulfillment) => f.line_items,
-    ),
+    perChild(fulfillments, (f) => f.line_items),
     ({ parent }) => parent.created_at,
     {
       fulfillment_id: ({ parent }) => parent.id,
-      order_number: ({ order }) => order.number,
-      id: ({ item }) => item.id,
+      order_number: ({ parent }) => parent.order_number,
+      id: ({ item }) => (item as FulfillmentLineResponse).id,
       order_line_id: ({ item }) => item.order_line_id,
       product_id: ({ item }) => item.product_id,
       product_title: ({ item }) => item.product_title,

@@ -3,9 +3,9 @@
 // signed link. The readiness time is kept in the state, so the embedded sandbox honours the delay
 // across commands.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { API_PREFIX } from '../api/url.js';
 import { exportCsv } from './export-csv.js';
-import type { ExportRecord, SandboxState } from './state.js';
+import type { Rec } from './kinds.js';
+import type { SandboxState } from './state.js';
 
 /** Where signed links point, shaped like the platform's CDN paths (`/media/<store>/export_csv/…`). */
 export const EXPORT_FILES = '/media/sandbox/export_csv/';
@@ -19,29 +19,17 @@ export interface ExportSettings {
   secret: Buffer;
 }
 
-export function createExport(state: SandboxState, fields: Omit<ExportRecord, 'id' | 'status'>, nowMs: number, delayMs: number): ExportRecord {
-  const id = ++state.lastIds.export;
-  const created: ExportRecord = { id, ...fields, status: 'pending' };
-  state.exports[id] = created;
-  state.exportsReadyAt[id] = nowMs + delayMs;
-  // A zero delay still answers `pending` first, as the platform always does.
-  return { ...created };
-}
-
 /**
  * THE place an export turns available. Its file is made now, from the records of its date range
  * as they are at this moment (later changes are not in it), and the platform sends
  * `export.created` at this moment: the scheduler, its only caller, emits it right after.
  */
-export function markAvailable(state: SandboxState, record: ExportRecord): void {
-  state.exportFiles[record.id] = exportCsv(state, String(record.type), { from: String(record.date_from), to: String(record.date_to) });
+export function markAvailable(state: SandboxState, record: Rec): void {
+  const id = String(record.id);
+  // An export of no range (its dates may be null) holds everything up to now.
+  state.exportFiles[id] = exportCsv(state, String(record.type), { from: String(record.date_from ?? '1970-01-01T00:00:00Z'), to: String(record.date_to ?? record.created_at) });
   record.status = 'available';
-  delete state.exportsReadyAt[record.id];
-}
-
-/** The export as the API answers it: `url` is the export object's own URL, not a file. */
-export function presentExport(record: ExportRecord, origin: string) {
-  return { ...record, url: `${origin}${API_PREFIX}/exports/${record.id}/` };
+  delete state.exportsReadyAt[id];
 }
 
 /** `…/export-42.csv?expires=UNIX&signature=HEX`; `expiresMs` is normally now plus the TTL. */

@@ -71,6 +71,8 @@ export const KINDS = {
   },
   shippingMethods: { collections: [top('/shipping-methods/')], key: 'id', numbered: true },
   stockrecords: { collections: [top('/stockrecords/')], key: 'id', numbered: true },
+  /** The store itself: one record, answered as a list of one. */
+  store: { collections: [top('/store/')], key: 'primary_domain', numbered: false },
   subscriptions: { collections: [top('/subscriptions/')], key: 'id', numbered: true },
   themes: { collections: [top('/themes/')], key: 'id', numbered: true },
   tickets: { collections: [top('/tickets/')], key: 'id', numbered: true },

@@ -1,49 +1,63 @@
 // The order a subscription's renewal makes (renewal.ts): one line per subscription line, the
 // subscription's shipping, and one payment by its saved card for the order's total. Every money
 // field follows from the unit prices and quantities, with tax included at the store's rate.
+import type { Order, OrderLine, SubscriptionDetail, SubscriptionLine, TaxPriceBreakdown, TaxSerailizer, Transaction, TransactionPaymentDetail } from '../api/generated/types.js';
 import { fromCents, toCents } from './money.js';
-import { CARDS, CATALOGUE, STORE, type LineProduct } from './seed-data.js';
-import type { Order, OrderLine, SandboxState, SubscriptionLineRecord, SubscriptionRecord } from './state.js';
+import { STORE } from './store-facts.js';
+import { nextId, type SandboxState } from './state.js';
 import { recomputeOrderTotals, recordOriginals } from './totals.js';
 
-type Transaction = NonNullable<Order['transactions']>[number];
-type PaymentDetails = NonNullable<Transaction['payment_details']>;
-type TaxLine = NonNullable<OrderLine['tax_lines']>[number];
-type OrderTaxLine = NonNullable<Order['tax_lines']>[number];
+type TaxLine = TaxPriceBreakdown;
+type OrderTaxLine = TaxSerailizer;
+type PaymentDetails = TransactionPaymentDetail;
+type SubscriptionRecord = SubscriptionDetail & { user_id?: number; lines?: SubscriptionLine[] };
+
+/** What an order line needs to know about what it sells. */
+interface LineProduct {
+  id: number;
+  variantId: number;
+  title: string;
+  variantTitle: string;
+  sku: string;
+  /** Unit price including tax. */
+  price: string;
+  image: string;
+  url: string;
+  requiresShipping: boolean;
+}
 
 /**
  * A new renewal order for `subscription`, numbered `number` and placed at `now`, with one line per
- * subscription line. Takes fresh line and transaction ids from `state.lastIds`; the caller stores
- * the order and links it to the subscription.
+ * subscription line, and the payment that paid it. Takes fresh line and transaction ids from the
+ * state; the caller stores both and links the order to the subscription.
  */
-export function renewalOrder(state: SandboxState, subscription: SubscriptionRecord, number: string, now: string): Order {
+export function renewalOrder(state: SandboxState, subscription: SubscriptionRecord, number: string, now: string): { order: Order & { user_id?: number }; payment: Transaction & Record<string, unknown> } {
   const subscriptionId = subscription.id ?? 0;
-  const subscriptionLines: SubscriptionLineRecord[] = subscription.lines;
-  const lines = subscriptionLines.map((line) =>
-    orderLine(++state.lastIds.line, productOf(line), line.quantity ?? 1, now, { subscription_id: subscriptionId, subscription_line_id: line.id ?? 0 }),
+  const lines = (subscription.lines ?? []).map((line) =>
+    orderLine(nextId(state, 'line'), productOf(state, line), line.quantity ?? 1, now, { subscription_id: subscriptionId, subscription_line_id: line.id ?? 0 }),
   );
   const cycle = Math.max(0, ...(subscription.orders ?? []).map((o) => o.billing_cycle ?? 0)) + 1;
-  const transactionId = ++state.lastIds.transaction;
+  const transactionId = nextId(state, 'transactions');
   const shippingIncl = toCents(subscription.shipping_price);
   const shippingExcl = exclTax(shippingIncl);
   const shippingCode = subscription.shipping_code || 'standard';
-  const order: Order = {
+  const order: Order & { user_id?: number } = {
     number,
-    user: structuredClone(subscription.user),
+    user_id: subscription.user_id ?? subscription.user?.id,
     billing_address: structuredClone(subscription.billing_address),
     shipping_address: structuredClone(subscription.shipping_address),
     attribution: structuredClone(subscription.attribution),
     created_at: now,
     date_placed: now,
     updated_at: now,
-    currency: STORE.currency,
+    currency: subscription.currency ?? STORE.currency,
     display_taxes: 'included',
     shipping_code: shippingCode,
     shipping_method: STORE.shippingMethods[shippingCode] ?? shippingCode,
     source: 'subscription',
     // The renewal charges the saved card at once, and the sandbox's charges succeed.
     status: 'open',
-    subscription_lifecycle: 'renewal',
+    subscription_lifecycle: 'recurring',
     fulfillment_status: lines.some((l) => l.requires_shipping) ? 'unfulfilled' : 'not_required',
     payment_status: 'paid',
     is_test: false,
@@ -52,9 +66,7 @@ export function renewalOrder(state: SandboxState, subscription: SubscriptionReco
     tags: ['subscription', 'renewal'],
     order_status_url: `${STORE.url}/orders/${number}/status?key=nw${(Number(number) * 2654435761) % 4294967296}`,
     lines,
-    fulfillments: [],
     refunds: [],
-    transactions: [],
     subscriptions: [{ billing_cycle: cycle, id: subscriptionId }],
     offer_discounts: [],
     voucher_discounts: [],
@@ -65,10 +77,16 @@ export function renewalOrder(state: SandboxState, subscription: SubscriptionReco
     shipping_tax: fromCents(shippingIncl - shippingExcl),
   };
   recomputeOrderTotals(order);
-  order.transactions = [sale(transactionId, paymentFrom(subscription), String(order.total_incl_tax), now)];
-  recomputeOrderTotals(order);
+  const payment = {
+    ...sale(transactionId, paymentFrom(subscription), String(order.total_incl_tax), now),
+    order: number,
+    subscription_id: subscriptionId,
+    user_id: order.user_id,
+    attribution: structuredClone(subscription.attribution),
+  };
+  recomputeOrderTotals(order, [payment]);
   recordOriginals(order);
-  return order;
+  return { order, payment };
 }
 
 /** The tax-exclusive part of a tax-inclusive amount, in cents. */
@@ -131,7 +149,7 @@ function orderLine(id: number, item: LineProduct, quantity: number, at: string, 
 }
 
 /** A successful card payment of `amount`. */
-function sale(id: number, details: PaymentDetails, amount: string, at: string): Transaction {
+function sale(id: number, details: PaymentDetails, amount: string, at: string): Transaction & Record<string, unknown> {
   const paid = fromCents(toCents(amount));
   return {
     amount: paid,
@@ -145,40 +163,34 @@ function sale(id: number, details: PaymentDetails, amount: string, at: string): 
     is_initial_retry: false,
     is_test: false,
     network_transaction_id: `MCC${String(id * 104729).padStart(12, '0')}`,
-    // Transactions without a parent carry 0.
-    parent_id: 0,
+    parent_id: null,
     payment_details: structuredClone(details),
     payment_method: 'card',
     report_values: { amount: paid, currency: STORE.currency },
     response_code: 100,
     statement_descriptor: STORE.statementDescriptor,
     status: 'succeeded',
-    type: 'sale',
+    type: 'debit',
   };
 }
 
-/** The catalogue data of a subscription line, falling back to the seeded catalogue. */
-function productOf(line: SubscriptionLineRecord): LineProduct {
-  const known = CATALOGUE.find((p) => p.id === line.product?.id);
+/** What a subscription line sells: the line's own fields, the variant's where it has them. */
+function productOf(state: SandboxState, line: SubscriptionLine): LineProduct {
+  const variant = state.records.variants[String(line.variant_id)] as { requires_shipping?: boolean } | undefined;
   return {
-    id: line.product?.id ?? known?.id ?? 0,
-    variantId: line.variant_id,
-    title: line.product?.title ?? known?.title ?? 'Subscription item',
-    variantTitle: line.variant_title,
-    sku: line.stockrecord?.partner_sku ?? known?.sku ?? `SUB-${line.id ?? 0}`,
-    price: fromCents(toCents(line.price ?? known?.price)),
-    image: line.product?.images?.[0]?.src ?? known?.image ?? `${STORE.cdn}/products/placeholder.jpg`,
-    url: line.product?.url ?? known?.url ?? `${STORE.url}/products`,
-    requiresShipping: known?.requiresShipping ?? true,
+    id: line.product_id ?? 0,
+    variantId: line.variant_id ?? 0,
+    title: line.product_title ?? 'Subscription item',
+    variantTitle: line.variant_title ?? '',
+    sku: line.sku ?? `SUB-${line.id ?? 0}`,
+    price: fromCents(toCents(line.price)),
+    image: line.product_image ?? `${STORE.cdn}/products/placeholder.jpg`,
+    url: line.product_url ?? `${STORE.url}/products`,
+    requiresShipping: variant?.requires_shipping ?? true,
   };
 }
 
-/** The subscription's payment details where they have the expected types, else the customer's saved card. */
+/** The subscription's saved card, as a payment's details. */
 function paymentFrom(subscription: SubscriptionRecord): PaymentDetails {
-  const fallback: Record<string, unknown> = CARDS[subscription.user?.id ?? 0] ?? CARDS[1]!;
-  const details: Record<string, unknown> = { ...fallback };
-  for (const [key, value] of Object.entries(subscription.payment_details ?? {})) {
-    if (key in fallback && value !== null && typeof value === typeof fallback[key]) details[key] = value;
-  }
-  return details as PaymentDetails;
+  return structuredClone((subscription.payment_details ?? {}) as PaymentDetails);
 }

@@ -1,36 +1,30 @@
-// A subscription's renewal, the one way it happens: by `subscriptions renew` (handlers.ts) or by
-// the sandbox's clock passing its next_renewal_date (scheduler.ts). Only an `active` subscription
+// A subscription's renewal, the one way it happens: by `subscriptions renew` (rules) or by the
+// sandbox's clock passing its next_renewal_date (scheduler.ts). Only an `active` subscription
 // renews (platform facts); a renewal creates an order, paid by a new transaction, and fires
 // order.created, transaction.created and subscription.updated.
-import type { EVENTS_BY_CHANGE } from './events.js';
+import type { SubscriptionDetail } from '../api/generated/types.js';
+import type { Rec } from './kinds.js';
 import { renewalOrder } from './renewal-order.js';
-import type { Order, SandboxState, SubscriptionRecord } from './state.js';
-import { subscriptionView } from './subscription-views.js';
+import { nextId, type SandboxState } from './state.js';
 
-/** The same events either way; the event table lists both changes. */
-export type RenewalEvent = (typeof EVENTS_BY_CHANGE)['subscriptionsRenewCreate' | 'subscription.renewalDue'][number];
+export type SubscriptionRecord = SubscriptionDetail & Rec;
 
 /** Renews `subscription` at `now`; emits its events. The caller has checked it is active. */
-export function renewSubscription(
-  state: SandboxState,
-  subscription: SubscriptionRecord,
-  now: string,
-  emit: (event: RenewalEvent, data: unknown) => void,
-): Order {
+export function renewSubscription(state: SandboxState, subscription: SubscriptionRecord, now: string, emit: (event: string, record: Rec) => void): Rec {
   const id = subscription.id ?? 0;
-  const number = String(++state.lastIds.order);
-  const order = renewalOrder(state, subscription, number, now);
+  const number = String(nextId(state, 'orders'));
+  const { order, payment } = renewalOrder(state, subscription, number, now);
   const billingCycle = Math.max(0, ...(subscription.orders ?? []).map((o) => o.billing_cycle ?? 0)) + 1;
   order.subscriptions = [{ billing_cycle: billingCycle, id }];
-  state.orders[number] = order;
-  state.orderNotes[number] = [];
+  state.records.orders[number] = order as Rec;
+  state.records.transactions[String(payment.id)] = payment;
   subscription.orders = [...(subscription.orders ?? []), { billing_cycle: billingCycle, order_number: number }];
   subscription.num_orders = subscription.orders.length;
   subscription.next_renewal_date = addInterval(subscription.next_renewal_date ?? now, subscription.interval ?? 'month', subscription.interval_count ?? 1);
-  emit('order.created', order);
-  for (const transaction of order.transactions ?? []) emit('transaction.created', transaction);
-  emit('subscription.updated', subscriptionView(subscription));
-  return order;
+  emit('order.created', order as Rec);
+  emit('transaction.created', payment);
+  emit('subscription.updated', subscription);
+  return order as Rec;
 }
 
 /** Calendar arithmetic in UTC; a month step from the 31st lands on the month's last day. */

@@ -7,21 +7,23 @@ import { clockNow, isoSeconds } from './clock.js';
 import { attemptOutcome, deliveryHeaders, DELIVERY_TIMEOUT_MS, post } from './deliverer.js';
 import { DELIVERY_ID, deliveryLog, findAttempt, recordAttempt } from './delivery-log.js';
 import type { Deliverer } from './deliverer.js';
-import { emitEvent, EVENTS_WITHOUT_CHANGE, outbox } from './events.js';
-import { checkDeliveryTarget } from './handlers.js';
+import type { Answering } from './api-answer.js';
+import { eventSources } from './event-sources.js';
+import { emitEvent, outbox } from './events.js';
+import { landingOf, type Rec } from './kinds.js';
+import { checkDeliveryTarget } from './rules/webhooks.js';
 import { badRequest, HttpError } from './http-error.js';
 import { SANDBOX_PATH, SANDBOX_ROUTES } from './paths.js';
-import type { PayloadShaper } from './payloads.js';
-import { sampleFor } from './samples.js';
 import type { Scheduler } from './scheduler.js';
 import type { DeliveryAttempt, SandboxState } from './state.js';
+import { operationPath } from './event-sources.js';
 import type { StateStore } from './store.js';
 
 export interface SandboxParts {
   store: StateStore;
   deliverer: Deliverer;
   scheduler: Scheduler;
-  shape: PayloadShaper;
+  answering: Answering;
 }
 
 interface Answer {
@@ -33,9 +35,9 @@ export async function sandboxOnly(method: string, url: URL, raw: string, parts: 
   const rest = url.pathname.slice(SANDBOX_PATH.length);
   const { store } = parts;
   if (rest === SANDBOX_ROUTES.webhooks && method === 'GET') {
-    return ok({ webhooks: await store.transact((state) => Object.values(state.webhooks).map((w) => webhookView(state, w.id!)), false) });
+    return ok({ webhooks: await store.transact((state) => Object.keys(state.records.webhooks).map((id) => webhookView(state, id)), false) });
   }
-  if (rest === SANDBOX_ROUTES.events && method === 'POST') return ok(await sendSample(parts, jsonBody(raw)));
+  if (rest === SANDBOX_ROUTES.events && method === 'POST') return ok(await sendEvent(parts, jsonBody(raw)));
   if (rest === SANDBOX_ROUTES.clock && method === 'GET') return ok(await store.transact((state) => clockView(state), false));
   if (rest === SANDBOX_ROUTES.clock && method === 'POST') return ok({ ...(await moveClockTo(parts, jsonBody(raw))) });
   if (rest === SANDBOX_ROUTES.deliveries && method === 'GET') {
@@ -85,8 +87,8 @@ function jsonBody(raw: string): Record<string, unknown> {
   throw badRequest('The body must be a JSON object.');
 }
 
-function webhookView(state: SandboxState, id: number) {
-  const w = state.webhooks[id]!;
+function webhookView(state: SandboxState, id: string) {
+  const w = state.records.webhooks[id]!;
   return {
     id: w.id,
     name: w.name,
@@ -95,7 +97,7 @@ function webhookView(state: SandboxState, id: number) {
     target: w.target,
     warning_count: w.warning_count,
     next_check_date: w.next_check_date,
-    pending_deliveries: outbox(state).filter((d) => d.webhook === w.id).length,
+    pending_deliveries: outbox(state).filter((d) => d.webhook === Number(w.id)).length,
   };
 }
 
@@ -115,20 +117,23 @@ async function moveClockTo(parts: SandboxParts, body: Record<string, unknown>) {
 }
 
 /**
- * `POST {"event": NAME}`: sends an event that no change in the API causes (`webhooks trigger`)
- * with a seeded object of its kind, to the webhooks subscribed to it. Nothing else changes.
+ * `POST {"event": NAME}`: sends an event about the store's latest record of its kind, as it is now,
+ * to the webhooks subscribed to it (`webhooks trigger`). Nothing else changes.
  */
-async function sendSample({ store, deliverer, shape }: SandboxParts, body: Record<string, unknown>) {
+async function sendEvent({ store, deliverer, answering }: SandboxParts, body: Record<string, unknown>) {
   const event = typeof body.event === 'string' ? body.event : '';
-  if (!EVENTS_WITHOUT_CHANGE.includes(event)) {
-    throw new HttpError(400, { event: [`Send one of the events no change causes: ${EVENTS_WITHOUT_CHANGE.join(', ')}.`] });
+  const source = eventSources[event.split('.')[0] ?? ''];
+  const kind = source && landingOf(operationPath(source))?.kind;
+  if (!kind || !/^[a-z]+\.(created|updated|deleted|abandoned|uninstalled)$/.test(event)) {
+    throw new HttpError(400, { event: [`"${event}" is not a valid choice.`] });
   }
   const answer = await store.transact((state) => {
     const nowMs = clockNow(state);
-    const sample = sampleFor(state, event, isoSeconds(nowMs));
-    const webhooks = Object.values(state.webhooks).filter((w) => w.active !== false && (w.events ?? []).includes(event)).map((w) => w.id);
-    emitEvent(state, event, structuredClone(sample.data), nowMs, shape);
-    return { event, said: sample.said, webhooks };
+    const record = (Object.values(state.records[kind]) as Rec[]).at(-1);
+    if (!record) throw badRequest(`The sandbox has no ${event.split('.')[0]} to send with ${event}.`);
+    const webhooks = (Object.values(state.records.webhooks) as Rec[]).filter((w) => w.active !== false && ((w.events as string[] | undefined) ?? []).includes(event)).map((w) => w.id);
+    emitEvent(state, event, (version) => answering.eventData(state, event, version, structuredClone(record)), nowMs);
+    return { event, said: `${event.split('.')[0]} ${String(record.id ?? record.number ?? record.name ?? '')}`.trim(), webhooks };
   }, true);
   if (answer.webhooks.length > 0) deliverer.kick();
   return answer;
@@ -138,7 +143,7 @@ async function sendSample({ store, deliverer, shape }: SandboxParts, body: Recor
 function signatureCheck(state: SandboxState, attempt: DeliveryAttempt) {
   const signature = attempt.headers[WEBHOOK_SIGNATURE_HEADER];
   if (!signature) return { signed: false };
-  const secret = state.webhooks[attempt.webhook]?.secret_key;
+  const secret = state.records.webhooks[String(attempt.webhook)]?.secret_key as string | undefined;
   if (!secret) return { signed: true, checked: false, reason: 'the webhook is gone or has no secret any more' };
   return { signed: true, checked: true, ...verifyWebhookSignature(attempt.body, signature, secret) };
 }
@@ -168,7 +173,7 @@ async function replay(store: StateStore, id: string, request: Record<string, unk
     } catch (error) {
       throw new HttpError(400, { body: [`Not JSON: ${(error as Error).message}`] });
     }
-    const secret = state.webhooks[original.webhook]?.secret_key;
+    const secret = state.records.webhooks[String(original.webhook)]?.secret_key as string | undefined;
     if (original.headers[WEBHOOK_SIGNATURE_HEADER] && !secret) {
       throw badRequest(`Webhook ${original.webhook} is gone or has no secret any more: the edited body cannot be signed.`);
     }

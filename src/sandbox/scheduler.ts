@@ -5,10 +5,11 @@
 // further, one due moment at a time, attempting the deliveries due at each before going on.
 import { clockNow, isoSeconds, moveClock } from './clock.js';
 import type { Deliverer } from './deliverer.js';
+import type { Answering } from './api-answer.js';
 import { emitEvent } from './events.js';
-import { markAvailable, presentExport } from './exports.js';
-import type { PayloadShaper } from './payloads.js';
-import { renewSubscription } from './renewal.js';
+import { markAvailable } from './exports.js';
+import type { Rec } from './kinds.js';
+import { renewSubscription, type SubscriptionRecord } from './renewal.js';
 import type { SandboxState } from './state.js';
 import type { StateStore } from './store.js';
 
@@ -34,10 +35,10 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The earliest change due, renewal or export (none: undefined). */
 function earliestChange(state: SandboxState): Change | undefined {
   let earliest: Change | undefined;
-  for (const subscription of Object.values(state.subscriptions)) {
+  for (const subscription of Object.values(state.records.subscriptions)) {
     if (subscription.status !== 'active') continue;
-    const at = Date.parse(subscription.next_renewal_date ?? '');
-    if (Number.isFinite(at) && (!earliest || at < earliest.at)) earliest = { at, kind: 'renewal', subscription: subscription.id! };
+    const at = Date.parse(String(subscription.next_renewal_date ?? ''));
+    if (Number.isFinite(at) && (!earliest || at < earliest.at)) earliest = { at, kind: 'renewal', subscription: Number(subscription.id) };
   }
   for (const [id, at] of Object.entries(state.exportsReadyAt)) {
     if (!earliest || at < earliest.at) earliest = { at, kind: 'export', id: Number(id) };
@@ -50,35 +51,29 @@ export function nextChangeAt(state: SandboxState): number {
   return earliestChange(state)?.at ?? Infinity;
 }
 
-/** What events need from the sandbox: its origin, for URLs, and the shaper of payloads. */
-export interface EventContext {
-  origin: string;
-  shape: PayloadShaper;
-}
-
 /**
  * Applies every change due by `untilMs`, earliest first, each at its own moment (a renewal's order
  * is placed at the renewal date), queueing its events; returns how many deliveries it queued.
  */
-export function applyDueChanges(state: SandboxState, untilMs: number, events: EventContext, did?: ClockMove): number {
+export function applyDueChanges(state: SandboxState, untilMs: number, events: Pick<Answering, 'eventData'>, did?: ClockMove): number {
   let queued = 0;
   for (let count = 0; count < MAX_CHANGES; count++) {
     const change = earliestChange(state);
     if (!change || change.at > untilMs) break;
     const at = isoSeconds(change.at);
-    const emit = (event: string, data: unknown) => (queued += emitEvent(state, event, structuredClone(data), change.at, events.shape));
+    const emit = (event: string, record: Rec) => (queued += emitEvent(state, event, (version) => events.eventData(state, event, version, structuredClone(record)), change.at));
     if (change.kind === 'renewal') {
-      const subscription = state.subscriptions[change.subscription]!;
+      const subscription = state.records.subscriptions[String(change.subscription)] as SubscriptionRecord;
       const before = subscription.next_renewal_date;
       const order = renewSubscription(state, subscription, at, emit);
       did?.renewals.push({ subscription: change.subscription, order: String(order.number), at });
       // A date the interval cannot move on (unparseable interval) would renew forever.
       if (subscription.next_renewal_date === before) break;
     } else {
-      const record = state.exports[change.id];
+      const record = state.records.exports[String(change.id)];
       if (record) {
         markAvailable(state, record);
-        emit('export.created', presentExport(record, events.origin));
+        emit('export.created', record);
         did?.exports.push({ id: change.id, at });
       } else {
         delete state.exportsReadyAt[change.id];
@@ -101,10 +96,10 @@ export interface Scheduler {
 export function createScheduler(
   store: StateStore,
   deliverer: Deliverer,
-  events: { origin: () => string; shape: PayloadShaper },
+  events: Pick<Answering, 'eventData'>,
   onError: (error: unknown) => void,
 ): Scheduler {
-  const context = (): EventContext => ({ origin: events.origin(), shape: events.shape });
+  const context = () => events;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
 

@@ -2,31 +2,31 @@
 // and real state changes. Routing, version checks, scope checks and body validation all come
 // from the operation table, so the sandbox cannot drift from the client.
 import type * as z from 'zod/mini';
-import { nestsDeeperThan } from '../api/json-depth.js';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadAllOperations, operation, type OperationId } from '../api/operations.js';
-import { missingScopes } from '../api/scopes.js';
-import { toFieldIssues } from '../api/validate.js';
-import { clockNow, isoSeconds } from './clock.js';
-import { createDeliverer, type DeliveryOptions } from './deliverer.js';
-import { emitEvent } from './events.js';
-import { checkLink, EXPORT_FILES, signedLink } from './exports.js';
-import { SANDBOX_PATH } from './paths.js';
-import { payloadShaper } from './payloads.js';
-import { sandboxOnly } from './sandbox-routes.js';
-import { DEFAULT_EXPORT_DELAY_SECONDS, DEFAULT_LINK_TTL_SECONDS, PLATFORM_RATE_PER_SECOND } from './settings.js';
-import { applyDueChanges, createScheduler, nextChangeAt } from './scheduler.js';
-import { handlers } from './handlers.js';
-import { HttpError } from './http-error.js';
-import { readBody } from './read-body.js';
+import { loadAllOperations, operation, type Operation, type OperationId, type OperationSchemas } from '../api/operations.js';
 import { router } from '../api/routes.js';
+import { answer, checkedBody, checkedQuery, checkScopes, checkVersion, type Answering } from './api-answer.js';
+import { clockNow } from './clock.js';
+import { createDeliverer, type DeliveryOptions } from './deliverer.js';
+import { eventSources } from './event-sources.js';
+import { checkLink, EXPORT_FILES, signedLink } from './exports.js';
 import { faultInjector, type Decision, type FaultKind, type FaultSpec } from './faults.js';
+import { HttpError } from './http-error.js';
+import type { Rec } from './kinds.js';
 import { oauthStore, type OAuthCounters, type OAuthOptions } from './oauth.js';
-import { memoryStore, type StateStore } from './store.js';
 import { DEFAULT_PAGE_SIZE } from './pages.js';
+import { SANDBOX_PATH } from './paths.js';
+import { readBody } from './read-body.js';
+import { renderer } from './render.js';
+import { sandboxOnly } from './sandbox-routes.js';
+import { applyDueChanges, createScheduler, nextChangeAt } from './scheduler.js';
+import { DEFAULT_EXPORT_DELAY_SECONDS, DEFAULT_LINK_TTL_SECONDS, PLATFORM_RATE_PER_SECOND } from './settings.js';
+import type { SandboxState } from './state.js';
+import { memoryStore, type StateStore } from './store.js';
+import { derivations, type ViewContext } from './views.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -84,18 +84,14 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const ALL_SCOPES = Symbol('all scopes');
 /** A read found a change due on the clock: it is applied by a write first, then the read runs again. */
 const DUE = Symbol('changes due');
 const MAX_BODY_BYTES = 1024 * 1024;
-/** Deeper JSON is refused before it is parsed: validating it would exhaust the stack. */
-const MAX_JSON_DEPTH = 256;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const matchRoute = router(await loadAllOperations());
+  const ops = await loadAllOperations();
   const token = options.token ?? `sbx_${randomBytes(16).toString('hex')}`;
-  const tokens = new Map<string, readonly string[] | typeof ALL_SCOPES>([[token, ALL_SCOPES]]);
-  for (const [scoped, scopes] of Object.entries(options.scopedTokens ?? {})) tokens.set(scoped, scopes);
+  const tokens = tokenTable(token, options.scopedTokens);
   const store = options.store ?? memoryStore();
   const injector = faultInjector({ seed: 1, ...options.faults, rate: options.faults?.rate ?? PLATFORM_RATE_PER_SECOND });
   const oauth = oauthStore(options.oauth ?? {}, {
@@ -107,29 +103,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     revoke: (issued) => void tokens.delete(issued),
   });
   const counters: SandboxCounters = { received: 0, invalid: 0, wrongVersion: 0, byOperation: {}, faults: injector.injected, oauth: oauth.counters };
-  const exportDelayMs = (options.exportDelaySeconds ?? DEFAULT_EXPORT_DELAY_SECONDS) * 1000;
-  const linkTtlMs = (options.linkTtlSeconds ?? DEFAULT_LINK_TTL_SECONDS) * 1000;
-  const linkSecret = randomBytes(32);
-  let expiredLinksLeft = options.faults?.expiredLinks ?? 0;
+  const links = exportLinks(options, counters);
   let origin = '';
+  const answering = await answeringFor(ops, {
+    origin: () => origin,
+    pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
+    exportDelayMs: (options.exportDelaySeconds ?? DEFAULT_EXPORT_DELAY_SECONDS) * 1000,
+    signExportLink: (id, nowMs) => links.sign(origin, id, nowMs),
+  });
   const deliverer = createDeliverer(store, options.webhooks);
-  // Deliveries carry each object in the shape of the webhook's API version (payloads.ts).
-  const shape = await payloadShaper();
-  const scheduler = createScheduler(store, deliverer, { origin: () => origin, shape }, (error) => options.onError?.(error));
-
-  function signExportLink(id: number, nowMs: number): string {
-    // The expired-links fault hands out links that are already dead, as if fetched too late.
-    if (expiredLinksLeft > 0) {
-      expiredLinksLeft--;
-      counters.faults['expired-link'] = (counters.faults['expired-link'] ?? 0) + 1;
-      return signedLink(origin, id, nowMs - 1000, linkSecret);
-    }
-    return signedLink(origin, id, nowMs + linkTtlMs, linkSecret);
-  }
+  const scheduler = createScheduler(store, deliverer, answering, (error) => options.onError?.(error));
+  const api = apiHandler({ ops, tokens, store, injector, counters, answering, deliverer, scheduler, options });
 
   const server = createServer((req, res) => {
     counters.received++;
-    handle(req, res).catch((error: unknown) => {
+    route(req, res).catch((error: unknown) => {
       const status = error instanceof HttpError ? error.status : 500;
       const body = error instanceof HttpError ? error.body : { detail: `Internal sandbox error: ${(error as Error)?.message ?? String(error)}` };
       if (!(error instanceof HttpError)) options.onError?.(error);
@@ -137,147 +125,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
 
-  async function handle(req: IncomingMessage, res: ServerResponse) {
+  async function route(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', origin);
-    if (url.pathname.startsWith(EXPORT_FILES) && req.method === 'GET') return serveExportFile(res, url);
-
+    if (url.pathname.startsWith(EXPORT_FILES) && req.method === 'GET') return serveExportFile(store, res, url, links.secret);
     if (await oauth.handle(req, res, url)) return;
     // How the CLI tells a sandbox from a real store without sending a token there.
     if (url.pathname === SANDBOX_PATH && req.method === 'GET') return send(res, 200, { sandbox: true });
     if (url.pathname.startsWith(SANDBOX_PATH)) {
-      authenticate(req.headers.authorization);
-      const answer = await sandboxOnly(req.method ?? 'GET', url, await readBody(req, MAX_BODY_BYTES), { store, deliverer, scheduler, shape });
+      authenticate(tokens, req.headers.authorization);
+      const answer = await sandboxOnly(req.method ?? 'GET', url, await readBody(req, MAX_BODY_BYTES), { store, deliverer, scheduler, answering });
       return send(res, answer.status, answer.body);
     }
-
-    const route = matchRoute(req.method ?? 'GET', url.pathname);
-    if (route.kind === 'not-found') throw new HttpError(404, { detail: 'Not found.' });
-    if (route.kind === 'method-not-allowed') {
-      res.setHeader('allow', route.allowed.join(', '));
-      throw new HttpError(405, { detail: `Method "${req.method}" not allowed.` });
-    }
-    const op = operation(route.id);
-    const count = (counters.byOperation[route.id] ??= { received: 0, applied: 0 });
-    count.received++;
-    if (route.kind === 'invalid-params') {
-      counters.invalid++;
-      throw new HttpError(404, { detail: 'Not found.' });
-    }
-
-    const decision = injector.decide(req.headers.authorization ?? '');
-    if (decision && (await misbehave(decision, req, res))) return;
-
-    const granted = authenticate(req.headers.authorization);
-    const version = req.headers['x-store-api-version'];
-    const accepted = op.versions;
-    if (typeof version !== 'string' || !accepted.includes(version)) {
-      counters.wrongVersion++;
-      const got = version === undefined ? 'it is missing' : `got "${String(version)}"`;
-      const allowed = accepted.map((v) => `"${v}"`).join(' or ');
-      throw new HttpError(400, { detail: `X-Store-API-Version must be ${allowed} for this operation (${got}).` });
-    }
-    if (granted !== ALL_SCOPES) {
-      const missing = missingScopes(granted, op);
-      if (missing.length > 0) {
-        throw new HttpError(403, { detail: `This token lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.` });
-      }
-    }
-
-    const raw = await readBody(req, MAX_BODY_BYTES);
-    const schemas = await op.schemas();
-    let body: unknown;
-    if ('body' in schemas && schemas.body) {
-      const json = parseJson(raw, req.headers['content-type']);
-      const parsed = schemas.body.safeParse(json);
-      if (!parsed.success) {
-        counters.invalid++;
-        throw new HttpError(400, fieldErrors(parsed.error.issues, json));
-      }
-      body = parsed.data;
-    }
-    const query = 'query' in schemas && schemas.query ? checkedQuery(schemas.query, url.searchParams) : undefined;
-    const write = op.method !== 'GET';
-    let queued = 0;
-    let wake = { at: Infinity, now: 0 };
-    const answer = () =>
-      store.transact((state) => {
-        const nowMs = clockNow(state);
-        // What the clock has made due happens first; a read leaves that to a write of its own.
-        if (nextChangeAt(state) <= nowMs) {
-          if (!write) return DUE;
-          queued += applyDueChanges(state, nowMs, { origin, shape });
-        }
-        const handler = handlers[route.id] as ((ctx: unknown) => unknown) | undefined;
-        if (!handler) throw new HttpError(501, { detail: 'Not implemented in the sandbox yet.' });
-        const emit = (event: string, data: unknown) => (queued += emitEvent(state, event, structuredClone(data), nowMs, shape));
-        const result = handler({
-          state,
-          params: route.params,
-          body,
-          query,
-          url,
-          pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
-          origin,
-          now: isoSeconds(nowMs),
-          nowMs,
-          exportDelayMs,
-          signExportLink: (id: number) => signExportLink(id, nowMs),
-          emit,
-        });
-        if (write) wake = { at: nextChangeAt(state), now: nowMs };
-        return result;
-      }, write);
-    let result = await answer();
-    if (result === DUE) {
-      await scheduler.catchUp();
-      result = await answer();
-    }
-    if (op.method !== 'GET') count.applied++;
-    options.onAnswer?.(route.id, result, version);
-    // Saved: now the deliveries it queued may go out.
-    if (queued > 0) deliverer.kick();
-    // A long-running sandbox renews and turns exports available on time even if nobody asks.
-    if (write) scheduler.plan(wake.at, wake.now);
-    if (decision?.after === 'reset-after') return void req.socket.destroy();
-    if (decision?.after === 'truncate') return sendTruncated(res, op.success, result);
-    send(res, op.success, result);
+    return api(req, res, url);
   }
 
-  function authenticate(header: string | undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-    if (!match) throw new HttpError(401, { detail: 'Authentication credentials were not provided.' });
-    const granted = tokens.get(match[1]!);
-    if (!granted) throw new HttpError(401, { detail: 'Invalid token.' });
-    return granted;
-  }
-
-  /** A signed link's file, as a storage service serves it: no token, the signature and expiry checked. */
-  async function serveExportFile(res: ServerResponse, url: URL) {
-    const csv = await store.transact((state) => {
-      // Links expire on the sandbox's clock: advancing it past a link's expiry kills the link.
-      const link = checkLink(url, clockNow(state), linkSecret);
-      if (!link.ok) return link;
-      const found = state.exports[link.id];
-      const text = found?.status === 'available' ? state.exportFiles[link.id] : undefined;
-      return text === undefined ? undefined : { ok: true as const, id: link.id, text };
-    }, false);
-    if (csv === undefined) return sendStorageError(res, 'not-found');
-    if (!csv.ok) return sendStorageError(res, csv.reason);
-    const id = csv.id;
-    res.writeHead(200, {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="export-${id}.csv"`,
-    });
-    res.end(csv.text);
-  }
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  origin = `http://${host}:${address.port}`;
+  origin = await listen(server, options);
   // What fell due while no sandbox ran (the embedded sandbox's state file) happens now, and
   // deliveries left from an earlier run go out when due.
   await scheduler.catchUp();
@@ -298,6 +160,181 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       });
     },
   };
+}
+
+type Granted = readonly string[] | 'all';
+
+function tokenTable(token: string, scoped: Record<string, readonly string[]> = {}): Map<string, Granted> {
+  const tokens = new Map<string, Granted>([[token, 'all']]);
+  for (const [other, scopes] of Object.entries(scoped)) tokens.set(other, scopes);
+  return tokens;
+}
+
+function authenticate(tokens: Map<string, Granted>, header: string | undefined): Granted {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  if (!match) throw new HttpError(401, { detail: 'Authentication credentials were not provided.' });
+  const granted = tokens.get(match[1]!);
+  if (!granted) throw new HttpError(401, { detail: 'Invalid token.' });
+  return granted;
+}
+
+async function listen(server: ReturnType<typeof createServer>, options: SandboxOptions): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/** Signed links to exports' files; the expired-links fault hands out links already dead, as if fetched too late. */
+function exportLinks(options: SandboxOptions, counters: SandboxCounters) {
+  const ttlMs = (options.linkTtlSeconds ?? DEFAULT_LINK_TTL_SECONDS) * 1000;
+  const secret = randomBytes(32);
+  let expiredLeft = options.faults?.expiredLinks ?? 0;
+  return {
+    secret,
+    sign(origin: string, id: number, nowMs: number): string {
+      if (expiredLeft > 0) {
+        expiredLeft--;
+        counters.faults['expired-link'] = (counters.faults['expired-link'] ?? 0) + 1;
+        return signedLink(origin, id, nowMs - 1000, secret);
+      }
+      return signedLink(origin, id, nowMs + ttlMs, secret);
+    },
+  };
+}
+
+/**
+ * How records are answered: rendered through the views (views.ts) in the shape of a version; an
+ * event's data in the shape of the operation that answers its kind of object (event-sources.ts),
+ * its schemas loaded once per sandbox.
+ */
+async function answeringFor(ops: readonly Operation[], base: Pick<Answering, 'origin' | 'pageSize' | 'exportDelayMs' | 'signExportLink'>): Promise<Answering> {
+  const render = renderer<ViewContext>(derivations);
+  const eventSchemas = new Map<string, z.ZodMiniType>();
+  for (const [object, id] of Object.entries(eventSources)) {
+    const op = ops.find((candidate) => candidate.id === id)!;
+    for (const version of op.versions) eventSchemas.set(`${object}@${version}`, itemOf((await op.schemas(version)).response));
+  }
+  const renderAt = (state: SandboxState, version: string, schema: z.ZodMiniType, record: Rec) =>
+    render(schema, record, { records: state.records, version, origin: base.origin() });
+  return {
+    ...base,
+    render: renderAt,
+    eventData: (state, event, version, record) => {
+      // product.deleted carries only the id (platform facts).
+      if (event.endsWith('.deleted')) return record;
+      const schema = eventSchemas.get(`${event.split('.')[0]}@${version}`);
+      return schema ? renderAt(state, version, schema, record) : record;
+    },
+  };
+}
+
+/** The object an answer carries: a list's item, or the answer itself. */
+function itemOf(response: z.ZodMiniType): z.ZodMiniType {
+  const def = (response as unknown as { def: { type: string; element?: z.ZodMiniType } }).def;
+  return def.type === 'array' ? def.element! : response;
+}
+
+interface ApiParts {
+  ops: readonly Operation[];
+  tokens: Map<string, Granted>;
+  store: StateStore;
+  injector: ReturnType<typeof faultInjector>;
+  counters: SandboxCounters;
+  answering: Answering;
+  deliverer: ReturnType<typeof createDeliverer>;
+  scheduler: ReturnType<typeof createScheduler>;
+  options: SandboxOptions;
+}
+
+/** The Admin API: route, faults, token, version, scopes, checked input, the answer, and what it queued. */
+function apiHandler(parts: ApiParts) {
+  const { tokens, store, injector, counters, answering, deliverer, scheduler, options } = parts;
+  const matchRoute = router(parts.ops);
+  return async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    const route = matchRoute(req.method ?? 'GET', url.pathname);
+    if (route.kind === 'not-found') throw new HttpError(404, { detail: 'Not found.' });
+    if (route.kind === 'method-not-allowed') {
+      res.setHeader('allow', route.allowed.join(', '));
+      throw new HttpError(405, { detail: `Method "${req.method}" not allowed.` });
+    }
+    const op = operation(route.id);
+    const count = (counters.byOperation[route.id] ??= { received: 0, applied: 0 });
+    count.received++;
+    if (route.kind === 'invalid-params') {
+      counters.invalid++;
+      throw new HttpError(404, { detail: 'Not found.' });
+    }
+    const decision = injector.decide(req.headers.authorization ?? '');
+    if (decision && (await misbehave(decision, req, res))) return;
+    const granted = authenticate(tokens, req.headers.authorization);
+    let version: string;
+    try {
+      version = checkVersion(op, req.headers['x-store-api-version']);
+    } catch (error) {
+      counters.wrongVersion++;
+      throw error;
+    }
+    checkScopes(op, granted);
+    const schemas: OperationSchemas = await op.schemas(version);
+    let body: unknown;
+    let query: Record<string, unknown>;
+    try {
+      body = checkedBody(schemas, await readBody(req, MAX_BODY_BYTES), req.headers['content-type']);
+      query = checkedQuery(schemas, url.searchParams);
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 400) counters.invalid++;
+      throw error;
+    }
+    const write = op.method !== 'GET';
+    let queued = 0;
+    let wake = { at: Infinity, now: 0 };
+    const run = () =>
+      store.transact((state) => {
+        const nowMs = clockNow(state);
+        // What the clock has made due happens first; a read leaves that to a write of its own.
+        if (nextChangeAt(state) <= nowMs) {
+          if (!write) return DUE;
+          queued += applyDueChanges(state, nowMs, answering);
+        }
+        const result = answer(state, { op, version, schemas, params: route.params, query, body, url }, answering, (n) => (queued += n));
+        if (write) wake = { at: nextChangeAt(state), now: nowMs };
+        return result;
+      }, write);
+    let result = await run();
+    if (result === DUE) {
+      await scheduler.catchUp();
+      result = await run();
+    }
+    if (write) count.applied++;
+    options.onAnswer?.(route.id, result, version);
+    // Saved: now the deliveries it queued may go out.
+    if (queued > 0) deliverer.kick();
+    // A long-running sandbox renews and turns exports available on time even if nobody asks.
+    if (write) scheduler.plan(wake.at, wake.now);
+    if (decision?.after === 'reset-after') return void req.socket.destroy();
+    if (decision?.after === 'truncate') return sendTruncated(res, op.success, result);
+    send(res, result === undefined ? 204 : op.success, result);
+  };
+}
+
+/** A signed link's file, as a storage service serves it: no token, the signature and expiry checked. */
+async function serveExportFile(store: StateStore, res: ServerResponse, url: URL, secret: Buffer) {
+  const csv = await store.transact((state) => {
+    // Links expire on the sandbox's clock: advancing it past a link's expiry kills the link.
+    const link = checkLink(url, clockNow(state), secret);
+    if (!link.ok) return link;
+    const found = state.records.exports[String(link.id)];
+    const text = found?.status === 'available' ? state.exportFiles[String(link.id)] : undefined;
+    return text === undefined ? undefined : { ok: true as const, id: link.id, text };
+  }, false);
+  if (csv === undefined) return sendStorageError(res, 'not-found');
+  if (!csv.ok) return sendStorageError(res, csv.reason);
+  res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="export-${csv.id}.csv"` });
+  res.end(csv.text);
 }
 
 /** Storage services answer in XML and say why; 403 for a bad or expired signature, as S3 does. */
@@ -346,37 +383,3 @@ function send(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
-
-function parseJson(raw: string, contentType: string | undefined): unknown {
-  if (raw.trim() === '') return {};
-  if (contentType && !/^application\/json\b/i.test(contentType)) {
-    throw new HttpError(415, { detail: `Unsupported media type "${contentType}" in request.` });
-  }
-  if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) {
-    throw new HttpError(400, { detail: `JSON parse error - nested deeper than ${MAX_JSON_DEPTH} levels.` });
-  }
-  try {
-    return JSON.parse(raw);
-  } catch (error) {
-    throw new HttpError(400, { detail: `JSON parse error - ${(error as Error).message}` });
-  }
-}
-
-/** The query parameters the operation knows, checked; others are ignored, as the platform ignores them. */
-function checkedQuery(schema: z.ZodMiniType, search: URLSearchParams): unknown {
-  const known = Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape);
-  const given = Object.fromEntries(known.filter((key) => search.has(key)).map((key) => [key, search.get(key)]));
-  const parsed = schema.safeParse(given);
-  if (!parsed.success) throw new HttpError(400, fieldErrors(parsed.error.issues, given));
-  return parsed.data;
-}
-
-/** Validation errors in the platform's shape: `{"field": ["message"]}`, `non_field_errors` for the whole body. */
-function fieldErrors(issues: Parameters<typeof toFieldIssues>[1], body: unknown): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  for (const issue of toFieldIssues('', issues, body)) {
-    (errors[issue.path || 'non_field_errors'] ??= []).push(issue.message);
-  }
-  return errors;
-}
-

@@ -1,33 +1,7 @@
-// The sandbox's whole state: plain JSON, so it can be saved to a file and loaded again.
-import type * as z from 'zod/mini';
-import type * as catalogue from '../api/schemas/catalogue.js';
-import type * as common from '../api/schemas/common.js';
-import type * as disputes from '../api/schemas/disputes.js';
-import type * as exports from '../api/schemas/exports.js';
-import type * as orders from '../api/schemas/orders.js';
-import type * as subscriptions from '../api/schemas/subscriptions.js';
-import type * as webhooks from '../api/schemas/webhooks.js';
-
-export type Order = z.output<typeof orders.order>;
-export type OrderLine = z.output<typeof orders.orderLine>;
-export type OrderNote = z.output<typeof orders.orderNote>;
-export type CustomerNote = z.output<typeof orders.customerNote>;
-export type FulfillmentEvent = z.output<typeof orders.fulfillmentEvent>;
-export type FulfillmentOrder = z.output<typeof orders.fulfillmentOrder>;
-export type User = z.output<typeof common.user>;
-export type Subscription = z.output<typeof subscriptions.subscription>;
-/** Lines are kept in the cancel/renew shape plus the variant fields of the update shape. */
-export type SubscriptionLineRecord = z.output<typeof subscriptions.subscriptionLine> & {
-  variant_id: number;
-  variant_title: string;
-};
-export type SubscriptionRecord = Subscription & { lines: SubscriptionLineRecord[] };
-export type Category = z.output<typeof catalogue.category>;
-export type Webhook = z.output<typeof webhooks.webhook>;
-export type DataExport = z.output<typeof exports.dataExport>;
-/** An export as kept: its `url` is derived from the sandbox's origin when it is answered. */
-export type ExportRecord = Omit<DataExport, 'url' | 'id'> & { id: number };
-export type Dispute = z.output<typeof disputes.dispute>;
+// The sandbox's whole state: plain JSON, so it can be saved to a file and loaded again. The
+// store's records are kept by kind (kinds.ts); beside them, what only the sandbox's machinery
+// needs: the clock's offset, webhook deliveries waiting and made, and exports' files and timers.
+import { KIND_NAMES, type Rec, type Records } from './kinds.js';
 
 /** A webhook delivery waiting in the outbox (events.ts queues it): the exact bytes to send, and when. */
 export interface OutboxDelivery {
@@ -76,71 +50,46 @@ export interface DeliveryAttempt {
 }
 
 /** Bumped when the layout changes, so an old saved state is reseeded rather than misread. */
-export const STATE_SCHEMA = 4;
+export const STATE_SCHEMA = 5;
 
 export interface SandboxState {
   schema: typeof STATE_SCHEMA;
   /** The sandbox clock's lead over real time, in ms (clock.ts): kept here, so it outlives a command. */
   clockOffsetMs: number;
-  /** By order number. */
-  orders: Record<string, Order>;
-  /** Notes by order number. */
-  orderNotes: Record<string, OrderNote[]>;
-  /** By customer id. */
-  customers: Record<string, { user: User; notes: CustomerNote[]; /** When the account was made (absent in older saved states). */ joined?: string }>;
-  /** By subscription id. */
-  subscriptions: Record<string, SubscriptionRecord>;
-  /** By event id; each names its order and fulfillment. */
-  fulfillmentEvents: Record<string, FulfillmentEvent>;
-  /** By fulfillment order id. */
-  fulfillmentOrders: Record<string, FulfillmentOrder>;
-  /** By category id. */
-  categories: Record<string, Category>;
-  /** Settings by app client id. */
-  appSettings: Record<string, Record<string, unknown>>;
-  /** By webhook id. */
-  webhooks: Record<string, Webhook>;
-  /** Webhook deliveries not yet made or to be retried (absent in states saved before deliveries). */
-  webhookOutbox?: OutboxDelivery[];
+  /** The store's records by kind, then key (kinds.ts). */
+  records: Records;
+  /** The last number handed out per kind of record, and for the numbered things that are no kind (order lines, deliveries). */
+  lastIds: Record<string, number>;
+  /** Webhook deliveries not yet made or to be retried. */
+  webhookOutbox: OutboxDelivery[];
   /** Every delivery attempt, oldest first, bounded (delivery-log.ts). */
-  deliveryLog?: DeliveryAttempt[];
-  /** By export id. */
-  exports: Record<string, ExportRecord>;
+  deliveryLog: DeliveryAttempt[];
   /** The CSV file of each available export, made when it turned available, by export id. */
   exportFiles: Record<string, string>;
   /** When each pending export turns available (sandbox clock, ms since the epoch), by export id. */
   exportsReadyAt: Record<string, number>;
-  /** By dispute id. */
-  disputes: Record<string, Dispute>;
-  exportTypes: { code: string; name: string }[];
-  /** The last id handed out per kind of object; new objects take the next one. */
-  lastIds: Record<'order' | 'line' | 'note' | 'export' | 'dispute' | 'webhook' | 'transaction' | 'delivery', number>;
 }
 
-const KEYED_MAPS = [
-  'orders',
-  'orderNotes',
-  'customers',
-  'subscriptions',
-  'fulfillmentEvents',
-  'fulfillmentOrders',
-  'categories',
-  'appSettings',
-  'webhooks',
-  'exports',
-  'exportsReadyAt',
-  'exportFiles',
-  'disputes',
-] as const;
+/** The next number of a kind (or of a numbered thing that is no kind). */
+export function nextId(state: SandboxState, name: string): number {
+  state.lastIds[name] = (state.lastIds[name] ?? 0) + 1;
+  return state.lastIds[name];
+}
+
+/** A record of a kind by its key, if it is there. */
+export function find(state: SandboxState, kind: keyof Records, key: unknown): Rec | undefined {
+  return key === undefined || key === null ? undefined : state.records[kind][String(key)];
+}
 
 /**
- * Gives every map keyed by a request's value (and every app's settings) a null prototype, so an
- * id such as `__proto__` or `constructor` is an ordinary missing key: it can neither reach
- * Object.prototype nor crash a handler. Applied to the seed and to every state loaded from a file.
+ * Gives every map keyed by a request's value a null prototype, so an id such as `__proto__` or
+ * `constructor` is an ordinary missing key: it can neither reach Object.prototype nor crash a
+ * handler. Applied to the seed and to every state loaded from a file.
  */
 export function withNullPrototypes(state: SandboxState): SandboxState {
-  for (const name of KEYED_MAPS) (state as unknown as Record<string, object>)[name] = nullPrototype(state[name] ?? {});
-  for (const clientId of Object.keys(state.appSettings)) state.appSettings[clientId] = nullPrototype(state.appSettings[clientId]!);
+  for (const kind of KIND_NAMES) state.records[kind] = nullPrototype(state.records[kind] ?? {});
+  state.exportFiles = nullPrototype(state.exportFiles);
+  state.exportsReadyAt = nullPrototype(state.exportsReadyAt);
   return state;
 }
 

@@ -1,20 +1,18 @@
 // An order's totals follow from its lines and shipping; recomputed after every line change, and
 // kept as its `original_*` when it is placed.
-import type { Order } from './state.js';
+import type { Order, Transaction } from '../api/generated/types.js';
 import { fromCents, sumCents, toCents } from './money.js';
 
 /**
  * Line money fields are line totals (unit price × quantity, less the line's discount):
  * the order's totals are their sums plus shipping. `original_*` keep the values at placement.
  */
-export function recomputeOrderTotals(order: Order): void {
+export function recomputeOrderTotals(order: Order, transactions: readonly Transaction[] = []): void {
   const lines = order.lines ?? [];
   const excl = sumCents(lines.map((l) => l.price_excl_tax)) + toCents(order.shipping_excl_tax);
   const incl = sumCents(lines.map((l) => l.price_incl_tax)) + toCents(order.shipping_incl_tax);
   const discount = sumCents(lines.map((l) => l.total_discount));
-  const paid = sumCents(
-    (order.transactions ?? []).filter((t) => t.status === 'succeeded' && t.type !== 'refund').map((t) => t.amount),
-  );
+  const paid = paidCents(transactions);
   order.total_excl_tax = fromCents(excl);
   order.total_incl_tax = fromCents(incl);
   order.total_tax = fromCents(incl - excl);
@@ -34,6 +32,12 @@ export function recomputeOrderTotals(order: Order): void {
       total_cost: order.total_cost,
     });
   }
+}
+
+/** What the order's payments brought in: successful sales and captures, less refunds. */
+export function paidCents(transactions: readonly Transaction[]): number {
+  const ok = transactions.filter((t) => t.status === 'succeeded');
+  return sumCents(ok.filter((t) => t.type === 'sale' || t.type === 'capture' || t.type === 'debit').map((t) => t.amount)) - sumCents(ok.filter((t) => t.type === 'refund').map((t) => t.amount));
 }
 
 /** Keeps a new order's totals as its `original_*` and repeats the amounts in `report_values`. */

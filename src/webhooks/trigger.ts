@@ -8,8 +8,7 @@ import { ApiError, InterruptedError, StoreAdminError, UsageError } from '../api/
 import type { StoreClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import type { ZodMiniType } from 'zod/mini';
-import { EVENTS_BY_CHANGE, EVENTS_WITHOUT_CHANGE } from '../sandbox/events.js';
-import { SEED } from '../sandbox/seed-data.js';
+import { WEBHOOK_EVENTS } from '../api/enums.js';
 import { sandboxWebhooks, sendSandboxSample } from './sandbox-admin.js';
 
 interface Change {
@@ -21,8 +20,8 @@ interface Change {
 type Body = Record<string, unknown>;
 
 interface Fixture {
-  /** The change that emits the event; the event table (events.ts) lists the event under it. */
-  change: keyof typeof EVENTS_BY_CHANGE;
+  /** The events the change emits (renewing a subscription also creates an order and a payment). */
+  emits: readonly string[];
   /** The request whose body `--set` edits: the change itself, or the change to the object it starts from. */
   sets: 'subscriptionsPartialUpdate' | 'ordersNotesCreate' | 'usersNotesCreate' | 'disputesCreate' | 'exportsCreate';
   /** That request's body without --set. */
@@ -30,27 +29,26 @@ interface Fixture {
   run(client: StoreClient, body: Body, edited: boolean, signal: AbortSignal): Promise<Change>;
 }
 
-// The seeded objects the changes start from (sandbox/seed-data.ts).
-const [FIRST_ORDER] = SEED.orders;
-const ORDER: string = FIRST_ORDER!.number!;
-const CUSTOMER: number = FIRST_ORDER!.user!.id!;
+// The seeded objects the changes start from: the sandbox seeds them under these ids.
+const ORDER = '10001';
+const CUSTOMER = 1;
 /** The first order's payment, which a dispute is opened on. */
-const TRANSACTION: number = FIRST_ORDER!.transactions![0]!.id!;
-const SUBSCRIPTION: number = SEED.subscriptions.find((s) => s.status === 'active')!.id!;
+const TRANSACTION = 501;
+const SUBSCRIPTION = 1;
 /** Only an active subscription renews: the seed's others follow if an earlier run canceled the first, or changed their status. */
-const RENEWABLE: number[] = SEED.subscriptions.filter((s) => s.status !== 'canceled').map((s) => s.id!);
+const RENEWABLE = [1, 2, 3, 4];
 
 const NOTE = { message: 'Note added by store-admin webhooks trigger' };
 // The renewal order is made from the subscription: --set changes the subscription first.
-const RENEWAL = { change: 'subscriptionsRenewCreate', sets: 'subscriptionsPartialUpdate', body: {}, run: renewOne } as const;
-const DISPUTE = { change: 'disputesCreate', sets: 'disputesCreate', body: { transaction: TRANSACTION, type: 'chargeback' }, run: disputeOne } as const;
+const RENEWAL = { emits: ['order.created', 'transaction.created', 'subscription.updated'], sets: 'subscriptionsPartialUpdate', body: {}, run: renewOne } as const;
+const DISPUTE = { emits: ['dispute.created', 'transaction.updated', 'order.updated'], sets: 'disputesCreate', body: { transaction: TRANSACTION, type: 'chargeback' }, run: disputeOne } as const;
 
 /** One change per event the sandbox can emit; the operation behind it lists the event in events.ts. */
 export const TRIGGERS = new Map<string, Fixture>(Object.entries({
   'order.created': RENEWAL,
   'transaction.created': RENEWAL,
   'subscription.updated': {
-    change: 'subscriptionsPartialUpdate',
+    emits: ['subscription.updated'],
     sets: 'subscriptionsPartialUpdate',
     body: { is_test: true },
     run: async (client, body, edited) => {
@@ -60,7 +58,7 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
     },
   },
   'order.updated': {
-    change: 'ordersNotesCreate',
+    emits: ['order.updated'],
     sets: 'ordersNotesCreate',
     body: NOTE,
     run: async (client, body) => {
@@ -69,7 +67,7 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
     },
   },
   'customer.updated': {
-    change: 'usersNotesCreate',
+    emits: ['customer.updated'],
     sets: 'usersNotesCreate',
     body: NOTE,
     run: async (client, body) => {
@@ -80,7 +78,7 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
   'dispute.created': DISPUTE,
   'transaction.updated': DISPUTE,
   'export.created': {
-    change: 'export.available',
+    emits: ['export.created'],
     sets: 'exportsCreate',
     body: { type: 'order_list', date_from: '2026-01-01T00:00:00Z', date_to: '2026-01-31T23:59:59Z' },
     run: async (client, body, _edited, signal) => {
@@ -198,10 +196,13 @@ export interface TriggerResult extends Change {
   webhooks: number[];
 }
 
+/** The platform's events that none of the changes above causes: sent about a record of their kind as it is. */
+const WITHOUT_CHANGE: readonly string[] = WEBHOOK_EVENTS.filter((event) => !TRIGGERS.has(event));
+
 export async function trigger(ctx: Context, event: string, sets: readonly string[] = []): Promise<TriggerResult> {
   const fixture = TRIGGERS.get(event);
-  if (!fixture && !EVENTS_WITHOUT_CHANGE.includes(event)) {
-    throw new UsageError(`The sandbox cannot trigger "${event}"`, { hint: `It can trigger: ${[...TRIGGERS.keys(), ...EVENTS_WITHOUT_CHANGE].join(', ')}` });
+  if (!fixture && !WITHOUT_CHANGE.includes(event)) {
+    throw new UsageError(`The sandbox cannot trigger "${event}"`, { hint: `It can trigger: ${[...TRIGGERS.keys(), ...WITHOUT_CHANGE].join(', ')}` });
   }
   if (ctx.options.dryRun) throw new UsageError('webhooks trigger makes a real change in the sandbox; it has no --dry-run');
   if (!fixture && sets.length > 0) {
@@ -219,5 +220,5 @@ export async function trigger(ctx: Context, event: string, sets: readonly string
   const reached = before.filter((w) => w.active && w.events.includes(event)).map((w) => w.id);
   const change = await fixture.run(client, body, sets.length > 0, ctx.signal);
   if (reached.length === 0) ctx.output.prose(noSubscriber(event));
-  return { event, ...change, emitted: EVENTS_BY_CHANGE[fixture.change], webhooks: reached };
+  return { event, ...change, emitted: fixture.emits, webhooks: reached };
 }
