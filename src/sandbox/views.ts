@@ -4,6 +4,7 @@
 // product's `children`, a cart's `total_tax`, …), by the reference's component name. Every answer
 // and every event of one version derives a field the same way, so an object looks the same
 // wherever it appears. The records' own shape is described where they are built (seed/).
+import type { GeneratedId } from '../api/generated/index.js';
 import { API_PREFIX } from '../api/url.js';
 import { beforeDiscount } from './amounts.js';
 import type { KindName, Rec, Records } from './kinds.js';
@@ -242,7 +243,7 @@ export const VIEWS: Derivations<ViewContext> = {
 /** What a webhook event's `data` carries: a record of `kind` as `operation` answers it at the webhook's version. */
 export interface EventData {
   kind: KindName;
-  operation: string;
+  operation: GeneratedId;
   /** Only the record's key (`product.deleted` carries `{id}`). */
   keyOnly?: true;
 }
