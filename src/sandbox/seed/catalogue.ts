@@ -343,6 +343,11 @@ function lookUp(records: Seeding['records'], variantId: number, currency: Curren
   };
 }
 
+/** What a line keeps of the variant it sells (order, cart and subscription lines alike). */
+export function soldFields(item: Sold): Rec {
+  return { product_id: item.productId, variant_id: item.variantId, product_image: item.image, product_title: item.title, product_url: item.url, sku: item.sku, variant_title: item.variantTitle };
+}
+
 /** The variants an order may sell, by whether they ship. */
 export const SHIPPED_VARIANTS = PRODUCTS.filter((p) => p.shipped !== false).flatMap((p) => p.variants.map((v) => v.id));
 export const DIGITAL_VARIANTS = PRODUCTS.filter((p) => p.shipped === false).flatMap((p) => p.variants.map((v) => v.id));

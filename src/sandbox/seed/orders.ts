@@ -14,12 +14,11 @@ import { applyOrderTotals, applyOutstanding, lineAmounts, netOf, recordOriginals
 import { fromCents, sumCents, toCents } from '../money.js';
 import { isoSeconds } from '../clock.js';
 import type { Rec } from '../kinds.js';
-import { PARTNER_APP } from '../settings.js';
 import { supportedActions } from '../supported-actions.js';
-import { LOCATION_OF, sold } from './catalogue.js';
+import { LOCATION_OF, sold, soldFields } from './catalogue.js';
 import type { Customer } from './people.js';
 import { DAY, HOUR, type Seeding } from './seeding.js';
-import { GATEWAYS, SALES_TAX, SHIPPING, SHIPPING_TAX, STAFF, STORE, type Carrier, type Currency } from './store-facts.js';
+import { GATEWAYS, SALES_TAX, SHIPPING, SHIPPING_TAX, STAFF, staffNote, STORE, type Carrier, type Currency } from './store-facts.js';
 
 export interface LineFacts {
   id?: number;
@@ -74,13 +73,7 @@ export function buildOrder(seed: Seeding, facts: OrderFacts): Rec {
       requires_shipping: item.requiresShipping,
       metadata: line.metadata ?? { gift_wrap: false },
       ...lineAmounts({ unitCost: item.price, quantity: line.quantity, discount: line.discount, currency, tax: SALES_TAX }),
-      product_id: item.productId,
-      variant_id: item.variantId,
-      product_image: item.image,
-      product_url: item.url,
-      product_title: item.title,
-      variant_title: item.variantTitle,
-      sku: item.sku,
+      ...soldFields(item),
     };
   });
   const method = SHIPPING[facts.shipping];
@@ -518,9 +511,7 @@ export function orderNote(seed: Seeding, orderNumber: unknown, message: string, 
   return seed.add('orderNotes', {
     id: seed.id('orderNotes', id),
     order_number: orderNumber,
-    app: { ...PARTNER_APP },
-    author: { ...STAFF.priya },
-    message,
+    ...staffNote(message),
     date_created: written,
     date_updated: written,
   });

@@ -5,10 +5,9 @@
 // (linked by `user_id`), and `orders_count`, `subscriptions_count`, `total_spent` are counted
 // from the orders, subscriptions and transactions when the user is answered (views.ts). An order
 // or subscription keeps its own copy of the addresses it was placed with (they have no endpoint).
-import { PARTNER_APP } from '../settings.js';
 import type { Rec } from '../kinds.js';
 import { DAY, type Seeding } from './seeding.js';
-import { STAFF, type Currency } from './store-facts.js';
+import { staffNote, type Currency } from './store-facts.js';
 
 const FIRST_NAMES = ['Ava', 'Liam', 'Noor', 'Mateo', 'Hana', 'Oskar', 'Chloé', 'Ibrahim', 'Greta', 'Kenji', 'Sofia', 'Tariq', 'Elin', 'Jonas', 'Amara', 'Felix', 'Ines', 'Ravi', 'Lucía', 'Malik'];
 const LAST_NAMES = ['Andersen', 'Bianchi', 'Carter', 'Dubois', 'Eriksson', 'Fischer', 'García', 'Haddad', 'Ito', 'Jansen', 'Kowalski', 'Larsen', 'Moreau', 'Nakamura', 'Okonkwo', 'Pereira', 'Quinn', 'Rossi', 'Svensson', 'Tanaka'];
@@ -185,9 +184,7 @@ export function customerNote(seed: Seeding, userId: number, message: string, wri
   return seed.add('userNotes', {
     id: seed.id('userNotes', id),
     user_id: userId,
-    app: { ...PARTNER_APP },
-    author: { ...STAFF.priya },
-    message,
+    ...staffNote(message),
     created_at: written,
     updated_at: written,
   });

@@ -5,16 +5,16 @@
 // with `user_id`; a dispute its `order` and `transaction` (as the answer shows them; the charge is
 // marked disputed); a dispute note `dispute_id`; a ticket its comments (they have no endpoint).
 // Joined when answered (views.ts): the `user` of a cart or gift card.
+import { DISPUTE_RESOLUTIONS } from '../../api/enums.js';
 import { lineAmounts } from '../amounts.js';
 import { isoSeconds } from '../clock.js';
 import { fromCents, sumCents, toCents } from '../money.js';
 import type { Rec } from '../kinds.js';
-import { PARTNER_APP } from '../settings.js';
-import { SHIPPED_VARIANTS, SUBSCRIBABLE, sold } from './catalogue.js';
+import { SHIPPED_VARIANTS, SUBSCRIBABLE, sold, soldFields } from './catalogue.js';
 import { attribution } from './marketing.js';
 import type { Customer } from './people.js';
 import { DAY, HOUR, type Seeding } from './seeding.js';
-import { SALES_TAX, STAFF, STORE, WELCOME, type Currency } from './store-facts.js';
+import { SALES_TAX, STAFF, staffNote, STORE, WELCOME, type Currency } from './store-facts.js';
 
 /** A cart left at checkout, still open, or turned into an order, the `n`th in turn. */
 export function buildCart(seed: Seeding, customer: Customer, currency: Currency, n: number): Rec {
@@ -35,13 +35,7 @@ export function buildCart(seed: Seeding, customer: Customer, currency: Currency,
       is_upsell: false,
       metadata: n % 3 === 1 ? { gift: true } : {},
       quantity,
-      product_id: item.productId,
-      variant_id: item.variantId,
-      product_image: item.image,
-      product_title: item.title,
-      product_url: item.url,
-      sku: item.sku,
-      variant_title: item.variantTitle,
+      ...soldFields(item),
       report_values: { currency, price_excl_tax: money.price_excl_tax, price_incl_tax: money.price_incl_tax, total_cost: money.total_cost, total_discount: money.total_discount, unit_cost: money.unit_cost },
     };
   });
@@ -84,25 +78,11 @@ export function buildGiftCard(seed: Seeding, customer: Customer, currency: Curre
   });
 }
 
-/** Every way a dispute ends: resolved ones take these in turn; the first few are still new or open. */
-const RESOLUTIONS = [
-  'could_not_find_order',
-  'declined_or_canceled_nothing_to_do',
-  'issued_full_refund',
-  'issued_refund_for_remaining_amount',
-  '3ds_authorized_successfully',
-  'previously_refunded_nothing_to_do',
-  'unable_to_refund_merchant_account_closed',
-  'won',
-  'lost',
-  'accepted',
-  'other',
-];
-
 /** A dispute about a charge (null: an alert the store could not match to one), the `n`th in turn. */
 export function buildDispute(seed: Seeding, charge: Rec | null, n: number): Rec {
   const opened = seed.now - (3 + n * 2) * DAY;
-  const [status, resolution] = n === 0 ? ['new', null] : n === 1 ? ['new', ''] : n === 2 ? ['open', null] : ['resolved', RESOLUTIONS[(n - 3) % RESOLUTIONS.length]!];
+  // The first few are still new or open; resolved ones end in each way in turn.
+  const [status, resolution] = n === 0 ? ['new', null] : n === 1 ? ['new', ''] : n === 2 ? ['open', null] : ['resolved', DISPUTE_RESOLUTIONS[(n - 3) % DISPUTE_RESOLUTIONS.length]!];
   if (charge) charge.is_disputed = true;
   const dispute = seed.add('disputes', {
     id: seed.id('disputes'),
@@ -124,7 +104,7 @@ export function buildDispute(seed: Seeding, charge: Rec | null, n: number): Rec 
   });
   if (n % 2 === 0) {
     const written = isoSeconds(opened + HOUR);
-    seed.add('disputeNotes', { id: seed.id('disputeNotes'), dispute_id: dispute.id, app: { ...PARTNER_APP }, author: { ...STAFF.priya }, message: 'Evidence sent: tracking and signed delivery.', created_at: written, updated_at: written });
+    seed.add('disputeNotes', { id: seed.id('disputeNotes'), dispute_id: dispute.id, ...staffNote('Evidence sent: tracking and signed delivery.'), created_at: written, updated_at: written });
   }
   return dispute;
 }

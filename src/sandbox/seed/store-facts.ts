@@ -1,6 +1,7 @@
 // The store the seed builds, as fixed facts: a small outdoor apparel shop selling in two
 // currencies from two locations, its taxes, shipping, staff, payment gateways and carriers.
 import type { Tax } from '../amounts.js';
+import { PARTNER_APP } from '../settings.js';
 
 export const STORE = {
   name: 'Northwind Outfitters',
@@ -43,6 +44,11 @@ export const STAFF = {
 
 /** The voucher new customers get. */
 export const WELCOME = { name: 'Welcome 10% off', description: '10% off a first order', code: 'WELCOME10' };
+
+/** A note the staff keep (on an order, a customer, a dispute): Priya writes them, through the partner app. */
+export function staffNote(message: string) {
+  return { app: { ...PARTNER_APP }, author: { ...STAFF.priya }, message };
+}
 
 export const GATEWAYS = {
   stripe: { id: 1, name: 'Stripe', type: 'stripe' },

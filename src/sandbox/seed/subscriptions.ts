@@ -9,7 +9,7 @@
 import { subscriptionTotal } from '../amounts.js';
 import { isoSeconds } from '../clock.js';
 import type { Rec } from '../kinds.js';
-import { sold, SUBSCRIBABLE } from './catalogue.js';
+import { sold, soldFields, SUBSCRIBABLE } from './catalogue.js';
 import { attribution } from './marketing.js';
 import { buildFulfillment, buildFulfillmentOrder, buildOrder, buildTransaction, pay } from './orders.js';
 import { payerOf } from './order-stories.js';
@@ -48,16 +48,10 @@ export function buildSubscription(seed: Seeding, facts: SubscriptionFacts): Rec 
       metadata: { source: 'subscription_checkout' },
       price: line.price ?? item.price,
       quantity: line.quantity,
-      product_id: item.productId,
-      variant_id: item.variantId,
-      product_image: item.image,
-      product_title: item.title,
-      product_url: item.url,
-      sku: item.sku,
-      variant_title: item.variantTitle,
+      ...soldFields(item),
     };
   });
-  const shipped = lines.some((line) => sold(seed.records, line.variant_id, facts.currency).requiresShipping);
+  const shipped = facts.lines.some((line) => sold(seed.records, line.variantId, facts.currency).requiresShipping);
   const shippingPrice = !shipped ? '0.00' : (facts.shippingPrice ?? SUBSCRIPTION_SHIPPING[facts.currency]);
   const unit = facts.interval;
   return seed.add('subscriptions', {
