@@ -73,7 +73,8 @@ export const KINDS = {
   },
   shippingMethods: { collections: [top('/shipping-methods/')], key: 'id', numbered: true },
   stockrecords: { collections: [top('/stockrecords/')], key: 'id', numbered: true },
-  store: { collections: [top('/store/')], key: 'name', numbered: false },
+  /** The store itself: one record, answered as a list of one. */
+  store: { collections: [top('/store/')], key: 'primary_domain', numbered: false },
   subscriptions: { collections: [top('/subscriptions/'), under('/users/{id}/subscriptions/', { param: 'id', field: 'user_id' })], key: 'id', numbered: true },
   themes: { collections: [top('/themes/')], key: 'id', numbered: true },
   tickets: { collections: [top('/tickets/')], key: 'id', numbered: true },

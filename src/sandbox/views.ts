@@ -141,7 +141,7 @@ const product: Derivations<ViewContext>[string] = {
 /** The store's own currency: the one a variant's cost and stock are priced in when nothing else says. */
 const storeCurrency = (ctx: ViewContext) => ((Object.values(ctx.records.store)[0]?.available_currencies as Rec[] | undefined)?.[0]?.code as string | undefined) ?? 'USD';
 
-export const VIEWS: Derivations<ViewContext> = {
+export const derivations: Derivations<ViewContext> = {
   '*': {
     user: (record, ctx) => one(ctx, 'users', record.user_id),
   },

@@ -11,7 +11,7 @@ import { SEED_MOMENT } from '../../src/sandbox/clock.js';
 import { KINDS, landingOf, type KindName, type Landing, type Rec } from '../../src/sandbox/kinds.js';
 import { renderer } from '../../src/sandbox/render.js';
 import { buildRecords } from '../../src/sandbox/seed/index.js';
-import { EVENT_DATA, VIEWS, type ViewContext } from '../../src/sandbox/views.js';
+import { derivations, EVENT_DATA, type ViewContext } from '../../src/sandbox/views.js';
 import { complaints, readReference, REFERENCE_PRESENT, referenceValidators, VERSIONS } from './reference-answers.js';
 
 interface TableEntry {
@@ -55,7 +55,7 @@ const isArray = (schema: z.ZodMiniType) => (schema as unknown as { def: { type: 
 const elementOf = (schema: z.ZodMiniType) => (schema as unknown as { def: { element: z.ZodMiniType } }).def.element;
 
 const { records } = buildRecords({ now: SEED_MOMENT });
-const render = renderer(VIEWS);
+const render = renderer(derivations);
 const contexts = new Map(VERSIONS.map((version) => [version, { records, version, origin: 'http://127.0.0.1:4010' } satisfies ViewContext]));
 
 /** Where a GET operation finds its records: a kind and the parents its path names. */
