@@ -10,6 +10,7 @@ import { beforeDiscount } from './amounts.js';
 import type { KindName, Rec, Records } from './kinds.js';
 import { fromCents, sumCents, toCents } from './money.js';
 import type { Derivations } from './render.js';
+import { slugOf } from './seed/catalogue.js';
 
 export interface ViewContext {
   records: Records;
@@ -199,6 +200,10 @@ export const derivations: Derivations<ViewContext> = {
     title: (record) => variantTitle(record),
     unit_cost: (record, ctx) => priceOf(ctx, record.id, storeCurrency(ctx))?.price,
     structure: (record, ctx) => (linked(ctx, 'variants', 'product_id', record.product_id).length > 1 ? 'child' : 'standalone'),
+  },
+  // Sent as a name and a value; its code is the name's, as the catalogue's attributes have them.
+  ProductVariantAttributeValue: {
+    code: (value) => slugOf(String(value.name ?? '')).replace(/-/g, '_'),
   },
   StockrecordLocation: {
     sku: (record, ctx) => variantOf(ctx, record)?.sku ?? '',

@@ -45,10 +45,20 @@ export function referenceValidators(version: string, reference = readReference(v
   const compiled = new Map<string, ValidateFunction>();
   const compile = (key: string, schema: Json, closed: boolean) => {
     let validate = compiled.get(key);
-    if (!validate) compiled.set(key, (validate = ajv.compile(readable(schema, base, closed) as Json)));
+    if (!validate) {
+      const made = readable(schema, base, closed) as Json;
+      // A bare reference is the component's own validator, compiled once for every answer naming it.
+      const ref = Object.keys(made).length === 1 && typeof made.$ref === 'string' ? ajv.getSchema(made.$ref) : undefined;
+      compiled.set(key, (validate = ref ?? ajv.compile(made)));
+    }
     return validate;
   };
   return {
+    /** The status the reference declares for the operation's success. */
+    success(id: string): number | undefined {
+      const status = Object.keys(reference.operations.find((op) => op.id === id)?.responses ?? {})[0];
+      return status === undefined ? undefined : Number(status);
+    },
     /** The success answer's validator of an operation, and the schema it was made from. */
     answer(id: string): { validate: ValidateFunction; schema: Json } | undefined {
       const operation = reference.operations.find((op) => op.id === id);

@@ -4,19 +4,23 @@
 import type { OperationId } from '../../api/operations.js';
 import type { Rule } from '../engine.js';
 import { appRules } from './apps.js';
+import { cartRules } from './carts.js';
 import { disputeRules } from './disputes.js';
 import { exportRules } from './exports.js';
 import { fulfillmentOrderRules } from './fulfillment-orders.js';
 import { orderRules } from './orders.js';
+import { serviceRules } from './service.js';
 import { subscriptionRules } from './subscriptions.js';
 import { webhookRules } from './webhooks.js';
 
 export const rules: Partial<Record<OperationId, Rule>> = {
   ...appRules,
+  ...cartRules,
   ...disputeRules,
   ...exportRules,
   ...fulfillmentOrderRules,
   ...orderRules,
+  ...serviceRules,
   ...subscriptionRules,
   ...webhookRules,
 };

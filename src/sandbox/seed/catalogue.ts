@@ -202,7 +202,8 @@ function euros(usd: string): string {
   return fromCents(Math.round((toCents(usd) * 0.92) / 10) * 10);
 }
 
-const slugOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+/** A product's slug: its title in lower case, words joined by dashes. */
+export const slugOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
 export function buildCatalogue(seed: Seeding): void {
   const created = seed.at('2025-03-01T10:00:00Z');
@@ -319,12 +320,13 @@ export function sold(records: Seeding['records'], variantId: number, currency: C
   if (!known) soldCache.set(records, (known = new Map()));
   const key = `${variantId}/${currency}`;
   let item = known.get(key);
-  if (!item) known.set(key, (item = lookUp(records, variantId, currency)));
+  if (!item) known.set(key, (item = soldNow(records, variantId, currency)));
   return item;
 }
 const soldCache = new WeakMap<Seeding['records'], Map<string, Sold>>();
 
-function lookUp(records: Seeding['records'], variantId: number, currency: Currency): Sold {
+/** The same, read from the records as they are now: a rule's store changes under a cache. */
+export function soldNow(records: Seeding['records'], variantId: number, currency: Currency): Sold {
   const variant = records.variants[variantId]!;
   const product = records.products[String(variant.product_id)]!;
   const price = records.productPrices[`${variantId}/${currency}`]!;

@@ -120,7 +120,9 @@ export function buildStoreSetup(seed: Seeding): void {
   page('shipping-returns', 'Shipping and returns', { content: '<h1>Shipping and returns</h1><p>Free returns within 30 days.</p>' });
   page('size-guide', 'Size guide', { content: '<h1>Size guide</h1>', meta_title: 'Size guide', template: 'page-wide' });
 
-  seed.add('themes', { id: seed.id('themes', 1), name: 'Trailhead', active: true });
+  // A theme keeps its templates (they have no kind of their own): the live one has its product page.
+  const product = { name: 'product.html', content: '<main>{{ product.title }}</main>', file: `${STORE.cdn}/themes/trailhead/product.html`, theme: 1 };
+  seed.add('themes', { id: seed.id('themes', 1), name: 'Trailhead', active: true, templates: [product] });
   seed.add('themes', { id: seed.id('themes', 2), name: 'Summit (draft)', active: false });
 
   for (const name of ['Where is my order?', 'Return request', 'Product question']) seed.add('ticketTypes', { id: seed.id('ticketTypes'), name });
