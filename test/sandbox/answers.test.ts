@@ -13,49 +13,8 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import { memoryStore } from '../../src/sandbox/store.js';
 import { FULL_TOKEN, raw, startTestSandbox } from '../helpers.js';
 import { inputFor, requestOf, type Input } from './inputs.js';
+import { RULES_TO_COME } from './rules-to-come.js';
 import { complaints, REFERENCE_PRESENT, referenceValidators, VERSIONS } from './reference-answers.js';
-
-/**
- * Operations whose rule is another piece of work, not written yet: each pair of theirs is a todo
- * naming it, until the rule lands and the pair joins the check.
- */
-const RULES_TO_COME: Partial<Record<OperationId, string>> = {
-  ...rulesOf('the fulfillment-order lifecycle (rules-fo)', [
-    'availableLocationsRetrieve',
-    'fulfillmentOrdersCancel',
-    'fulfillmentOrdersClose',
-    'fulfillmentOrdersHold',
-    'fulfillmentOrdersMove',
-    'fulfillmentOrdersReleaseHold',
-    'cancellationRequestSend',
-    'cancellationRequestAccept',
-    'cancellationRequestCancel',
-    'fulfillmentRequestSend',
-    'fulfillmentRequestAccept',
-    'fulfillmentRequestCancel',
-    'fulfillmentRequestReject',
-  ]),
-  ...rulesOf('fulfillments with tracking (rules-fo)', ['fulfillmentsCreate', 'ordersFulfillmentsCreate']),
-  ...rulesOf('stock records (rules-fo)', ['stockrecordsCreate']),
-  ...rulesOf('orders and their payments (rules-orders)', [
-    'ordersCreate',
-    'ordersAddLineItemsCreate',
-    'ordersCancelCreate',
-    'ordersCaptureCreate',
-    'ordersCollectPaymentCreate',
-    'ordersMarkAsPaidCreate',
-    'ordersLinesCreate',
-    'ordersLinesPartialUpdate',
-  ]),
-  ...rulesOf('refunds (rules-orders)', ['ordersRefundCreate', 'ordersRefundCalculateCreate']),
-  ...rulesOf('transactions (rules-orders)', ['transactionsCaptureCreate', 'transactionsRefundCreate', 'transactionsVerifyCreate']),
-  ...rulesOf('subscriptions: create, lines, retry', ['subscriptionsCreate', 'subscriptionsLinesCreate', 'subscriptionsLinesUpdate', 'subscriptionsLinesDestroy', 'subscriptionsRetryCreate']),
-  ...rulesOf('disputes: resolve', ['disputesResolveCreate']),
-};
-
-function rulesOf(rule: string, ids: OperationId[]): Partial<Record<OperationId, string>> {
-  return Object.fromEntries(ids.map((id) => [id, rule]));
-}
 
 /** Deletes after which the same path still answers (an app's settings, emptied). */
 const STILL_THERE = new Set<OperationId>(['appsSettingsDestroy']);

@@ -27,7 +27,7 @@ export interface ReferenceOperation {
 
 export interface Reference {
   operations: ReferenceOperation[];
-  webhooks: Record<string, { payload: { properties: { data: Json } } }>;
+  webhooks: Record<string, { payload: Json & { properties: { data: Json } } }>;
   components: { schemas: Record<string, Json> };
 }
 
@@ -68,6 +68,11 @@ export function referenceValidators(version: string, reference = readReference(v
     event(name: string): ValidateFunction | undefined {
       const data = reference.webhooks[name]?.payload.properties.data;
       return data && compile(`event:${name}`, data, false);
+    },
+    /** A whole delivery of the event: its envelope, and its data as event() reads it. */
+    delivery(name: string): ValidateFunction | undefined {
+      const payload = reference.webhooks[name]?.payload;
+      return payload && compile(`delivery:${name}`, payload, false);
     },
   };
 }
