@@ -113,7 +113,7 @@ export function buildStoreSetup(seed: Seeding): void {
 
   // Made earlier and available: one of January's orders, one of every customer (no date range).
   seed.add('exports', { id: seed.id('exports', 1), created_at: at('2026-02-01T06:00:00Z'), date_from: at('2026-01-01T00:00:00Z'), date_to: at('2026-01-31T23:59:59Z'), status: 'available', type: 'order_list' });
-  seed.add('exports', { id: seed.id('exports', 2), created_at: at('2026-02-01T06:05:00Z'), date_from: null, date_to: null, status: 'available', type: 'customer_list' });
+  seed.add('exports', { id: seed.id('exports', 2), created_at: at('2026-01-20T06:05:00Z'), date_from: null, date_to: null, status: 'available', type: 'customer_list' });
 
   const page = (slug: string, title: string, fields: Rec) => seed.add('pages', { id: seed.id('pages'), slug, title, content: '', meta_description: null, meta_title: null, metadata: null, template: null, ...fields });
   page('about-us', 'About us', { content: '<h1>About us</h1><p>Outdoor layers made in Portland since 2014.</p>', meta_description: 'Who we are.', meta_title: 'About us | Northwind Outfitters', metadata: { hero: 'team.jpg' }, template: 'page' });
