@@ -70,9 +70,8 @@ function pricedLines(ctx: RuleContext, lines: readonly LineIn[], currency: Curre
   });
 }
 
-/** The customer a cart belongs to: the user named by id or e-mail, else a new lead with what was given. */
-function buyerOf(ctx: RuleContext): Rec {
-  const given = (ctx.body.user ?? {}) as Record<string, unknown>;
+/** The customer a cart (or gift card) is for: the user named by id or e-mail, else a new lead with what was given. */
+export function buyerOf(ctx: RuleContext, given: Record<string, unknown> = {}): Rec {
   const users = ctx.state.records.users;
   if (given.id !== undefined && given.id !== null) {
     const user = users[String(given.id)];
@@ -113,7 +112,7 @@ export const cartRules: Partial<Record<OperationId, Rule>> = {
     const id = ctx.next('carts');
     const cart: Rec = {
       id,
-      user_id: buyerOf(ctx).id,
+      user_id: buyerOf(ctx, ctx.body.user).id,
       abandoned: false,
       attribution: attributionOf(ctx.body.attribution),
       checkout_url: checkoutUrl(id),

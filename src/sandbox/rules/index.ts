@@ -5,6 +5,7 @@ import type { OperationId } from '../../api/operations.js';
 import type { Rule } from '../engine.js';
 import { appRules } from './apps.js';
 import { cartRules } from './carts.js';
+import { catalogueRules } from './catalogue.js';
 import { disputeRules } from './disputes.js';
 import { exportRules } from './exports.js';
 import { fulfillmentOrderRules } from './fulfillment-orders.js';
@@ -16,6 +17,7 @@ import { webhookRules } from './webhooks.js';
 export const rules: Partial<Record<OperationId, Rule>> = {
   ...appRules,
   ...cartRules,
+  ...catalogueRules,
   ...disputeRules,
   ...exportRules,
   ...fulfillmentOrderRules,

@@ -1,6 +1,6 @@
-// The store's smaller rules beside the catalogue and the orders: a gift card deactivated once, a
-// theme's templates kept on the theme, a ticket's conversation kept on the ticket, a new
-// product's slug and address and a new user's type given by the store.
+// The store's smaller rules beside the catalogue and the orders: a gift card loaded for its holder
+// and deactivated once, a theme's templates kept on the theme, a ticket's conversation kept on
+// the ticket, and a new user's type given by the store.
 import type { OperationId } from '../../api/operations.js';
 import { NOT_FOUND } from '../collections.js';
 import type { Rule, RuleContext } from '../engine.js';
@@ -8,6 +8,7 @@ import { HttpError } from '../http-error.js';
 import type { KindName, Rec } from '../kinds.js';
 import { slugOf } from '../seed/catalogue.js';
 import { STORE } from '../seed/store-facts.js';
+import { buyerOf } from './carts.js';
 
 function found(ctx: RuleContext, kind: KindName): Rec {
   const record = ctx.state.records[kind][String(ctx.params.id)];
@@ -62,7 +63,43 @@ function openTicket(ctx: RuleContext, fields: Record<string, unknown>, first: Re
   return ticket;
 }
 
+/** A ticket's first or next comment, sent with the ticket, joins its conversation. */
+const commented: Rule = (ctx) => {
+  const { comment: said, ...rest } = (ctx.body ?? {}) as { comment?: Record<string, unknown> };
+  ctx.body = rest;
+  if (said) {
+    const ticket = found(ctx, 'tickets');
+    ticket.comments = [...((ticket.comments ?? []) as Rec[]), comment(ctx, ticket, said)];
+  }
+  return ctx.generic();
+};
+
 export const serviceRules: Partial<Record<OperationId, Rule>> = {
+  giftCardsCreate: (ctx) => {
+    const { user: holder, ...given } = ctx.body as Record<string, unknown>;
+    const id = ctx.next('giftCards');
+    const card: Rec = {
+      id,
+      // Someone holds every card: the customer named, or a new lead for one bought for nobody named.
+      user_id: buyerOf(ctx, (holder ?? {}) as Record<string, unknown>).id,
+      currency: String(given.currency).toUpperCase(),
+      initial: given.initial,
+      balance: given.initial,
+      created_at: ctx.now,
+      updated_at: ctx.now,
+      disabled_at: null,
+      expired_at: given.expired_at ?? null,
+      // The last digits of the code printed on the card.
+      last_four: String(4000 + ((id * 7919) % 6000)).slice(-4),
+    };
+    ctx.state.records.giftCards[String(id)] = card;
+    return ctx.answer(card);
+  },
+  giftCardsPartialUpdate: (ctx) => {
+    const { user: holder, ...given } = ctx.body as Record<string, unknown>;
+    ctx.body = { ...given, ...(holder ? { user_id: buyerOf(ctx, holder as Record<string, unknown>).id } : {}) };
+    return ctx.generic();
+  },
   giftCardsDeactivate: (ctx) => {
     const card = found(ctx, 'giftCards');
     if (card.disabled_at) throw new HttpError(400, { detail: `Gift card ${ctx.params.id} is already deactivated.` });
@@ -91,6 +128,12 @@ export const serviceRules: Partial<Record<OperationId, Rule>> = {
     return undefined;
   },
 
+  ticketsCreate: (ctx) => {
+    const { comment: said, ...fields } = (ctx.body ?? {}) as Record<string, unknown>;
+    return ctx.answer(openTicket(ctx, fields, said ? comment(ctx, undefined, said as Record<string, unknown>) : undefined));
+  },
+  ticketsUpdate: commented,
+  ticketsPartialUpdate: commented,
   ticketsCommentsRetrieve: (ctx) => ctx.answer(found(ctx, 'tickets')),
   ticketsCommentsCreate: (ctx) => {
     const ticket = found(ctx, 'tickets');
@@ -106,15 +149,6 @@ export const serviceRules: Partial<Record<OperationId, Rule>> = {
     return ctx.answer(openTicket(ctx, {}, comment(ctx, undefined, {}, [file])));
   },
 
-  // The store names a new product's page after its title.
-  productsCreate: (ctx) => {
-    const taken = new Set(Object.values(ctx.state.records.products).map((product) => product.slug));
-    let slug = slugOf(String(ctx.body.title ?? '')) || 'product';
-    for (let n = 2; taken.has(slug); n++) slug = `${slugOf(String(ctx.body.title ?? '')) || 'product'}-${n}`;
-    // Standalone until it has variants of its own.
-    ctx.body = { ...ctx.body, slug, url: `${STORE.url}/products/${slug}`, structure: 'standalone' };
-    return ctx.generic();
-  },
   // Someone the API adds is a customer (leads come from checkouts, staff from the dashboard).
   usersCreate: (ctx) => {
     ctx.body = { ...ctx.body, user_type: 'customer' };
