@@ -237,7 +237,7 @@ describe('every filter of every list', () => {
 
   /** The keys of the list's records the filter keeps. */
   async function filtered(op: Operation, name: string, values: unknown[]): Promise<Set<string>> {
-    const query = new URLSearchParams(values.map((value) => [name, String(value)]));
+    const query = new URLSearchParams(values.map((value): [string, string] => [name, String(value)]));
     const answered = await raw(sandbox, 'GET', `${op.path}?${query}`, { headers: { ...headers, 'x-store-api-version': op.version } });
     expect(answered.status, `${op.id} ?${query}: ${JSON.stringify(answered.body)}`).toBe(200);
     const key = DETAIL[op.id]?.key ?? KINDS[landingOf(op.path)!.kind].key;

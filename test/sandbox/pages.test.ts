@@ -71,7 +71,7 @@ describe('cursor pages', () => {
   });
 
   it('stay consistent while records are made and removed between pages: none twice, none that stayed skipped', async () => {
-    const made = [];
+    const made: number[] = [];
     for (let n = 0; n < 6; n++) made.push(await make(`Paging product ${n}`));
     let link: string | null = `${sandbox.url}/api/admin/products/`;
     const seen: number[] = [];

@@ -153,7 +153,7 @@ describe('what counts as delivered', () => {
 
   it('only a 200: a 204 (or any other 2xx) is retried', async () => {
     const receiver = await startReceiver((n) => [204, 202, 200][n] ?? 200);
-    const { id } = await ctx.client.webhooks.create({ body: { target: receiver.url, events: ['customer.updated'] } });
+    const { id } = (await ctx.client.webhooks.create({ body: { target: receiver.url, events: ['customer.updated'] } })) as { id: number };
     await ctx.client.customers.addNote({ params: { id: 2 }, body: { message: 'hello' } });
     const outcomes = (await log.until((o) => o.some((x) => x.webhook === id && x.ok))).filter((o) => o.webhook === id);
     expect(outcomes.map((o) => [o.status, o.ok])).toEqual([[204, false], [202, false], [200, true]]);
