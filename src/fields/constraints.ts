@@ -27,9 +27,10 @@ const defOf = (schema: Schema): Def => schema.def as Def;
  */
 const checkDefOf = (check: z.core.$ZodCheck<never>): CheckDef => check._zod.def;
 
-/** The body's fields and their schemas, where the body is an object. */
+/** The body's fields and their schemas, where the body is an object (one the operation may go without, too). */
 export function shapeOf(body: Schema | undefined): Record<string, Schema> | undefined {
-  const def = body && defOf(body);
+  let def = body && defOf(body);
+  while (def?.type === 'optional') def = defOf(def.innerType);
   return def?.type === 'object' ? def.shape : undefined;
 }
 
