@@ -27,6 +27,8 @@ interface Fixture {
   sets: 'subscriptionsPartialUpdate' | 'ordersNotesCreate' | 'usersNotesCreate' | 'disputesCreate' | 'exportsCreate';
   /** That request's body without --set. */
   body: Body;
+  /** The seeded object that request changes: a dotted --set starts from its field, which the reference takes whole (an address). */
+  start?: Body;
   run(client: StoreClient, body: Body, edited: boolean, signal: AbortSignal): Promise<Change>;
 }
 
@@ -36,13 +38,14 @@ const ORDER: string = FIRST_ORDER!.number!;
 const CUSTOMER: number = FIRST_ORDER!.user!.id!;
 /** The first order's payment, which a dispute is opened on. */
 const TRANSACTION: number = FIRST_ORDER!.transactions![0]!.id!;
-const SUBSCRIPTION: number = SEED.subscriptions.find((s) => s.status === 'active')!.id!;
+const SEEDED_SUBSCRIPTION = SEED.subscriptions.find((s) => s.status === 'active')! as Body & { id: number };
+const SUBSCRIPTION: number = SEEDED_SUBSCRIPTION.id;
 /** Only an active subscription renews: the seed's others follow if an earlier run canceled the first, or changed their status. */
 const RENEWABLE: number[] = SEED.subscriptions.filter((s) => s.status !== 'canceled').map((s) => s.id!);
 
 const NOTE = { message: 'Note added by store-admin webhooks trigger' };
 // The renewal order is made from the subscription: --set changes the subscription first.
-const RENEWAL = { change: 'subscriptionsRenewCreate', sets: 'subscriptionsPartialUpdate', body: {}, run: renewOne } as const;
+const RENEWAL = { change: 'subscriptionsRenewCreate', sets: 'subscriptionsPartialUpdate', body: {}, start: SEEDED_SUBSCRIPTION, run: renewOne } as const;
 const DISPUTE = { change: 'disputesCreate', sets: 'disputesCreate', body: { transaction: TRANSACTION, type: 'chargeback' }, run: disputeOne } as const;
 
 /** One change per event the sandbox can emit; the operation behind it lists the event in events.ts. */
@@ -53,6 +56,7 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
     change: 'subscriptionsPartialUpdate',
     sets: 'subscriptionsPartialUpdate',
     body: { is_test: true },
+    start: SEEDED_SUBSCRIPTION,
     run: async (client, body, edited) => {
       await client.call('subscriptionsPartialUpdate', { params: { id: SUBSCRIPTION }, body });
       const did = edited ? `Updated subscription ${SUBSCRIPTION} (${Object.keys(body).join(', ')})` : `Marked subscription ${SUBSCRIPTION} as a test subscription`;
@@ -102,8 +106,8 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
 /**
  * The fixture's body with each `path=value` of --set applied, checked against the request's own
  * schema: a path the object does not have, or a value the schema refuses, is a UsageError (exit 2)
- * before anything is sent. A value is taken as text, or as JSON (12, true, null, {…}) when the
- * schema refuses the text and takes that.
+ * before anything is sent. A value is taken as text, or as JSON (12, true, null) when the schema
+ * refuses the text and takes that; a JSON object or list ({…}, […]) is taken as one.
  */
 export async function bodyWithSets(event: string, fixture: Fixture, sets: readonly string[]): Promise<Body> {
   const { loadOperation } = await import('../api/operations.js');
@@ -117,14 +121,20 @@ export async function bodyWithSets(event: string, fixture: Fixture, sets: readon
     if (path.some((part) => !/^[A-Za-z_][\w-]*$/.test(part))) throw new UsageError(`--set takes path=value, such as shipping_price=9.50 or billing_address.line4=Oslo (got "${pair}")`);
     const text = pair.slice(at + 1);
     if (path.length > 2) throw unknownPath(event, op.command, path.join('.'));
+    if (path.length === 2 && !Object.hasOwn(body, path[0]!)) {
+      const whole = await startOf(schema, path[0]!, fixture.start?.[path[0]!]);
+      if (whole) body[path[0]!] = whole;
+    }
     const issuesWith = (value: unknown) => {
       setAt(body, path, value);
       const parsed = schema.safeParse(body);
       return parsed.success ? [] : toFieldIssues('', parsed.error.issues, body).filter((i) => i.path === path.join('.') || i.path === '' || path.join('.').startsWith(`${i.path}.`));
     };
-    let issues = issuesWith(text);
-    if (issues.length > 0) {
-      const json = asJson(text);
+    const json = asJson(text);
+    // An object or a list written in JSON is meant as one: a free-form field (metadata) takes text too.
+    const first = json !== undefined && typeof json.value === 'object' && json.value !== null ? json.value : text;
+    let issues = issuesWith(first);
+    if (issues.length > 0 && first === text) {
       if (json !== undefined && issuesWith(json.value).length === 0) issues = [];
       else issuesWith(text);
     }
@@ -133,6 +143,14 @@ export async function bodyWithSets(event: string, fixture: Fixture, sets: readon
     if (issues.length > 0) throw new UsageError(`--set ${path.join('.')}: ${issues[0]!.message} (got "${text}"); nothing was sent`);
   }
   return body;
+}
+
+/** The part of a seeded object's field that the request takes back (an answered address has an id a request does not take). */
+async function startOf(schema: ZodMiniType, name: string, value: unknown): Promise<Body | undefined> {
+  const { shapeOf } = await import('../fields/constraints.js');
+  const fields = shapeOf(shapeOf(schema)?.[name]);
+  if (!fields || value === null || typeof value !== 'object') return undefined;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => Object.hasOwn(fields, key)));
 }
 
 function unknownPath(event: string, command: string, path: string) {
