@@ -186,15 +186,15 @@ describe('webhooks apply', () => {
 
   it('two store webhooks with a declared name are an error naming both ids; nothing changes', async () => {
     const body = { name: 'twin', events: ['order.created'], target: 'https://hooks.example.com/twin' };
-    const a = await ctx.client.webhooks.create({ body });
-    const b = await ctx.client.webhooks.create({ body });
+    const a = (await ctx.client.webhooks.create({ body })) as { id: number };
+    const b = (await ctx.client.webhooks.create({ body })) as { id: number };
     const file = files.write('twin.json', { webhooks: [...declared().webhooks, body] });
     const sent = changesSent(ctx.sandbox);
     const run = await apply(['-f', file]);
     expect(run.code).toBe(1);
     expect(run.stderr.split('\n')[0]).toBe(`store-admin: The store has more than one webhook named "twin" (webhooks ${a.id} and ${b.id}): apply does not guess which one the file means`);
     expect(changesSent(ctx.sandbox)).toBe(sent);
-    await ctx.client.webhooks.delete({ params: { id: b.id! } });
+    await ctx.client.webhooks.delete({ params: { id: b.id } });
   });
 
   it('--prune deletes what the file does not declare: needs --yes without a terminal, then deletes exactly those', async () => {

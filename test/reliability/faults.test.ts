@@ -155,8 +155,8 @@ describe('rate limits', () => {
     const started = Date.now();
     const answers: unknown[] = [];
     for (let i = 0; i < 16; i++) {
-      if (i % 2) answers.push((await client.categories.get({ params: { id: 1 } })).id);
-      else answers.push((await client.orders.addNote({ params: { number: '10001' }, body: { message: `n${i}` } })).message);
+      if (i % 2) answers.push(((await client.categories.get({ params: { id: 1 } })) as { id: number }).id);
+      else answers.push(((await client.orders.addNote({ params: { number: '10001' }, body: { message: `n${i}` } })) as { message: string }).message);
     }
     const seconds = (Date.now() - started) / 1000;
     const limited = sandbox.counters.faults['rate-limit'] ?? 0;
