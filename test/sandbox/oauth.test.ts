@@ -126,7 +126,7 @@ describe('sandbox OAuth: consent page and token exchange', () => {
     expect((await callApi(body.access_token!, 'exportsTypesRetrieve', '/exports/types/')).status).toBe(200);
     const refused = await callApi(body.access_token!, 'ordersFulfillmentOrdersRetrieve', '/orders/10001/fulfillment-orders/');
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toEqual({ detail: 'This token lacks the scope orders:read.' });
+    expect(await refused.json()).toEqual({ detail: 'You do not have permission to perform this action.' });
   });
 
   it('Approve with nothing ticked shows the page again; a box the app did not ask for grants nothing', async () => {
