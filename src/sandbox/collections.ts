@@ -3,7 +3,7 @@
 // of its kind must have; rules.ts overrides what the platform's guides describe.
 import type * as z from 'zod/mini';
 import { HttpError } from './http-error.js';
-import { KINDS, storageKey, type KindName, type Landing, type Rec, type Records } from './kinds.js';
+import { KINDS, landingOf, storageKey, type KindName, type Landing, type Rec, type Records } from './kinds.js';
 import { isDerived } from './views.js';
 
 type Schema = z.ZodMiniType;
@@ -22,6 +22,20 @@ export interface Keys {
 
 /** Platform's wording for an object that is not there. */
 export const NOT_FOUND = (): HttpError => new HttpError(404, { detail: 'Not found.' });
+
+/** The parents a collection's path names, each there (or 404): `/users/{id}/addresses/` needs user `id`. */
+export function checkParents(records: Records, path: string, { landing, params }: Reach): void {
+  for (const parent of landing.parents) {
+    const prefix = path.slice(0, path.indexOf(`{${parent.param}}/`) + parent.param.length + 3);
+    const named = landingOf(prefix);
+    if (parent.kind) {
+      if (!records[parent.kind as KindName][String(params[parent.param])]) throw NOT_FOUND();
+    } else if (named) {
+      const own = [...prefix.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      itemOf(records, { landing: named, params: Object.fromEntries(own.map((name) => [name, params[name]])) });
+    }
+  }
+}
 
 /** The records of a kind that sit under the parents the path names. */
 export function recordsUnder(records: Records, { landing, params }: Reach): Rec[] {
