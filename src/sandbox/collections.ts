@@ -107,10 +107,22 @@ const DEPENDENTS: Partial<Record<KindName, readonly [kind: KindName, field: stri
   disputes: [['disputeNotes', 'dispute_id']],
 };
 
+/** What a record may not be removed from under: a location that holds stock or has fulfillment orders. */
+const PROTECTED_BY: Partial<Record<KindName, readonly [kind: KindName, field: string, what: string][]>> = {
+  locations: [
+    ['stockrecords', 'location_id', 'stock'],
+    ['fulfillmentOrders', 'location_id', 'fulfillment orders'],
+  ],
+};
+
 function removeWith(records: Records, kind: KindName, record: Rec): void {
+  const key = record[KINDS[kind].key];
+  for (const [other, field, what] of PROTECTED_BY[kind] ?? []) {
+    if (Object.values(records[other]).some((held) => sameKey(held[field], key))) throw new HttpError(400, { detail: `It still has ${what}: move or remove them first.` });
+  }
   delete records[kind][storageKey(kind, record)];
   for (const [dependent, field] of DEPENDENTS[kind] ?? []) {
-    for (const other of Object.values(records[dependent])) if (sameKey(other[field], record[KINDS[kind].key])) removeWith(records, dependent, other);
+    for (const other of Object.values(records[dependent])) if (sameKey(other[field], key)) removeWith(records, dependent, other);
   }
 }
 

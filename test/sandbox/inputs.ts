@@ -69,6 +69,8 @@ const PARAMS_BY_PATH: Record<string, Record<string, string | number>> = {
   '/products/variants/{id}/': { id: 2102 },
   '/subscriptions/{id}/lines/{lineId}/': { id: 2, lineId: 703 },
   '/apps/{clientId}/': { clientId: 'sandbox-app' },
+  // The emptied pop-up: a location that holds stock may not be removed.
+  '/locations/{id}/': { id: 3 },
 };
 
 export function paramsFor(op: Pick<Operation, 'path'>): Record<string, string | number> {
@@ -91,7 +93,7 @@ export function paramsFor(op: Pick<Operation, 'path'>): Record<string, string | 
 const BODIES: Partial<Record<OperationId, Record<string, unknown> | ((version: string) => Record<string, unknown>)>> = {
   appsSettingsUpdate: { theme: 'dark', sync_interval_minutes: 30 },
   appsSettingsPartialUpdate: { theme: 'dark' },
-  cartsCreate: { lines: [{ product_id: 2101, quantity: 1 }] },
+  cartsCreate: { user: { id: 1 }, lines: [{ product_id: 2101, quantity: 1 }] },
   cartsUpdate: { lines: [{ product_id: 2102, quantity: 2 }] },
   categoriesCreate: { name: 'Winter sale', slug: 'winter-sale' },
   categoriesUpdate: { name: 'Apparel and layers', slug: 'apparel' },
@@ -100,7 +102,7 @@ const BODIES: Partial<Record<OperationId, Record<string, unknown> | ((version: s
   exportsCreate: { type: 'order_list', date_from: '2026-01-01T00:00:00Z', date_to: '2026-01-31T23:59:59Z' },
   fulfillmentOrdersHold: { reason: 'awaiting_payment', reason_notes: 'Waiting for the bank transfer.' },
   fulfillmentOrdersMove: { new_location_id: 2 },
-  giftCardsCreate: { currency: 'USD', initial: '25.00' },
+  giftCardsCreate: { currency: 'USD', initial: '25.00', user: { email: 'daniel.okafor@example.net' } },
   locationsCreate: { name: 'Austin Store', address: { country: 'US', line1: '2207 Riverside Drive', line4: 'Austin', postcode: '78741', state: 'TX' } },
   locationsUpdate: { name: 'Portland Warehouse', address: { country: 'US', line1: '2200 NW Front Avenue', line4: 'Portland', postcode: '97209', state: 'OR' } },
   metadataCreate: { key: 'packing_note', name: 'Packing note', object: 'order', type: 'text' },

@@ -70,8 +70,12 @@ function pricedLines(ctx: RuleContext, lines: readonly LineIn[], currency: Curre
   });
 }
 
-/** The customer a cart (or gift card) is for: the user named by id or e-mail, else a new lead with what was given. */
-export function buyerOf(ctx: RuleContext, given: Record<string, unknown> = {}): Rec {
+/**
+ * The customer a cart (or gift card) is for: the user named by id or e-mail, else a new lead with
+ * what was given. One of the two must be: every answer shows its customer's e-mail.
+ */
+export function buyerOf(ctx: RuleContext, given: Record<string, unknown> | undefined): Rec {
+  if (!given || ((given.id === undefined || given.id === null) && typeof given.email !== 'string')) throw new HttpError(400, { user: ['Name the customer by id or email.'] });
   const users = ctx.state.records.users;
   if (given.id !== undefined && given.id !== null) {
     const user = users[String(given.id)];
@@ -84,7 +88,7 @@ export function buyerOf(ctx: RuleContext, given: Record<string, unknown> = {}): 
   return buildCustomer(runtimeSeeding(ctx.state, ctx.nowMs), {
     first: String(given.first_name ?? ''),
     last: String(given.last_name ?? ''),
-    email: (given.email as string | undefined) ?? (null as unknown as string),
+    email: given.email as string,
     joined: ctx.now,
     language: (given.language as string | undefined) ?? null,
     phone: (given.phone_number as string | undefined) ?? null,

@@ -80,8 +80,7 @@ export const serviceRules: Partial<Record<OperationId, Rule>> = {
     const id = ctx.next('giftCards');
     const card: Rec = {
       id,
-      // Someone holds every card: the customer named, or a new lead for one bought for nobody named.
-      user_id: buyerOf(ctx, (holder ?? {}) as Record<string, unknown>).id,
+      user_id: buyerOf(ctx, holder as Record<string, unknown> | undefined).id,
       currency: String(given.currency).toUpperCase(),
       initial: given.initial,
       balance: given.initial,

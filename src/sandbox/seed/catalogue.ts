@@ -1,4 +1,4 @@
-// The catalogue: two locations, four categories, ten products with their variants (fourteen),
+// The catalogue: three locations (one emptied), four categories, ten products with their variants (fourteen),
 // images, a price in each of the store's two currencies and a stock record at each location.
 // Written out as facts, not drawn at random: the orders, carts and subscriptions sell from it.
 //
@@ -193,6 +193,14 @@ const LOCATIONS = [
     name: 'Rotterdam Hub',
     accept_return: false,
     address: { country: 'NL', line1: 'Waalhaven Oostzijde 81', line4: 'Rotterdam', postcode: '3087 BM', state: 'Zuid-Holland' },
+    callback_url: null,
+  },
+  // A summer pop-up, since emptied: it holds no stock and fulfils nothing.
+  {
+    id: 3,
+    name: 'Denver Pop-up',
+    accept_return: false,
+    address: { country: 'US', line1: '1701 Wynkoop Street', line4: 'Denver', postcode: '80202', state: 'CO' },
     callback_url: null,
   },
 ];
