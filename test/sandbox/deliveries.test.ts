@@ -127,7 +127,8 @@ describe('failed deliveries', () => {
     const w = store.state.records.webhooks[String(o.webhook)]!;
     snapshots.push({ webhook: o.webhook, warning_count: w.warning_count, next_check_date: w.next_check_date, active: w.active });
   };
-  const ctx = useSandbox({ store, webhooks: { backoffMs: 2, onDelivery: (o) => (snapshot(o), log.onDelivery(o)) } });
+  // Retries a millisecond apart, exports available at once: the schedule runs in about a second.
+  const ctx = useSandbox({ store, exportDelaySeconds: 0, webhooks: { backoffMs: 1, onDelivery: (o) => (snapshot(o), log.onDelivery(o)) } });
 
   it(`are retried ${MAX_RETRIES} times with a rising warning_count, then the webhook is switched off`, async () => {
     const receiver = await startReceiver(() => 500);
