@@ -23,6 +23,10 @@ export interface ApplyOptions {
   prune: boolean;
   rotateSecrets: boolean;
   allowUnknownEvent: boolean;
+  /** The variables the file may read secrets from (--secret-env). */
+  secretEnv: readonly string[];
+  /** The folder its secret files are read from (--secret-root). */
+  secretRoot?: string;
 }
 
 const OPERATION: Record<Exclude<Action, 'unchanged'>, OperationId> = {
@@ -41,7 +45,7 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
   if (options.prune && !dryRun && !ctx.options.yes && !ctx.interactive) {
     await confirm(ctx, 'Delete the webhooks the file does not declare (--prune)?');
   }
-  const declared = await readDeclaredWebhooks(options.file, ctx.io, { allowUnknownEvent: options.allowUnknownEvent });
+  const declared = await readDeclaredWebhooks(options.file, ctx.io, options);
   const client = await ctx.client();
   // The platform allows 4 requests a second per token; a long plan keeps under it.
   const limiter = rateLimiter(DEFAULTS.rate);

@@ -50,7 +50,7 @@ describe('webhooks apply', () => {
   const files = useFiles();
   const env = { STORE_ADMIN_BASE_URL: '', STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: config, ORDERS_HOOK_SECRET: ORDERS_SECRET };
   const apply = (args: string[], extra: Record<string, string> = {}) =>
-    runCli(['webhooks', 'apply', ...args], { env: { ...env, STORE_ADMIN_BASE_URL: ctx.sandbox.url, ...extra } });
+    runCli(['webhooks', 'apply', ...args, '--secret-env', 'ORDERS_HOOK_SECRET'], { env: { ...env, STORE_ADMIN_BASE_URL: ctx.sandbox.url, ...extra } });
 
   it('creates what the file declares, prints the plan and counts, and never a secret', async () => {
     const file = files.write('webhooks.json', declared());
@@ -146,10 +146,11 @@ describe('webhooks apply', () => {
     const bad = declared() as { webhooks: Record<string, unknown>[] };
     bad.webhooks[2]!.target = 'ftp://hooks.example.com/audit';
     bad.webhooks[0]!.events = ['order.craeted'];
-    const cases: [unknown, RegExp][] = [
+    const cases: [unknown, RegExp, Record<string, string>?][] = [
       [bad, /webhooks\[2\]\.target: must be an http\(s\) URL; webhooks\[0\]\.events\[0\]: unknown event "order\.craeted"; did you mean order\.created\?/],
       [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: 'hunter2' }] }, /webhooks\[0\]\.secret: a secret is never written in the file/],
-      [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: { env: 'NOT_SET_ANYWHERE' } }] }, /webhooks\[0\]\.secret\.env: NOT_SET_ANYWHERE is not set/],
+      [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: { env: 'ORDERS_HOOK_SECRET' } }] }, /webhooks\[0\]\.secret\.env: ORDERS_HOOK_SECRET is not set \(it is empty\)/, { ORDERS_HOOK_SECRET: '' }],
+      [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: { env: 'NOT_NAMED' } }] }, /webhooks\[0\]\.secret\.env: NOT_NAMED is read only when the command names it: add --secret-env NOT_NAMED/],
       [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: { file: 'missing.secret' } }] }, /webhooks\[0\]\.secret\.file: cannot read missing\.secret \(ENOENT\)/],
       // The tool's own token and files are never a webhook's secret (the store may show it back).
       [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: { env: 'STORE_ADMIN_TOKEN' } }] }, /webhooks\[0\]\.secret\.env: STORE_ADMIN_TOKEN is one of store-admin's own settings, not a webhook secret/],
@@ -159,8 +160,8 @@ describe('webhooks apply', () => {
       [{ hooks: [] }, /webhooks: is required; \(file\): unknown field: hooks/],
       ['{"webhooks": [', /not valid JSON/],
     ];
-    for (const [content, message] of cases) {
-      const run = await apply(['-f', files.write('bad.json', content)]);
+    for (const [content, message, extra] of cases) {
+      const run = await apply(['-f', files.write('bad.json', content)], extra);
       expect(run.code, String(message)).toBe(2);
       expect(run.stderr.split('\n')[0]).toMatch(message);
       expect(run.stderr).not.toContain('hunter2');
@@ -237,7 +238,7 @@ describe('webhooks apply against a store that fails now and then', () => {
     const env = { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: config, ORDERS_HOOK_SECRET: ORDERS_SECRET };
     const runs: { code: number | null; result?: string; done: number }[] = [];
     for (let attempt = 0; attempt < 15 && runs.at(-1)?.code !== 0; attempt++) {
-      const run = await runCli(['webhooks', 'apply', '-f', file, '--json'], { env });
+      const run = await runCli(['webhooks', 'apply', '-f', file, '--json', '--secret-env', 'ORDERS_HOOK_SECRET'], { env });
       const out = run.stdout ? run.json() : undefined;
       runs.push({ code: run.code, result: out?.result, done: out ? out.counts.created + out.counts.updated : 0 });
       // A run that got as far as its plan says how to finish it.
