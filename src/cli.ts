@@ -73,7 +73,7 @@ export async function main(argv: string[], io: IO = processIO(), overrides: Cont
     // The error as a JSON object too, on stderr, only when JSON output was asked for by name.
     const { json, output } = program.opts<{ json?: boolean; output?: string }>();
     const code = report(error, ctx.output.log, ctx.io.env, !!json || output === 'json' || output === 'ndjson', interrupts.stoppedBy === 'SIGTERM');
-    if (ctx.io.env.GITHUB_ACTIONS === 'true' && code !== EXIT.ok) await annotate(error, code, ctx.output.log);
+    if (ctx.io.env.GITHUB_ACTIONS === 'true' && code !== EXIT.ok) await annotate(error, code, ctx.output.runnerCommand);
     return code;
   } finally {
     await ctx.close();

@@ -165,7 +165,13 @@ async function showConsentPage(ctx: Context, url: string, open: boolean): Promis
     write(outcome.opened ? `Opened the store's consent page with ${outcome.by}; if no browser came up, open this URL:` : `Could not open a browser (${outcome.reason}); open this URL to approve the app:`);
   }
   write(`  ${url}`);
-  ctx.output.prose(`Waiting for the store's answer (at most ${Math.round(waitSeconds(ctx.io.env) / 60)} minutes; Ctrl-C to stop)…`);
+  ctx.output.prose(`Waiting for the store's answer (at most ${spanOf(waitSeconds(ctx.io.env))}; Ctrl-C to stop)…`);
+}
+
+/** `45 seconds`, `1 minute`, `5 minutes`: whole minutes from a minute up, rounded. */
+function spanOf(seconds: number): string {
+  const [count, unit] = seconds < 60 ? [seconds, 'second'] : [Math.round(seconds / 60), 'minute'];
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
 /** STORE_ADMIN_LOGIN_WAIT: seconds to wait for the store's answer. */

@@ -7,6 +7,7 @@ import { NetworkError, StoreAdminError, UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
 import { formatBytes, LinkRefusedError, openLink, saveResponse, temporaryName, type Downloaded, type DownloadTarget } from './download.js';
 import { finishLater, stopped } from './export-later.js';
+import { quotedExcerpt } from '../printable.js';
 
 /** Fresh links asked for in all when each one is refused on arrival. */
 const LINK_ATTEMPTS = 3;
@@ -71,7 +72,7 @@ export async function createdExportId(data: unknown): Promise<number> {
   const usable = await usableExportId(data);
   if (usable !== undefined) return usable;
   const given = (data as { id?: unknown } | undefined)?.id;
-  const shown = given === undefined ? 'no id' : `the id ${JSON.stringify(given)?.slice(0, 40) ?? String(given)}`;
+  const shown = given === undefined ? 'no id' : `the id ${quotedExcerpt(given)}`;
   throw new StoreAdminError(`The export was created, but the store's answer gives it ${shown}, which is not an export id (a positive whole number); nothing was waited for or downloaded`, {
     hint: 'Find the new export in the store admin; `store-admin exports download ID --wait` fetches it',
   });

@@ -3,7 +3,7 @@
 // one request at a time, stopping at the first failure. Every run plans afresh from the store, so
 // a run cut short is completed by the next, and a run with nothing to do changes nothing.
 import type { StoreClient } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
+import { ApiError, StoreAdminError } from '../api/errors.js';
 import { operations, type OperationId } from '../api/operations.js';
 import { rateLimiter } from '../run/limiter.js';
 import { addHint } from '../run/auth-hint.js';
@@ -14,9 +14,12 @@ import { DEFAULTS } from '../defaults.js';
 import { addSummary, markdownCode, setOutputs } from '../output/github-actions.js';
 import { readDeclaredWebhooks } from './declared.js';
 import { listAllWebhooks } from './list.js';
+import { quotedName } from './look-alike.js';
+import { quotedExcerpt } from '../printable.js';
 import type { ApplyResult, StepResult } from './apply-result.js';
 import { planWebhooks, type Action, type Step } from './plan.js';
-import { outcomeText, planText, SECRETS_NOTE } from './plan-text.js';
+import { outcomeText, planPainter, planText, SECRETS_NOTE } from './plan-text.js';
+import type { Painter } from '../output/output.js';
 
 export interface ApplyOptions {
   file: string;
@@ -70,8 +73,8 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
     ...(secretsUnseen ? { secrets: SECRETS_NOTE } : {}),
   };
   // A person reads the plan on stdout; with JSON there, the plan goes to stderr for the log.
-  const show = (text: string) => (ctx.format === 'table' ? ctx.output.text(text) : ctx.options.quiet ? undefined : ctx.output.log(text));
-  show(planText(result, ctx.color > 0));
+  const show = (text: string, paint?: Painter) => (ctx.format === 'table' ? ctx.output.text(text, paint) : ctx.options.quiet ? undefined : ctx.output.log(text, paint));
+  show(planText(result), planPainter);
   if (dryRun || steps.every((step) => step.action === 'unchanged')) {
     if (!dryRun) result.result = 'no changes';
     await finish(ctx, result, show, dryRun ? results : []);
@@ -79,7 +82,7 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
   }
   const deletes = steps.filter((step) => step.action === 'delete');
   if (deletes.length > 0 && !ctx.options.yes) {
-    const which = deletes.map((step) => `${step.id}${step.name ? ` ${JSON.stringify(step.name)}` : ''}`).join(', ');
+    const which = deletes.map((step) => `${step.id}${step.name ? ` ${quotedName(step.name)}` : ''}`).join(', ');
     await confirm(ctx, `Delete ${deletes.length} webhook${deletes.length > 1 ? 's' : ''} the file does not declare (${which})? This cannot be undone.`);
   }
   let failure: unknown;
@@ -89,8 +92,16 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
     try {
       await limiter.acquire();
       const answer = await send(client, step, ctx);
-      if (step.action === 'create') shown.id = (answer as { id?: number } | undefined)?.id ?? null;
       shown.status = 'done';
+      if (step.action === 'create') {
+        const id = (answer as { id?: unknown } | undefined)?.id;
+        if (!isWebhookId(id)) {
+          // Made, but the tool cannot name it: the rest of the plan waits for a run that can.
+          failure = new StoreAdminError(`Created ${quotedName(step.name ?? '')}, but the store answered ${shownId(id)} for it, which is not a webhook id (a positive whole number); the rest of the plan was not run`);
+          break;
+        }
+        shown.id = id;
+      }
       show(`${doneLine(shown)}\n`);
     } catch (error) {
       shown.status = 'failed';
@@ -113,13 +124,23 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
 }
 
 async function readStore(client: StoreClient, ctx: Context, turn: () => Promise<void> | undefined) {
+  let store;
   try {
-    return await listAllWebhooks(client, {}, ctx.signal, turn);
+    store = await listAllWebhooks(client, {}, ctx.signal, turn);
   } catch (error) {
     if (error instanceof ApiError) addHint(error, operations['webhooks.list'].scopes, await ctx.grant());
     throw error;
   }
+  // An id is sent back in a path and printed: one of another type is not used for either.
+  const odd = store.find((webhook) => !isWebhookId(webhook.id));
+  if (odd) throw new StoreAdminError(`The store listed a webhook whose id is ${shownId(odd.id)}, not a positive whole number; nothing was changed`);
+  return store;
 }
+
+const isWebhookId = (id: unknown): id is number => Number.isSafeInteger(id) && (id as number) > 0;
+
+/** A value the store gave as an id, as it may be shown: JSON, cut short. */
+const shownId = (id: unknown) => (id === undefined ? 'no id' : quotedExcerpt(id));
 
 /** One step's request, recorded in the history like any change. */
 async function send(client: StoreClient, step: Step, ctx: Context): Promise<unknown> {
@@ -156,6 +177,6 @@ function reportToActions(ctx: Context, { counts, result, file }: ApplyResult): v
 }
 
 function doneLine(step: StepResult): string {
-  const what = `${step.name ? JSON.stringify(step.name) : 'unnamed webhook'} (id ${step.id ?? '?'})`;
+  const what = `${step.name ? quotedName(step.name) : 'unnamed webhook'} (id ${step.id ?? '?'})`;
   return { create: `Created ${what}.`, update: `Updated ${what}.`, delete: `Deleted ${what}.`, unchanged: '' }[step.action];
 }

@@ -5,11 +5,13 @@
 import { dirname, resolve } from 'node:path';
 import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
+import { repeatedKeys } from '../api/json-keys.js';
 import { create } from '../api/schemas/webhooks.js';
 import { toFieldIssues } from '../api/validate.js';
 import { textFrom } from '../fields/values.js';
 import type { IO } from '../io.js';
 import { unknownEvent } from './event-names.js';
+import { lookAlike, quotedName } from './look-alike.js';
 import { secretReader } from './secret-sources.js';
 
 /** A webhook as the file declares it, its defaults filled in and its secret read. */
@@ -67,12 +69,15 @@ export async function readDeclaredWebhooks(path: string, io: IO, options: ReadOp
     throw new UsageError(`${shown}: not valid JSON (${(error as Error).message})`);
   }
   const parsed = file.safeParse(json);
+  // A key given twice keeps only its last value, so one of them would be lost without a word.
+  const repeated = repeatedKeys(text).map((place) => `${place}: given twice; JSON keeps only the last, so write it once`);
   // Names and events are checked even when other fields are wrong: one run reports everything.
   const problems = [
+    ...repeated,
     ...(parsed.success ? [] : toFieldIssues('', parsed.error.issues, json).map((issue) => `${placeOf(issue.path) || '(file)'}: ${issue.message}`)),
     ...namesAndEvents(json, options),
   ];
-  if (!parsed.success) throw new UsageError(`${shown}: ${problems.join('; ')}`, { hint: FILE_HINT });
+  if (!parsed.success || repeated.length > 0) throw new UsageError(`${shown}: ${problems.join('; ')}`, { hint: FILE_HINT });
   // Secret files are named relative to the webhooks file, and read from its folder unless told otherwise.
   const base = path === '-' ? process.cwd() : dirname(resolve(path));
   const secrets = secretReader(io, {
@@ -108,8 +113,11 @@ function namesAndEvents(json: unknown, options: ReadOptions): string[] {
     const { name, events } = (webhook ?? {}) as { name?: unknown; events?: unknown };
     if (typeof name === 'string') {
       const earlier = firstOf.get(name);
-      if (earlier !== undefined) problems.push(`webhooks[${index}].name: ${JSON.stringify(name)} is declared twice (also webhooks[${earlier}])`);
+      if (earlier !== undefined) problems.push(`webhooks[${index}].name: ${quotedName(name)} is declared twice (also webhooks[${earlier}])`);
       else firstOf.set(name, index);
+      // Matched by name, a look-alike would replace the webhook it imitates.
+      const looks = lookAlike(name);
+      if (looks) problems.push(`webhooks[${index}].name: ${quotedName(name)} ${looks}, so it reads as another name`);
     }
     if (options.allowUnknownEvent || !Array.isArray(events)) continue;
     for (const [at, event] of events.entries()) {

@@ -208,6 +208,8 @@ describe('auth login --app (scripted)', () => {
     const end = keep(await login(dir, ['--no-browser'], { STORE_ADMIN_CLIENT_SECRET: SECRET, STORE_ADMIN_LOGIN_WAIT: '1' }).exited);
     expect(end.code).toBe(1);
     expect(end.stderr).toContain('store-admin: No answer from the store within 1 second; nothing was saved');
+    // Said as it is: not "at most 0 minutes".
+    expect(end.stderr).toContain("Waiting for the store's answer (at most 1 second; Ctrl-C to stop)…");
     expect(end.stderr).toMatch(/^hint: Run the login again and approve the app in the browser/m);
   });
 

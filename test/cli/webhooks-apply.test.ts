@@ -277,4 +277,35 @@ describe.runIf(hasTmux)('webhooks apply --prune at a terminal', () => {
     expect(await t.exitCode()).toBe(2);
     expect((await stored(ctx.sandbox)).map((w) => w.id)).toEqual([1, 2]);
   });
+
+  it('colours the plan\'s marks at a terminal, never printing their escape codes as text', async () => {
+    const file = files.write('one.json', { webhooks: [{ name: 'only', events: ['order.created'], target: 'https://hooks.example.com/only' }] });
+    const t = Terminal.start(['webhooks', 'apply', '-f', file, '--prune'], { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: config });
+    terminals.push(t);
+    await t.waitFor(/This cannot be undone\. Continue\?/);
+    expect(t.screen()).not.toContain('\\u001b');
+    expect(t.screen()).toMatch(/\+ create +"only"[\s\S]*- delete +"Order sync to warehouse system" \(id 1\)/);
+    // The marks themselves are coloured: green for a create, red for a delete.
+    expect(t.screen({ colors: true })).toMatch(/\x1b\[32m\+ create +\x1b\[(0|39)?m/);
+    expect(t.screen({ colors: true })).toMatch(/\x1b\[31m- delete +\x1b\[(0|39)?m/);
+    t.keys('n', 'Enter');
+    expect(await t.exitCode()).toBe(2);
+  });
+});
+
+describe('webhooks apply with FORCE_COLOR', () => {
+  const ctx = useSandbox();
+  const config = useConfigDir();
+  const files = useFiles();
+
+  it('colours the marks of the plan on stderr, and nothing else: no escape code is printed as text', async () => {
+    const file = files.write('colour.json', { webhooks: [{ name: 'only', events: ['order.created'], target: 'https://hooks.example.com/only' }] });
+    const run = await runCli(['webhooks', 'apply', '-f', file, '--prune', '--dry-run'], {
+      env: { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: config, FORCE_COLOR: '1' },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('\\u001b');
+    expect(run.stderr).toContain('  \x1b[32m+ create   \x1b[0m "only"');
+    expect(run.stderr).toContain('  \x1b[31m- delete   \x1b[0m "Order sync to warehouse system" (id 1)');
+  });
 });
