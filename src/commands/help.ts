@@ -50,8 +50,9 @@ token: exit 4). STORE_ADMIN_TOKEN set without STORE_ADMIN_BASE_URL goes to the s
 
   0    success
   1    the store answered with an error, could not be reached, or its answer was unreadable;
-       or webhooks apply found two store webhooks with a name the file declares; or a --resume
-       found its run held by another process (nothing was sent)
+       or webhooks apply found two store webhooks with a name the file declares, or another
+       apply running for the same store; or a --resume found its run held by another process
+       (nothing was sent)
   2    usage or validation error (bad flags, arguments or input), or a declined confirmation:
        nothing was sent
   4    authentication or permission: no store or token configured (or only one that belongs to

@@ -2,6 +2,9 @@
 // page of the store's webhooks, prints the plan, asks before deleting, then carries the plan out
 // one request at a time, stopping at the first failure. Every run plans afresh from the store, so
 // a run cut short is completed by the next, and a run with nothing to do changes nothing.
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import type { StoreClient } from '../api/client.js';
 import { ApiError, StoreAdminError } from '../api/errors.js';
 import { operations, type OperationId } from '../api/operations.js';
@@ -12,7 +15,9 @@ import { recordChange } from '../run/record-change.js';
 import type { Context } from '../context.js';
 import { DEFAULTS } from '../defaults.js';
 import { addSummary, markdownCode, setOutputs } from '../output/github-actions.js';
-import { readDeclaredWebhooks } from './declared.js';
+import { configDir } from '../config/paths.js';
+import { holdLock, type HeldLock } from '../lock.js';
+import { readDeclaredWebhooks, type DeclaredWebhook } from './declared.js';
 import { listAllWebhooks } from './list.js';
 import { quotedName } from './look-alike.js';
 import { quotedExcerpt } from '../printable.js';
@@ -40,7 +45,6 @@ const OPERATION: Record<Exclude<Action, 'unchanged'>, OperationId> = {
 
 const COUNTED = { create: 'created', update: 'updated', delete: 'deleted', unchanged: 'unchanged' } as const;
 
-
 /** Carries out the plan and prints it; the result is also returned (a CI integration reads its counts). */
 export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promise<ApplyResult> {
   const dryRun = !!ctx.options.dryRun;
@@ -50,6 +54,18 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
   }
   const declared = await readDeclaredWebhooks(options.file, ctx.io, options);
   const client = await ctx.client();
+  // Two runs for one store at once would each create what the store lacks: the second is refused,
+  // naming the first, and plans afresh from the store when run again.
+  const lock = dryRun ? undefined : await lockStore(ctx, client.baseUrl);
+  try {
+    return await carryOut(ctx, options, declared, client);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function carryOut(ctx: Context, options: ApplyOptions, declared: DeclaredWebhook[], client: StoreClient): Promise<ApplyResult> {
+  const dryRun = !!ctx.options.dryRun;
   // The platform allows 4 requests a second per token; a long plan keeps under it.
   const limiter = rateLimiter(DEFAULTS.rate);
   const store = await readStore(client, ctx, () => limiter.acquire());
@@ -90,6 +106,8 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
     if (step.action === 'unchanged') continue;
     const shown = results[index]!;
     try {
+      // A run elsewhere (another machine, a person) may have made it since the plan was read.
+      if (step.action === 'create') await checkStillMissing(client, step, ctx, () => limiter.acquire());
       await limiter.acquire();
       const answer = await send(client, step, ctx);
       shown.status = 'done';
@@ -135,6 +153,26 @@ async function readStore(client: StoreClient, ctx: Context, turn: () => Promise<
   const odd = store.find((webhook) => !isWebhookId(webhook.id));
   if (odd) throw new StoreAdminError(`The store listed a webhook whose id is ${shownId(odd.id)}, not a positive whole number; nothing was changed`);
   return store;
+}
+
+/** Refuses to create a webhook the store has come to hold since the plan was made. */
+async function checkStillMissing(client: StoreClient, step: Step, ctx: Context, turn: () => Promise<void> | undefined): Promise<void> {
+  const name = step.name ?? '';
+  const found = (await listAllWebhooks(client, { name }, ctx.signal, turn)).find((webhook) => webhook.name === name);
+  if (found) {
+    throw new StoreAdminError(`The store has a webhook named ${quotedName(name)} (id ${shownId(found.id)}) that it did not have when the plan was made: another run is changing this store's webhooks; not creating it twice`);
+  }
+}
+
+/** The lock of this machine's applies to one store, in the config dir; the holder is named when refused. */
+async function lockStore(ctx: Context, store: string): Promise<HeldLock> {
+  const dir = join(configDir(ctx.io.env), 'locks');
+  const path = join(dir, `webhooks-apply-${createHash('sha256').update(store).digest('hex').slice(0, 16)}.lock`);
+  return holdLock(path, (holder) =>
+    new StoreAdminError(`Another webhooks apply for ${store} is running (process ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`}, since ${holder.at}); nothing was sent`, {
+      hint: 'Let it finish, then run this again: it plans afresh from the store',
+    }),
+  );
 }
 
 const isWebhookId = (id: unknown): id is number => Number.isSafeInteger(id) && (id as number) > 0;
