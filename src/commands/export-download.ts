@@ -5,7 +5,7 @@ import { lstat, open, realpath, stat, unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { NetworkError, StoreAdminError, UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
-import { formatBytes, LinkRefusedError, openLink, saveResponse, temporaryName, type Downloaded, type DownloadTarget } from './download.js';
+import { formatBytes, LinkRefusedError, NOT_REGULAR, openLink, saveResponse, temporaryName, type Downloaded, type DownloadTarget } from './download.js';
 import { finishLater, stopped } from './export-later.js';
 import { quotedExcerpt } from '../printable.js';
 
@@ -36,6 +36,7 @@ export async function checkTarget(target: DownloadTarget, flag: string): Promise
   const dirStat = await stat(dirname(file)).catch(() => undefined);
   if (!dirStat?.isDirectory()) throw cannot(`the directory ${dirname(target.file)} does not exist`, 'Create it first, or choose another path');
   if (fileStat?.isDirectory()) throw cannot('it is a directory');
+  if (fileStat && !fileStat.isFile()) throw cannot(NOT_REGULAR);
   if (fileStat && !target.force) {
     throw new UsageError(`${target.file} already exists`, { hint: 'Pass --force to replace it, or choose another path' });
   }

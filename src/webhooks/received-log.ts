@@ -3,9 +3,10 @@
 // --received`) and sent again (`webhooks replay`) later. A replay made from it is appended too,
 // marked as one. Kept for 90 days and 1,000 entries, whichever ends first, as the history is.
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from '../config/paths.js';
+import { writeAtomically } from '../atomic-write.js';
 import { withLockFile } from '../lock.js';
 
 export const RECEIVED_RETENTION_DAYS = 90;
@@ -59,8 +60,7 @@ export async function appendReceived(env: NodeJS.ProcessEnv, entry: ReceivedDeli
     const kept = readReceived(env)
       .filter((e) => Date.parse(e.at) >= oldestKept)
       .slice(-RECEIVED_RETENTION_ENTRIES);
-    writeFileSync(`${log}.tmp`, kept.map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 });
-    renameSync(`${log}.tmp`, log);
+    await writeAtomically(log, kept.map((e) => `${JSON.stringify(e)}\n`).join(''));
   });
 }
 
