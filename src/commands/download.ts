@@ -77,8 +77,18 @@ export async function saveResponse(answer: OpenAnswer, target: DownloadTarget, c
   answer.body.once('error', (error) => (broken = error));
   const cutShort = (cause?: unknown) =>
     new NetworkError('body', `the download was cut short after ${formatBytes(received)}${total !== undefined ? ` of ${formatBytes(total)}` : ''}${describeCause(cause)}`, { cause });
+  // More bytes than Content-Length announced, or no HTTP at all: Node's parser refuses the connection.
+  const unframed = (cause: unknown) =>
+    new NetworkError(
+      'body',
+      total !== undefined
+        ? `the answer holds more than the ${formatBytes(total)} its Content-Length announced, or is not valid HTTP (${(cause as Error).message})`
+        : `the answer is not valid HTTP (${(cause as Error).message})`,
+      { cause },
+    );
   // The answer's fault, as opposed to the file's or the signal's.
-  const faultOf = (error: unknown) => (signal?.aborted ? undefined : error instanceof NetworkError ? error : broken ? cutShort(broken) : undefined);
+  const faultOf = (error: unknown) =>
+    signal?.aborted ? undefined : error instanceof NetworkError ? error : parserError(error) ? unframed(parserError(error)) : broken ? cutShort(broken) : undefined;
   const line = target.file === '-' || ctx.options.quiet ? undefined : ctx.output.status;
   const progress = new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -105,6 +115,14 @@ export async function saveResponse(answer: OpenAnswer, target: DownloadTarget, c
     line?.clear();
   }
   return { bytes: received, sha256: hash.digest('hex') };
+}
+
+/** Node's HTTP parser's refusal (`HPE_…`), the error itself or its cause. */
+function parserError(error: unknown): Error | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 3; current = current.cause, depth++) {
+    if (String((current as NodeJS.ErrnoException).code).startsWith('HPE_')) return current;
+  }
+  return undefined;
 }
 
 function describeCause(cause: unknown): string {

@@ -12,6 +12,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type In
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { WEBHOOK_EVENTS } from '../api/enums.js';
+import { BodyTooLargeError, readCappedBody } from '../capped-body.js';
 import { NetworkError } from '../api/errors.js';
 import { configDir } from '../config/paths.js';
 import type { Context } from '../context.js';
@@ -282,19 +283,8 @@ function forward(target: URL, req: IncomingMessage, body: Buffer): Promise<Forwa
  * stops, so a sender cannot fill the memory.
  */
 function readBody(message: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  if (Number(message.headers['content-length']) > limit) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const take = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      message.off('data', take);
-      message.pause();
-      resolve(undefined);
-    };
-    message.on('data', take);
-    message.on('end', () => resolve(Buffer.concat(chunks, size)));
-    message.on('error', reject);
+  return readCappedBody(message, limit).catch((error: unknown) => {
+    if (error instanceof BodyTooLargeError) return undefined;
+    throw error;
   });
 }

@@ -96,6 +96,39 @@ describe('exports download --force', () => {
   });
 });
 
+describe('exports download of a body longer than its Content-Length', () => {
+  const config = useConfigDir();
+  const dir = mkdtempSync(join(tmpdir(), 'store-admin-long-'));
+  let server: Server;
+  const listening = new Promise<string>((resolve) => {
+    server = createHttpServer((req, res) => {
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      // Ten bytes announced, more sent: Node's parser refuses what follows the body.
+      if (req.url?.startsWith('/media/')) return void req.socket.end(`HTTP/1.1 200 OK\r\ncontent-type: text/csv\r\ncontent-length: 10\r\n\r\n0123456789 and more bytes than announced\n`);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.url === '/api/admin/exports/7/download/') return res.end(JSON.stringify({ url: `${origin}/media/orders.csv?signature=x` }));
+      res.end(JSON.stringify({ id: 7, status: 'available', type: 'order_list' }));
+    }).listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+  });
+  afterAll(() => {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is one clear line and exit 1, to stdout or to a file, and no file is left', async () => {
+    const env = { STORE_ADMIN_BASE_URL: await listening, STORE_ADMIN_TOKEN: TOKEN, STORE_ADMIN_CONFIG_DIR: config };
+    const toStdout = await runCli(['exports', 'download', '7', '--output-file', '-'], { env });
+    expect(toStdout.code, toStdout.stderr).toBe(1);
+    expect(toStdout.stderr.split('\n')[0]).toMatch(/^store-admin: Cannot download export 7: the answer holds more than the 10 B its Content-Length announced, or is not valid HTTP \(Parse Error: .*\); the output is incomplete$/);
+    expect(toStdout.stderr).not.toMatch(/unexpected/);
+    const file = join(dir, 'orders.csv');
+    const toFile = await runCli(['exports', 'download', '7', '--output-file', file], { env });
+    expect(toFile.code, toFile.stderr).toBe(1);
+    expect(toFile.stderr.split('\n')[0]).toMatch(new RegExp(`^store-admin: Cannot save the export to ${file}: the answer holds more than the 10 B its Content-Length announced, or is not valid HTTP .*; nothing was written$`));
+    expect(execFileSync('ls', ['-A', dir], { encoding: 'utf8' })).toBe('');
+  });
+});
+
 describe('writeAtomically', () => {
   const dir = mkdtempSync(join(tmpdir(), 'store-admin-atomic-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
