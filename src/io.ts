@@ -17,4 +17,6 @@ export interface IO {
   scrub?(text: string): string;
   /** Adds a secret (a token just read) to those never printed. */
   protect?(secret: string): void;
+  /** The first write to stdout that failed, if one did: its reader went away (EPIPE), or a full disk (ENOSPC). */
+  stdoutFailure?(): NodeJS.ErrnoException | undefined;
 }
