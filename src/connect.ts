@@ -32,9 +32,22 @@ export interface Grant {
 
 const TRACE_BODY_LIMIT = 4000;
 
-/** --sandbox or STORE_ADMIN_SANDBOX: every command runs against the embedded sandbox. */
+const SWITCHED_ON = ['1', 'true', 'yes', 'on'];
+const SWITCHED_OFF = ['', '0', 'false', 'no', 'off'];
+
+/**
+ * --sandbox or STORE_ADMIN_SANDBOX: every command runs against the embedded sandbox. A value that
+ * is not clearly on or off (`1\r` from a Windows .env, `enabled`) is refused: read as off, it
+ * would send changes meant for the sandbox to the real store.
+ */
 export function sandboxRequested(options: GlobalOptions, env: NodeJS.ProcessEnv): boolean {
-  return !!options.sandbox || ['1', 'true', 'yes'].includes((env.STORE_ADMIN_SANDBOX ?? '').toLowerCase());
+  if (options.sandbox) return true;
+  const value = (env.STORE_ADMIN_SANDBOX ?? '').trim().toLowerCase();
+  if (SWITCHED_ON.includes(value)) return true;
+  if (SWITCHED_OFF.includes(value)) return false;
+  throw new UsageError(`STORE_ADMIN_SANDBOX takes 1 or 0 (or true/false, yes/no, on/off); got ${JSON.stringify(env.STORE_ADMIN_SANDBOX)}, so nothing was sent`, {
+    hint: 'Set it to 1 for the embedded sandbox, or unset it for the store of your profile',
+  });
 }
 
 export async function connect(options: GlobalOptions, io: IO, output: Pick<Output, 'prose' | 'log'>): Promise<Connection> {

@@ -17,7 +17,8 @@ export const HELP_TOPICS: Record<string, string> = {
                            $XDG_CONFIG_HOME/store-admin or ~/.config/store-admin on Linux,
                            ~/Library/Preferences/store-admin on macOS, %APPDATA%\\store-admin\\Config
                            on Windows)
-  STORE_ADMIN_SANDBOX      1 runs every command against the embedded sandbox (same as --sandbox)
+  STORE_ADMIN_SANDBOX      1 runs every command against the embedded sandbox (same as --sandbox);
+                           0 or empty does not; any value not clearly on or off is refused
   STORE_ADMIN_SANDBOX_EXPORT_DELAY  seconds a new export of the embedded sandbox stays pending
                                     (default ${DEFAULT_EXPORT_DELAY_SECONDS})
   STORE_ADMIN_MAX_RESPONSE_MB  largest answer read from the store, in MB (default 64);
