@@ -109,7 +109,9 @@ async function complete(ctx: Context, store: ProfileStore, callback: Callback, l
     return { token: answer.access_token, granted, saved };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await callback.answer(refused ? 400 : 502, tabPage(false, refused ? 'The login was refused' : 'The login failed', message));
+    // The page leaves by the browser, not the guarded streams: a secret the store echoed is hidden here too.
+    const shown = ctx.io.scrub ? ctx.io.scrub(message) : message;
+    await callback.answer(refused ? 400 : 502, tabPage(false, refused ? 'The login was refused' : 'The login failed', shown));
     throw error;
   }
 }

@@ -140,6 +140,29 @@ describe('store text in what is printed', () => {
   });
 });
 
+describe('a hostile config file', () => {
+  const dir = useConfigDir();
+
+  it('auth status and profiles list show its profile names, store URLs and granted scopes escaped', async () => {
+    const hostile = 'bad\u001b[31mname\n::warning::x';
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({
+        activeProfile: hostile,
+        profiles: {
+          [hostile]: { baseUrl: 'http://127.0.0.1:9/\n::error::y', token: 'tok_hostile_config_0123', app: { clientId: 'sandbox-app', scopes: ['orders:read', '\u001b]0;owned\u0007', '::add-mask::x'], loggedInAt: '2026-01-01T00:00:00Z' } },
+          other: { baseUrl: 'http://127.0.0.1:9/', token: 'tok_other_0123456789' },
+        },
+      }),
+      { mode: 0o600 },
+    );
+    for (const args of [['auth', 'status', '-o', 'table'], ['auth', 'status'], ['profiles', 'list', '-o', 'table'], ['profiles', 'list']]) {
+      const run = await runCli(args, { env: { STORE_ADMIN_CONFIG_DIR: dir, GITHUB_ACTIONS: 'true' } });
+      expectHarmless(run.stdout + run.stderr, args.join(' '));
+    }
+  });
+});
+
 describe('webhooks apply: what the file declares', () => {
   const dir = useConfigDir();
   const files = mkdtempSync(join(tmpdir(), 'store-admin-declared-'));
