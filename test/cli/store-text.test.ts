@@ -140,6 +140,52 @@ describe('store text in what is printed', () => {
   });
 });
 
+describe('a server that claims to be a sandbox', () => {
+  const store = useStore();
+  const dir = useConfigDir();
+  const cli = async (args: string[]) => runCli(args, { env: { STORE_ADMIN_BASE_URL: await store.url(), STORE_ADMIN_TOKEN: TOKEN, STORE_ADMIN_CONFIG_DIR: dir, GITHUB_ACTIONS: 'true' } });
+  const attempt = {
+    id: 'dlv_1', event_id: `e${INJECTED}`, event_type: '::add-mask::x', webhook: 1, attempt: 1, target: 'https://h.example.com/\u001b[2J',
+    headers: { 'x-store-event': `order.created${INJECTED}` }, body: `{"a": "${'\\u001b'}"}${INJECTED}`, sent_at: '2026-01-01T00:00:00Z', status: 200,
+    duration_ms: 3, ok: true, next_attempt_at: null, deactivated: false, signature_check: { signed: false },
+  };
+  /** Answers as a sandbox would on its marker path, and as `answers` says on the others. */
+  const claim = (answers: Record<string, unknown>) =>
+    store.answer((req, _body, res) => {
+      if (req.url === '/sandbox/') return json(res, 200, { sandbox: true });
+      const answer = answers[`${req.method} ${req.url?.split('?')[0]}`];
+      if (answer === undefined) return json(res, 404, { detail: 'Not found.' });
+      json(res, 200, { sandbox: true, ...(answer as object) });
+    });
+
+  it('an answer of the wrong shape is one line and exit 1, never "unexpected error"', async () => {
+    const cases: [Record<string, unknown>, string[], RegExp][] = [
+      [{ 'GET /sandbox/clock/': { now: `2026-01-01T00:00:00Z${INJECTED}` } }, ['sandbox', 'clock'], /does not answer as a sandbox does: now is "2026-01-01T00:00:00Z\\n::add-mask::x\\n…"/],
+      [{ 'GET /sandbox/clock/': { now: 42 } }, ['sandbox', 'clock', 'advance', '1d'], /does not answer as a sandbox does: now is 42$/m],
+      [{ 'GET /sandbox/clock/': { now: '2026-01-01T00:00:00Z' }, 'POST /sandbox/clock/': { from: 'yesterday' } }, ['sandbox', 'clock', 'advance', '1d'], /does not answer as a sandbox does: from is "yesterday"/],
+      [{ 'GET /sandbox/deliveries/dlv_1': { delivery: { id: 'dlv_1' } } }, ['webhooks', 'deliveries', 'show', 'dlv_1'], /does not answer as a sandbox does: delivery\.event_id is missing/],
+      [{ 'GET /sandbox/deliveries/': { deliveries: [{ ...attempt, webhook: '1\n::add-mask::x' }] } }, ['webhooks', 'deliveries', '-o', 'table'], /does not answer as a sandbox does: deliveries\.0\.webhook is "1\\n::add-mask::x"/],
+    ];
+    for (const [answers, args, message] of cases) {
+      claim(answers);
+      const run = await cli(args);
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(1);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr).not.toMatch(/unexpected/);
+      expectHarmless(run.stdout + run.stderr, args.join(' '));
+    }
+  });
+
+  it('text in answers of the right shape is shown escaped, on every line', async () => {
+    claim({ 'GET /sandbox/deliveries/dlv_1': { delivery: attempt }, 'GET /sandbox/deliveries/': { deliveries: [attempt] }, 'GET /sandbox/clock/': { now: '2026-01-01T00:00:00Z' } });
+    for (const args of [['webhooks', 'deliveries', 'show', 'dlv_1', '-o', 'table'], ['webhooks', 'deliveries', '-o', 'table'], ['sandbox', 'clock', '-o', 'table']]) {
+      const run = await cli(args);
+      expect(run.code, run.stderr).toBe(0);
+      expectHarmless(run.stdout + run.stderr, args.join(' '));
+    }
+  });
+});
+
 describe('a hostile config file', () => {
   const dir = useConfigDir();
 
