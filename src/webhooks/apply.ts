@@ -18,7 +18,7 @@ import { addSummary, markdownCode, setOutputs } from '../output/github-actions.j
 import { configDir } from '../config/paths.js';
 import { holdLock, type HeldLock } from '../lock.js';
 import { readDeclaredWebhooks, type DeclaredWebhook } from './declared.js';
-import { listAllWebhooks } from './list.js';
+import { isWebhookId, listAllWebhooks } from './list.js';
 import { quotedName } from './look-alike.js';
 import { quotedExcerpt } from '../printable.js';
 import type { ApplyResult, StepResult } from './apply-result.js';
@@ -175,7 +175,6 @@ async function lockStore(ctx: Context, store: string): Promise<HeldLock> {
   );
 }
 
-const isWebhookId = (id: unknown): id is number => Number.isSafeInteger(id) && (id as number) > 0;
 
 /** A value the store gave as an id, as it may be shown: JSON, cut short. */
 const shownId = (id: unknown) => (id === undefined ? 'no id' : quotedExcerpt(id));

@@ -4,7 +4,7 @@
 // id of the wrong type is refused rather than used.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -174,6 +174,16 @@ describe('a server that claims to be a sandbox', () => {
       expect(run.stderr).not.toMatch(/unexpected/);
       expectHarmless(run.stdout + run.stderr, args.join(' '));
     }
+  });
+
+  it('listen --register: a created webhook id that is not a number is refused, and names no file', async () => {
+    const id = '../../../../escaped';
+    claim({ 'GET /api/admin/webhooks/': { next: null, previous: null, results: [] }, 'POST /api/admin/webhooks/': { ...hook(id, 'x') } });
+    const run = await cli(['webhooks', 'listen', '--register']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(`store-admin: Registered a webhook for the listener, but the store answered "${id}" for its id, which is not a webhook id (a positive whole number)`);
+    expect(existsSync(join(dir, 'escaped.secret'))).toBe(false);
+    expect(existsSync(join(dir, 'listen'))).toBe(false);
   });
 
   it('text in answers of the right shape is shown escaped, on every line', async () => {
