@@ -11,7 +11,7 @@ import { processIO } from './output/stream.js';
 import { addGlobalOptions } from './options.js';
 import { metaOf } from './commands/meta.js';
 import { helpLayout, helpWidth } from './output/help-layout.js';
-import { printableLine } from './printable.js';
+import { jsonText, printableLine } from './printable.js';
 import { StoreAdminCommand } from './usage-errors.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
@@ -109,7 +109,7 @@ function report(error: unknown, log: (text: string) => void, env: NodeJS.Process
     // A group named without a command: its help was the answer, and there is no other message.
     if (error.code === 'commander.help') return EXIT.usage;
     const message = error.message.replace(/^error: /, '');
-    if (json) log(`${JSON.stringify({ error: { message, exitCode: EXIT.usage, type: 'UsageError' } })}\n`);
+    if (json) log(`${jsonText({ error: { message, exitCode: EXIT.usage, type: 'UsageError' } })}\n`);
     return EXIT.usage;
   }
   const known = error instanceof StoreAdminError;
@@ -127,7 +127,7 @@ function report(error: unknown, log: (text: string) => void, env: NodeJS.Process
   if (json) {
     const httpStatus = error instanceof ApiError ? error.status : undefined;
     const type = known ? error.name : 'Error';
-    log(`${JSON.stringify({ error: { message, exitCode, type, ...(httpStatus ? { status: httpStatus } : {}), ...(error instanceof ApiError && error.body !== undefined ? { body: error.body } : {}) } })}\n`);
+    log(`${jsonText({ error: { message, exitCode, type, ...(httpStatus ? { status: httpStatus } : {}), ...(error instanceof ApiError && error.body !== undefined ? { body: error.body } : {}) } })}\n`);
   }
   return exitCode;
 }

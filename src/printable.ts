@@ -52,6 +52,20 @@ export function excerpt(text: string, max = 300): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/** What JSON.stringify leaves raw and a terminal acts on: DEL, C1 controls, bidi marks, line and paragraph separators. */
+const RAW_IN_JSON = '\\u007f-\\u009f\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+const foundInJson = new RegExp(`[${RAW_IN_JSON}]`);
+const allInJson = new RegExp(`[${RAW_IN_JSON}]`, 'g');
+
+/**
+ * JSON text for stdout or stderr: as JSON.stringify writes it, but with the characters it leaves
+ * raw written as `\uXXXX`. They only occur inside strings, so the text reads back as the same value.
+ */
+export function jsonText(value: unknown, indent?: number): string {
+  const text = JSON.stringify(value ?? null, null, indent);
+  return foundInJson.test(text) ? text.replace(allInJson, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
+}
+
 /** A value as JSON in a message, cut to `max` characters or so, a string keeping its closing quote: `"abc…"`. */
 export function quotedExcerpt(value: unknown, max = 40): string {
   if (typeof value === 'string') {

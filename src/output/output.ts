@@ -6,7 +6,7 @@
 // a CI runner's workflow command; colour is added after it, by a painter, never by the text.
 import type { Writable } from 'node:stream';
 import type { IO } from '../io.js';
-import { printableLine, safeText } from '../printable.js';
+import { jsonText, printableLine, safeText } from '../printable.js';
 import type { ColorLevel } from './color.js';
 import { querier, rawLines } from './query.js';
 import { recordLines, type RecordSink } from './record-lines.js';
@@ -107,7 +107,7 @@ export function createOutput(io: IO, settings: () => OutputSettings, signals: Ru
       const search = query !== undefined && options.query ? await querier(query) : undefined;
       const line = (record: T, index: number): string => {
         if (format === 'table' && options.text) return forPeople(options.text(record, index));
-        return `${JSON.stringify((search ? options.query!(record, search) : record) ?? null)}\n`;
+        return `${jsonText(search ? options.query!(record, search) : record)}\n`;
       };
       return recordLines(stdout, line);
     },

@@ -23,6 +23,10 @@ export function lookAlike(name: string): string | undefined {
   if (invisible) return `holds an invisible character (U+${codePoint(invisible[0])})`;
   if (name !== name.trim() || /\s\s/.test(name)) return 'begins or ends with white space, or holds two spaces in a row';
   if (name.normalize('NFKC') !== name) return `holds characters that stand for others (it reads as ${JSON.stringify(name.normalize('NFKC'))})`;
+  // A combining mark left on a Latin, Cyrillic or Greek letter once composed (NFC) draws on it:
+  // `oͣrders`. Accented letters compose into one character, and other scripts' marks are their own.
+  const marked = /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}](\p{M})/u.exec(name.normalize('NFC'));
+  if (marked) return `holds a combining mark drawn over a letter (U+${codePoint(marked[1]!)})`;
   for (const word of name.split(/[^\p{L}\p{M}]+/u)) {
     const scripts = LETTER_OF.filter(([, letter]) => [...word].some((c) => letter.test(c))).map(([script]) => script);
     if (scripts.length > 1) return `mixes ${scripts.join(' and ')} letters in one word (${JSON.stringify(word)})`;

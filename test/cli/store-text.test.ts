@@ -128,6 +128,19 @@ describe('store text in what is printed', () => {
     expect(created?.target).toBe('https://user:s3cret-pass@hooks.example.com/o');
   });
 
+  it('JSON in a pipe writes the characters JSON leaves raw (C1 controls, bidi marks) as escapes, the same value read back', async () => {
+    const name = 'a\u009b2Jb\u202ec\u2028d\u007f';
+    store.answer((_req, _body, res) => json(res, 200, { next: null, previous: null, results: [hook(1, name)] }));
+    for (const args of [['webhooks', 'list'], ['webhooks', 'list', '-o', 'ndjson']]) {
+      const run = await cli(args);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).not.toMatch(/[\u007f-\u009f\u202e\u2028]/);
+      expect(run.stdout).toContain('a\\u009b2Jb\\u202ec\\u2028d\\u007f');
+      const parsed = JSON.parse(run.stdout.split('\n')[0]!);
+      expect(parsed.results?.[0]?.name ?? parsed.name).toBe(name);
+    }
+  });
+
   it("an error's detail, a table's cells and a list's names pass the same rule", async () => {
     store.answer((req, _body, res) => {
       if (req.url?.startsWith('/api/admin/webhooks/9/')) return json(res, 404, { detail: `gone${INJECTED}` });
@@ -252,6 +265,7 @@ describe('webhooks apply: what the file declares', () => {
       ['orders\u200b', /webhooks\[0\]\.name: "orders\\u200B" holds an invisible character \(U\+200B\)/],
       ['orders ', /webhooks\[0\]\.name: "orders " begins or ends with white space/],
       ['ｏrders', /webhooks\[0\]\.name: "ｏrders" holds characters that stand for others \(it reads as "orders"\)/],
+      ['o\u0363rders', /webhooks\[0\]\.name: "oͣrders" holds a combining mark drawn over a letter \(U\+0363\)/],
     ];
     for (const [name, problem] of cases) {
       const run = await check(`{"webhooks": [${entry('').replace('"orders"', JSON.stringify(name))}]}`);
