@@ -4,13 +4,12 @@
 // every file of the tool is written through.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createSocketServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NotRegularFileError, writeAtomically } from '../../src/atomic-write.js';
+import { useExportStore } from './export-store.js';
 import { runCli, useConfigDir } from './run.js';
 
 const CSV = 'number,date_placed\n10001,2026-01-11\n';
@@ -19,26 +18,14 @@ const TOKEN = 'tok_export_targets_0123456789';
 describe('exports download --force', () => {
   const config = useConfigDir();
   const dir = mkdtempSync(join(tmpdir(), 'store-admin-targets-'));
-  let server: Server;
   const downloads: string[] = [];
-  const listening = new Promise<string>((resolve) => {
-    server = createHttpServer((req, res) => {
-      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      res.writeHead(200, { 'content-type': req.url?.startsWith('/media/') ? 'text/csv' : 'application/json' });
-      if (req.url?.startsWith('/media/')) {
-        downloads.push(req.url);
-        return res.end(CSV);
-      }
-      if (req.url === '/api/admin/exports/7/download/') return res.end(JSON.stringify({ url: `${origin}/media/orders.csv?signature=x` }));
-      res.end(JSON.stringify({ id: 7, status: 'available', type: 'order_list' }));
-    }).listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+  const store = useExportStore((req, res) => {
+    downloads.push(req.url!);
+    res.writeHead(200, { 'content-type': 'text/csv' }).end(CSV);
   });
-  afterAll(() => {
-    server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const download = async (file: string) =>
-    runCli(['exports', 'download', '7', '--output-file', file, '--force'], { env: { STORE_ADMIN_BASE_URL: await listening, STORE_ADMIN_TOKEN: TOKEN, STORE_ADMIN_CONFIG_DIR: config } });
+    runCli(['exports', 'download', '7', '--output-file', file, '--force'], { env: { STORE_ADMIN_BASE_URL: await store(), STORE_ADMIN_TOKEN: TOKEN, STORE_ADMIN_CONFIG_DIR: config } });
 
   it.runIf(process.getuid?.() === 0)('leaves a device node in place: no file replaces it, exit 2, nothing fetched', async () => {
     // A null device of its own, so that a failure cannot break the machine's /dev/null.
@@ -99,24 +86,12 @@ describe('exports download --force', () => {
 describe('exports download of a body longer than its Content-Length', () => {
   const config = useConfigDir();
   const dir = mkdtempSync(join(tmpdir(), 'store-admin-long-'));
-  let server: Server;
-  const listening = new Promise<string>((resolve) => {
-    server = createHttpServer((req, res) => {
-      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      // Ten bytes announced, more sent: Node's parser refuses what follows the body.
-      if (req.url?.startsWith('/media/')) return void req.socket.end(`HTTP/1.1 200 OK\r\ncontent-type: text/csv\r\ncontent-length: 10\r\n\r\n0123456789 and more bytes than announced\n`);
-      res.writeHead(200, { 'content-type': 'application/json' });
-      if (req.url === '/api/admin/exports/7/download/') return res.end(JSON.stringify({ url: `${origin}/media/orders.csv?signature=x` }));
-      res.end(JSON.stringify({ id: 7, status: 'available', type: 'order_list' }));
-    }).listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
-  });
-  afterAll(() => {
-    server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  // Ten bytes announced, more sent: Node's parser refuses what follows the body.
+  const store = useExportStore((req) => void req.socket.end(`HTTP/1.1 200 OK\r\ncontent-type: text/csv\r\ncontent-length: 10\r\n\r\n0123456789 and more bytes than announced\n`));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('is one clear line and exit 1, to stdout or to a file, and no file is left', async () => {
-    const env = { STORE_ADMIN_BASE_URL: await listening, STORE_ADMIN_TOKEN: TOKEN, STORE_ADMIN_CONFIG_DIR: config };
+    const env = { STORE_ADMIN_BASE_URL: await store(), STORE_ADMIN_TOKEN: TOKEN, STORE_ADMIN_CONFIG_DIR: config };
     const toStdout = await runCli(['exports', 'download', '7', '--output-file', '-'], { env });
     expect(toStdout.code, toStdout.stderr).toBe(1);
     expect(toStdout.stderr.split('\n')[0]).toMatch(/^store-admin: Cannot download export 7: the answer holds more than the 10 B its Content-Length announced, or is not valid HTTP \(Parse Error: .*\); the output is incomplete$/);

@@ -4,12 +4,11 @@
 // killed by SIGPIPE reports, saying how to resume.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FULL_TOKEN, useSandbox, within } from '../helpers.js';
+import { useExportStore } from './export-store.js';
 import { BIN, useConfigDir } from './run.js';
 
 /** Runs `script` in sh, with the sandbox on this process's event loop still answering. */
@@ -46,21 +45,9 @@ describe('stdout on a full disk', () => {
 describe('exports download --output-file - on a full disk', () => {
   const config = useConfigDir();
   const dir = mkdtempSync(join(tmpdir(), 'store-admin-fullout-'));
-  let server: Server;
   const CSV = `number,note\n${Array.from({ length: 4000 }, (_, i) => `${10000 + i},${'x'.repeat(40)}`).join('\n')}\n`;
-  const listening = new Promise<string>((resolve) => {
-    server = createServer((req, res) => {
-      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      res.writeHead(200, { 'content-type': req.url?.startsWith('/media/') ? 'text/csv' : 'application/json' });
-      if (req.url?.startsWith('/media/')) return res.end(CSV);
-      if (req.url === '/api/admin/exports/7/download/') return res.end(JSON.stringify({ url: `${origin}/media/orders.csv?signature=x` }));
-      res.end(JSON.stringify({ id: 7, status: 'available', type: 'order_list' }));
-    }).listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
-  });
-  afterAll(() => {
-    server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const store = useExportStore((_req, res) => res.writeHead(200, { 'content-type': 'text/csv' }).end(CSV));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   // A real full disk: a small tmpfs in a private mount namespace (root, as in CI).
   const canMount = spawnSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs -o size=16k tmpfs /mnt'], { encoding: 'utf8' }).status === 0;
 
@@ -68,7 +55,7 @@ describe('exports download --output-file - on a full disk', () => {
     const disk = join(dir, 'disk');
     mkdirSync(disk);
     const script = `mount -t tmpfs -o size=32k tmpfs "$DISK" && "$NODE" "$BIN" exports download 7 --output-file - > "$DISK/out.csv" 2>"$DISK.stderr"; echo "exit=$?"`;
-    const r = await sh('unshare -m sh -c "$SCRIPT"', { SCRIPT: script, DISK: disk, STORE_ADMIN_BASE_URL: await listening, STORE_ADMIN_TOKEN: 'tok_full_disk_0123456789', STORE_ADMIN_CONFIG_DIR: config });
+    const r = await sh('unshare -m sh -c "$SCRIPT"', { SCRIPT: script, DISK: disk, STORE_ADMIN_BASE_URL: await store(), STORE_ADMIN_TOKEN: 'tok_full_disk_0123456789', STORE_ADMIN_CONFIG_DIR: config });
     const stderr = readFileSync(`${disk}.stderr`, 'utf8');
     expect(r.stdout, stderr).toContain('exit=1');
     expect(stderr).toContain('Stopped downloading export 7 (the output is incomplete)');
