@@ -42,8 +42,12 @@ export async function connect(options: GlobalOptions, io: IO, output: Pick<Outpu
   const common: Partial<ClientOptions> = {
     ...traceHooks(options, output),
     onWarning: (m) => output.prose(`warning: ${m}`),
-    onRetry: ({ attempt, of, delayMs, reason }) =>
-      output.prose(`${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${attempt} of ${of})`),
+    onRetry: ({ attempt, of, delayMs, reason, throttled }) =>
+      output.prose(
+        throttled
+          ? `${reason}: sending it again in ${(delayMs / 1000).toFixed(1)} s, as the store asks`
+          : `${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${attempt} of ${of})`,
+      ),
     ...(options.timeout !== undefined ? { timeoutMs: options.timeout * 1000 } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
     ...maxResponse(io.env),

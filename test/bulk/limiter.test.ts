@@ -132,7 +132,7 @@ describe('the rate limit with a client put in through the context', () => {
             if (attempt === 0) options.onSend?.();
             if (!throttled) {
               throttled = true;
-              settings.onRetry?.({ attempt: 1, of: 2, delayMs: 20, reason: '429 Too Many Requests' });
+              settings.onRetry?.({ attempt: 0, of: 2, delayMs: 20, reason: '429 Too Many Requests', throttled: true });
               continue;
             }
             seen.sent.push(call.path);
@@ -171,7 +171,8 @@ describe('the rate limit with a client put in through the context', () => {
     expect(seen.turns).toBe(6);
     expect(seen.derived).toHaveLength(1);
     expect(seen.derived[0]).toMatchObject({ checkResponses: false });
-    expect(r.stderr).toContain('429 Too Many Requests: every worker pauses 0.0 s');
+    expect(r.stderr).toContain('429 Too Many Requests: the store asks to slow down; every worker waits as it asks');
+    expect(r.stderr).toMatch(/5 succeeded, 0 failed in .*; waited out 1 × 429$/m);
     expect(r.stdout.trim().split('\n')).toHaveLength(5);
   });
 });
