@@ -1,6 +1,6 @@
 // A body read whole, never past a cap: the one reader for every body the tool takes in whole (a
-// request to the sandbox or to webhooks listen, an app's answer to a forwarded delivery, standard
-// input or a file given as a flag's value). A body announced larger than the cap is refused
+// store's answer, a request to the sandbox or to webhooks listen, an app's answer to a forwarded
+// delivery, standard input or a file given as a flag's value). A body announced larger than the cap is refused
 // unread; one that grows past it stops being read, so a sender cannot fill the memory; one that
 // ends short of the length it announced is not taken for whole. The stream is left as it is (only
 // paused): the caller may still answer on its connection.
@@ -28,11 +28,11 @@ export interface BodySource {
   headers?: Record<string, string | string[] | undefined>;
 }
 
-/** The whole body, up to `limit` bytes. */
-export function readCappedBody(source: BodySource, limit: number): Promise<Buffer> {
-  const header = source.headers?.['content-length'];
-  const declared = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : undefined;
-  if (declared !== undefined && declared > limit) return Promise.reject(new BodyTooLargeError(limit));
+/** The whole body, up to `limit` bytes; `declared` is its Content-Length when the source does not carry its headers. */
+export function readCappedBody(source: BodySource, limit: number, declared: string | string[] | undefined = source.headers?.['content-length']): Promise<Buffer> {
+  const header = declared;
+  const length = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : undefined;
+  if (length !== undefined && length > limit) return Promise.reject(new BodyTooLargeError(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -52,7 +52,7 @@ export function readCappedBody(source: BodySource, limit: number): Promise<Buffe
       settle(new BodyTooLargeError(limit));
     };
     source.on('data', take);
-    source.on('end', () => settle(declared !== undefined && size < declared ? new BodyCutShortError(`the body ended after ${size} of the ${declared} bytes announced`) : undefined));
+    source.on('end', () => settle(length !== undefined && size < length ? new BodyCutShortError(`the body ended after ${size} of the ${length} bytes announced`) : undefined));
     source.on('error', (error) => settle(error));
     // Closed without an end: the sender went away mid-body.
     source.on('close', () => settle(new BodyCutShortError(`the body was cut short after ${size} bytes`)));

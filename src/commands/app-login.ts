@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { AuthError, InterruptedError, StoreAdminError, UsageError } from '../api/errors.js';
 import { AUTHORIZE_PATH } from '../api/oauth.js';
+import { proxyFromEnv } from '../api/proxy.js';
 import { operationScopes, parseScopes } from '../api/scopes.js';
 import type { Context } from '../context.js';
 import { DEFAULTS } from '../defaults.js';
@@ -92,7 +93,8 @@ async function complete(ctx: Context, store: ProfileStore, callback: Callback, l
   try {
     const code = checkCallback(callback.params, new URL(login.baseUrl).host);
     refused = false;
-    const answer = await exchangeCode({ ...login, code, timeoutMs: (ctx.options.timeout ?? DEFAULTS.timeoutSeconds) * 1000, signal: ctx.signal });
+    const timeoutMs = (ctx.options.timeout ?? DEFAULTS.timeoutSeconds) * 1000;
+    const answer = await exchangeCode({ ...login, code, timeoutMs, signal: ctx.signal, proxy: proxyFromEnv(ctx.io.env) });
     ctx.io.protect?.(answer.access_token);
     if (answer.refresh_token) ctx.io.protect?.(answer.refresh_token);
     // The answer's `scope` is what was granted, which may be less than was asked for.

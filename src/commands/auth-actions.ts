@@ -2,6 +2,7 @@
 import { ApiError, AuthError, StoreAdminError, UsageError } from '../api/errors.js';
 import { createClient } from '../api/client.js';
 import { operations } from '../api/operations.js';
+import { proxyFromEnv } from '../api/proxy.js';
 import { assertSafeTransport, normalizeStoreUrl, noteAssumedHttps, storeUrlFromInput } from '../api/url.js';
 import type { Context } from '../context.js';
 import { maskToken } from '../output/mask.js';
@@ -18,8 +19,8 @@ interface Verdict {
 }
 
 /** A cheap read proves the token: 200 or 403 means it authenticates, 401 means it does not. */
-async function verify(baseUrl: string, token: string, allowHttp: boolean): Promise<Verdict> {
-  const client = createClient({ baseUrl, token, allowHttp, timeoutMs: 15_000 });
+async function verify(ctx: Context, baseUrl: string, token: string, allowHttp: boolean): Promise<Verdict> {
+  const client = createClient({ baseUrl, token, allowHttp, timeoutMs: 15_000, proxy: proxyFromEnv(ctx.io.env) });
   try {
     await client.exports.listTypes({});
     return { authenticated: true, detail: 'token accepted' };
@@ -88,7 +89,7 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
   let verdict: Verdict = { authenticated: true, detail: 'not checked (--skip-verify)' };
   if (!opts.skipVerify) {
     try {
-      verdict = await verify(baseUrl, token, allowHttp);
+      verdict = await verify(ctx, baseUrl, token, allowHttp);
     } catch (error) {
       if (error instanceof StoreAdminError) error.hint = 'Nothing was saved. Check the store URL, or pass --skip-verify to save the token anyway';
       noteAssumedHttps(error, given);
@@ -130,7 +131,7 @@ export async function status(ctx: Context): Promise<void> {
   else if (!resolved.token) failure = noToken(String(report.base_url), resolved.withheld);
   else {
     try {
-      const verdict = await verify(resolved.baseUrl.value, resolved.token.value, resolved.allowHttp);
+      const verdict = await verify(ctx, resolved.baseUrl.value, resolved.token.value, resolved.allowHttp);
       report.authenticated = verdict.authenticated;
       report.detail = verdict.detail;
       if (!verdict.authenticated) {
