@@ -24,11 +24,12 @@ export function printable(text: string): string {
 }
 
 /**
- * A line that, once a CI runner trims its white space, starts a workflow command: GitHub Actions'
- * `::name::` (`::add-mask::`, `::stop-commands::`, `::set-output`) and the older `##[name]`.
+ * A line that, once a CI runner trims its white space, is read as a workflow command: GitHub
+ * Actions' `::name …::data` (`::add-mask::`, `::stop-commands::`; a second `::` ends the name) and
+ * the older `##[name …]`. A line that only starts with `::` (`::1` of a list of hosts) is none.
  */
-const RUNNER_COMMAND = /^(\s*)(::|##\[)/gm;
-const startsRunnerCommand = /^\s*(::|##\[)/m;
+const RUNNER_COMMAND = /^(\s*)(::(?=.*::)|##\[(?=.*\]))/gm;
+const startsRunnerCommand = /^\s*(::(?=.*::)|##\[(?=.*\]))/m;
 
 /**
  * The one rule for text people read on stdout or stderr, applied by the output layer to every line
