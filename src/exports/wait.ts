@@ -1,16 +1,14 @@
 // Waiting for an export (`exports create --wait / --download`, `exports download --wait`): the
 // platform answers a new export `pending` and makes it `available` later, so the command polls
 // `GET /exports/{id}/` under the rate limiter, with a pause that grows with the time waited.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, StoreAdminError, TimedOutError, UsageError } from '../api/errors.js';
 import { retryAfterMs } from '../api/retry.js';
+import { DEFAULTS } from '../defaults.js';
 import { rateLimiter } from '../run/limiter.js';
 import type { Context } from '../context.js';
 import { finishLater, stopped } from './later.js';
 
 export const DEFAULT_TIMEOUT = '30m';
-/** The platform's documented limit per token. */
-const REQUESTS_PER_SECOND = 4;
 /** Statuses after which waiting is pointless; the guide names only pending and available. */
 const FAILED = new Set(['failed', 'error', 'canceled', 'cancelled', 'expired']);
 
@@ -126,14 +124,14 @@ async function waitUntilAvailable(created: ExportState, opts: { waitTimeout?: nu
 }
 
 async function poll(created: ExportState, ctx: Context, timeoutMs: number, later: string): Promise<unknown> {
-  const { signal } = ctx;
+  const { signal, clock } = ctx;
   let current: unknown = created;
   let status = String(created.status ?? 'unknown');
   if (status === 'available') return current;
   const client = await ctx.client();
-  const limiter = rateLimiter(REQUESTS_PER_SECOND);
-  const started = Date.now();
-  const waited = () => Date.now() - started;
+  const limiter = rateLimiter(DEFAULTS.rate, clock);
+  const started = clock.now();
+  const waited = () => clock.now() - started;
   const inLog = !ctx.io.stderr.isTTY;
   if (inLog) ctx.output.prose(`Export ${created.id} is ${status}; waiting until it is available (at most ${formatDuration(timeoutMs)})`);
   let lastLine = 0;
@@ -147,7 +145,7 @@ async function poll(created: ExportState, ctx: Context, timeoutMs: number, later
           hint: `The export goes on; fetch it later: ${later}`,
         });
       }
-      await sleep(Math.min(nextPause(waited()), left), undefined, { signal });
+      await clock.sleep(Math.min(nextPause(waited()), left), signal);
       await limiter.acquire();
       try {
         current = await client.call('exports.get', { params: { id: created.id } }, { signal });

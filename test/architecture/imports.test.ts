@@ -80,7 +80,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['output'], // the one output: render, tables, views, streams
   ['lock.ts', 'options.ts'],
   ['api'], // the operation table, schemas and the client
-  ['io.ts', 'printable.ts', 'defaults.ts', 'usage-errors.ts'],
+  ['io.ts', 'printable.ts', 'defaults.ts', 'usage-errors.ts', 'clock.ts'],
 ];
 
 /** A module's room: its folder under src/, or the file itself at the top. */

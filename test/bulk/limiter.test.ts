@@ -11,7 +11,8 @@ import { parseFaults } from '../../src/sandbox/faults.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { FULL_TOKEN } from '../helpers.js';
 import { runCli } from '../cli/run.js';
-import { MARGIN_MS, rateLimiter, type Clock } from '../../src/run/limiter.js';
+import type { Clock } from '../../src/clock.js';
+import { MARGIN_MS, rateLimiter } from '../../src/run/limiter.js';
 
 describe('--each at the store\'s own rate limit', () => {
   const closers: (() => Promise<void>)[] = [];
