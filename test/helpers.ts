@@ -164,3 +164,22 @@ export function sandboxClock(sandbox: Sandbox): Clock & { waits: number[] } {
     },
   };
 }
+
+/**
+ * A clock that never waits: each pause moves its time on at once. For a command run in process
+ * whose pauses only pace it (the rate limiter's turns), not wait for something to happen.
+ */
+export function jumpClock(): Clock & { waits: number[] } {
+  let now = Date.now();
+  const waits: number[] = [];
+  return {
+    waits,
+    now: () => now,
+    async sleep(ms, signal) {
+      signal?.throwIfAborted();
+      await new Promise((resolve) => setImmediate(resolve));
+      now += ms;
+      waits.push(ms);
+    },
+  };
+}
