@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { operations, versionsOf, type OperationId } from '../api/operations.js';
 import { missingScopes } from '../api/scopes.js';
+import { dotted } from '../api/errors.js';
 import { toFieldIssues } from '../api/validate.js';
 import { clockNow, isoSeconds } from './clock.js';
 import { createDeliverer, type DeliveryOptions } from './deliverer.js';
@@ -373,7 +374,7 @@ function checkedQuery(schema: z.ZodMiniType, search: URLSearchParams): unknown {
 function fieldErrors(issues: Parameters<typeof toFieldIssues>[1], body: unknown): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const issue of toFieldIssues('', issues, body)) {
-    (errors[issue.path || 'non_field_errors'] ??= []).push(issue.message);
+    (errors[dotted(issue.path) || 'non_field_errors'] ??= []).push(issue.message);
   }
   return errors;
 }

@@ -128,7 +128,8 @@ export async function bodyWithSets(event: string, fixture: Fixture, sets: readon
     const issuesWith = (value: unknown) => {
       setAt(body, path, value);
       const parsed = schema.safeParse(body);
-      return parsed.success ? [] : toFieldIssues('', parsed.error.issues, body).filter((i) => i.path === path.join('.') || i.path === '' || path.join('.').startsWith(`${i.path}.`));
+      // The issues of the path set, or of an object on the way to it (or of the whole body).
+      return parsed.success ? [] : toFieldIssues('', parsed.error.issues, body).filter((i) => i.path.length <= path.length && i.path.every((key, n) => key === path[n]));
     };
     let issues = issuesWith(text);
     if (issues.length > 0) {
