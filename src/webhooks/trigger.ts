@@ -8,7 +8,6 @@ import type { StoreClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import type { ZodMiniType } from 'zod/mini';
 import { EVENTS_BY_CHANGE, EVENTS_WITHOUT_CHANGE } from '../sandbox/events.js';
-import { SEED } from '../sandbox/seed-data.js';
 import { advanceToNextChange, sandboxWebhooks, sendSandboxSample } from './sandbox-admin.js';
 
 interface Change {
@@ -29,15 +28,14 @@ interface Fixture {
   run(client: StoreClient, body: Body, edited: boolean, signal: AbortSignal): Promise<Change>;
 }
 
-// The seeded objects the changes start from (sandbox/seed-data.ts).
-const [FIRST_ORDER] = SEED.orders;
-const ORDER: string = FIRST_ORDER!.number!;
-const CUSTOMER: number = FIRST_ORDER!.user!.id!;
-/** The first order's payment, which a dispute is opened on. */
-const TRANSACTION: number = FIRST_ORDER!.transactions![0]!.id!;
-const SUBSCRIPTION: number = SEED.subscriptions.find((s) => s.status === 'active')!.id!;
-/** Only an active subscription renews: the seed's others follow if an earlier run canceled the first, or changed their status. */
-const RENEWABLE: number[] = SEED.subscriptions.filter((s) => s.status !== 'canceled').map((s) => s.id!);
+/**
+ * The objects of the sandbox's seed data the changes start from, named here as a user would name
+ * them (a test holds them to the seed): the first order, its customer, its payment (a dispute is
+ * opened on it), the active subscription, and the subscriptions tried in turn for a renewal. Only
+ * an active one renews; the others follow if an earlier run canceled the first, or changed its status.
+ */
+export const FIXTURES = { order: '10001', customer: 1, transaction: 501, subscription: 1, renewable: [1, 2, 4] } as const;
+const { order: ORDER, customer: CUSTOMER, transaction: TRANSACTION, subscription: SUBSCRIPTION, renewable: RENEWABLE } = FIXTURES;
 
 const NOTE = { message: 'Note added by store-admin webhooks trigger' };
 /** Changes the clock may pass on its way to a new export's moment (renewals due before it). */

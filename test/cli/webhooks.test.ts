@@ -9,7 +9,8 @@ import { MAX_RETRIES } from '../../src/sandbox/settings.js';
 import { WEBHOOK_EVENTS } from '../../src/api/enums.js';
 import { EVENTS_BY_CHANGE, EVENTS_WITHOUT_CHANGE } from '../../src/sandbox/events.js';
 import { memoryStore } from '../../src/sandbox/store.js';
-import { TRIGGERS } from '../../src/webhooks/trigger.js';
+import { SEED } from '../../src/sandbox/seed-data.js';
+import { FIXTURES, TRIGGERS } from '../../src/webhooks/trigger.js';
 import { webhookHmac } from '../../src/api/webhook-signature.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { independentDumps, pythonMissing, pythonSignature } from '../webhooks/python.js';
@@ -268,6 +269,17 @@ describe('webhooks trigger and the embedded sandbox', () => {
     expect(new Set(TRIGGERS.keys())).toEqual(tableEvents);
     for (const [event, { change }] of TRIGGERS) expect(EVENTS_BY_CHANGE[change]).toContain(event);
     expect([...TRIGGERS.keys(), ...EVENTS_WITHOUT_CHANGE].sort()).toEqual([...WEBHOOK_EVENTS].sort());
+  });
+
+  it('starts from objects of the seed data: the first order, its customer and payment, the active subscription, the renewable ones', () => {
+    const [order] = SEED.orders;
+    expect(FIXTURES).toEqual({
+      order: order!.number,
+      customer: order!.user!.id,
+      transaction: order!.transactions![0]!.id,
+      subscription: SEED.subscriptions.find((s) => s.status === 'active')!.id,
+      renewable: SEED.subscriptions.filter((s) => s.status !== 'canceled').map((s) => s.id),
+    });
   });
 
   const dir = useConfigDir();
