@@ -144,12 +144,11 @@ export async function advanceClock(sandbox: Sandbox, ms: number): Promise<ClockM
 }
 
 /**
- * The clock of a command run in process (`overrides.clock`) as the sandbox's own: a wait of N ms
- * moves the sandbox's clock N ms on at once (advanceClock), so an export polled every few seconds
- * turns available with no wall time passing, and the command sees the times the sandbox does.
- * `waits` are the command's pauses, in order.
+ * A clock of a command run in process (`overrides.clock`) whose pauses take no wall time: each
+ * moves its time on at once, after `pass(ms)` (by default, a turn of the event loop). `waits` are
+ * the command's pauses, in order.
  */
-export function sandboxClock(sandbox: Sandbox): Clock & { waits: number[] } {
+export function movedClock(pass: (ms: number) => Promise<unknown> = () => new Promise((resolve) => setImmediate(resolve))): Clock & { waits: number[] } {
   let now = Date.now();
   const waits: number[] = [];
   return {
@@ -157,7 +156,7 @@ export function sandboxClock(sandbox: Sandbox): Clock & { waits: number[] } {
     now: () => now,
     async sleep(ms, signal) {
       signal?.throwIfAborted();
-      await advanceClock(sandbox, ms);
+      await pass(ms);
       now += ms;
       waits.push(ms);
       signal?.throwIfAborted();
@@ -166,20 +165,11 @@ export function sandboxClock(sandbox: Sandbox): Clock & { waits: number[] } {
 }
 
 /**
- * A clock that never waits: each pause moves its time on at once. For a command run in process
- * whose pauses only pace it (the rate limiter's turns), not wait for something to happen.
+ * The clock of a command run in process as the sandbox's own: a wait of N ms moves the sandbox's
+ * clock N ms on at once (advanceClock), so an export polled every few seconds turns available with
+ * no wall time passing, and the command sees the times the sandbox does.
  */
-export function jumpClock(): Clock & { waits: number[] } {
-  let now = Date.now();
-  const waits: number[] = [];
-  return {
-    waits,
-    now: () => now,
-    async sleep(ms, signal) {
-      signal?.throwIfAborted();
-      await new Promise((resolve) => setImmediate(resolve));
-      now += ms;
-      waits.push(ms);
-    },
-  };
-}
+export const sandboxClock = (sandbox: Sandbox) => movedClock((ms) => advanceClock(sandbox, ms));
+
+/** A clock that never waits, for a command whose pauses only pace it (the rate limiter's turns). */
+export const jumpClock = () => movedClock();

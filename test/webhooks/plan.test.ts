@@ -5,23 +5,9 @@ import type { DeclaredWebhook } from '../../src/webhooks/declared.js';
 import type { StoreWebhook } from '../../src/webhooks/list.js';
 import { DuplicateWebhooksError, planWebhooks } from '../../src/webhooks/plan.js';
 
-const declared = (name: string, more: Partial<DeclaredWebhook> = {}): DeclaredWebhook => ({
-  name,
-  events: ['order.created'],
-  target: `https://hooks.example.com/${name}`,
-  active: true,
-  api_version: null,
-  ...more,
-});
-const stored = (id: number, name: string | null, more: Partial<StoreWebhook> = {}): StoreWebhook => ({
-  id,
-  name,
-  events: ['order.created'],
-  target: `https://hooks.example.com/${name}`,
-  active: true,
-  api_version: null,
-  ...more,
-});
+const fields = (name: string | null) => ({ events: ['order.created'], target: `https://hooks.example.com/${name}`, active: true, api_version: null });
+const declared = (name: string, more: Partial<DeclaredWebhook> = {}): DeclaredWebhook => ({ name, ...fields(name), ...more });
+const stored = (id: number, name: string | null, more: Partial<StoreWebhook> = {}): StoreWebhook => ({ id, name, ...fields(name), ...more });
 const keep = { prune: false, rotateSecrets: false };
 
 describe('planWebhooks', () => {
