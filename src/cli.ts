@@ -9,17 +9,16 @@ import { listenForInterrupts } from './interrupts.js';
 import type { IO } from './io.js';
 import { processIO } from './output/stream.js';
 import { addGlobalOptions } from './options.js';
-import { metaOf } from './commands/meta.js';
+import { DescribedCommand, metaOf } from './commands/meta.js';
 import { helpLayout, helpWidth } from './output/help-layout.js';
 import { printableLine } from './printable.js';
-import { StoreAdminCommand } from './usage-errors.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
 
 /** The command tree: every group when `argv` is not given, else only the groups it needs. */
 export async function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
   const { io, output } = ctx;
-  const program = new StoreAdminCommand('store-admin')
+  const program = new DescribedCommand('store-admin')
     .description('Administer an online store from the command line: orders, subscriptions, exports, webhooks and more')
     .version(__STORE_ADMIN_VERSION__, '-V, --version')
     .configureOutput({

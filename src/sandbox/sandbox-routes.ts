@@ -13,7 +13,7 @@ import { badRequest, HttpError } from './http-error.js';
 import { SANDBOX_PATH, SANDBOX_ROUTES } from './paths.js';
 import type { PayloadShaper } from './payloads.js';
 import { sampleFor } from './samples.js';
-import type { Scheduler } from './scheduler.js';
+import { nextChangeAt, type Scheduler } from './scheduler.js';
 import type { DeliveryAttempt, SandboxState } from './state.js';
 import type { StateStore } from './store.js';
 
@@ -99,8 +99,10 @@ function webhookView(state: SandboxState, id: number) {
   };
 }
 
+/** The time, and when the next change falls due (a renewal, an export turning available; to the ms, or null). */
 function clockView(state: SandboxState) {
-  return { now: isoSeconds(clockNow(state)) };
+  const next = nextChangeAt(state);
+  return { now: isoSeconds(clockNow(state)), next_change_at: Number.isFinite(next) ? new Date(next).toISOString() : null };
 }
 
 /** `{"to": ISO}`: forward only, so a request sent twice moves the clock once. */

@@ -43,8 +43,8 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
   }
   const declared = await readDeclaredWebhooks(options.file, ctx.io, { allowUnknownEvent: options.allowUnknownEvent });
   const client = await ctx.client();
-  // The platform allows 4 requests a second per token; a long plan keeps under it.
-  const limiter = rateLimiter(DEFAULTS.rate);
+  // The platform allows 4 requests a second per token; a long plan keeps under it (on the run's clock).
+  const limiter = rateLimiter(DEFAULTS.rate, ctx.clock);
   const store = await readStore(client, ctx, () => limiter.acquire());
   const steps = planWebhooks(declared, store, options);
   const results: StepResult[] = steps.map(({ action, name, id, changes }) => ({

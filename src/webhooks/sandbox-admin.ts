@@ -6,6 +6,7 @@ import { StoreAdminError, UsageError } from '../api/errors.js';
 import type { StoreClient } from '../api/client.js';
 import { operations } from '../api/operations.js';
 import { SANDBOX_PATH, SANDBOX_ROUTES } from '../sandbox/paths.js';
+import type { ClockMove } from '../sandbox/scheduler.js';
 
 /**
  * The sandbox's own paths need no API version, but the client sends one with every request: the
@@ -98,4 +99,14 @@ export async function sendSandboxSample(client: StoreClient, event: string): Pro
     throw new StoreAdminError(`The sandbox did not send ${event}: ${typeof body?.detail === 'string' ? body.detail : `status ${answer.status}`}`);
   }
   return { said: body.said, webhooks: body.webhooks as number[] };
+}
+
+/**
+ * Moves the sandbox's clock on to its next change due (a renewal, an export turning available),
+ * which then happens; says what it did, or undefined when nothing is due. `what` names the command.
+ */
+export async function advanceToNextChange(client: StoreClient, what: string): Promise<ClockMove | undefined> {
+  const { next_change_at: next } = await sandboxRead<{ next_change_at?: unknown }>(client, what, SANDBOX_ROUTES.clock);
+  if (typeof next !== 'string') return undefined;
+  return sandboxWrite<ClockMove>(client, SANDBOX_ROUTES.clock, { to: next });
 }

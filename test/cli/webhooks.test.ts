@@ -9,11 +9,12 @@ import { MAX_RETRIES } from '../../src/sandbox/settings.js';
 import { WEBHOOK_EVENTS } from '../../src/api/enums.js';
 import { EVENTS_BY_CHANGE, EVENTS_WITHOUT_CHANGE } from '../../src/sandbox/events.js';
 import { memoryStore } from '../../src/sandbox/store.js';
-import { TRIGGERS } from '../../src/webhooks/trigger.js';
+import { SEED } from '../../src/sandbox/seed-data.js';
+import { FIXTURES, TRIGGERS } from '../../src/webhooks/trigger.js';
 import { webhookHmac } from '../../src/api/webhook-signature.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { independentDumps, pythonMissing, pythonSignature } from '../webhooks/python.js';
-import { gate, outcomeLog, startReceiver } from '../webhooks/receiver.js';
+import { outcomeLog, startReceiver } from '../webhooks/receiver.js';
 import { runCli, startCli, useConfigDir } from './run.js';
 import { hasTmux, Terminal } from './tmux.js';
 
@@ -236,27 +237,29 @@ describe('webhooks listen --secret-file --forward-to: a door to the app', () => 
 describe('deliveries that fail, seen from the CLI', () => {
   const log = outcomeLog();
   const store = memoryStore();
-  const ctx = useSandbox({ store, webhooks: { backoffMs: 5, onDelivery: log.onDelivery } });
+  // Retried on the platform's schedule, on the sandbox's clock, which `sandbox clock advance` moves.
+  const ctx = useSandbox({ store, webhooks: { onDelivery: log.onDelivery } });
   const dir = useConfigDir();
   const env = () => ({ STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir });
   const get = async (id: number) => (await runCli(['webhooks', 'get', String(id)], { env: env() })).json();
+  const advance = async (by: string) => (await runCli(['sandbox', 'clock', 'advance', by, '--json'], { env: env() })).json();
 
   it('a receiver that answers 500 sees retries, and `webhooks get` a rising warning_count', async () => {
-    // The receiver holds its second answer until the test has looked at the webhook.
-    const second = gate();
-    const receiver = await startReceiver((n) => (n === 1 ? second.promise : 500));
+    const receiver = await startReceiver(() => 500);
     const created = await runCli(['webhooks', 'create', '--target', receiver.url, '--event', 'order.updated'], { env: env() });
     expect(created.code).toBe(0);
     const { id } = created.json();
     expect((await runCli(['orders', 'add-note', '10002', '--message', 'Gift wrap'], { env: env() })).code).toBe(0);
 
-    await receiver.received(2);
+    await log.until((o) => o.some((x) => x.webhook === id));
     expect(await get(id)).toMatchObject({ active: true, warning_count: 1, next_check_date: expect.any(String) });
-    second.open(500);
-    await log.until((o) => o.filter((x) => x.webhook === id).length >= 2);
-    const after2 = await get(id);
-    expect(after2.warning_count).toBeGreaterThanOrEqual(2);
+    // The first retry is due 5 minutes after the first try.
+    expect((await advance('6m')).delivery_attempts).toBeGreaterThanOrEqual(1);
+    expect(receiver.requests).toHaveLength(2);
+    expect(await get(id)).toMatchObject({ active: true, warning_count: 2 });
 
+    // The schedule runs out some 85 hours after the first try.
+    await advance('4d');
     await log.until((o) => o.some((x) => x.webhook === id && x.deactivated));
     expect(receiver.requests).toHaveLength(MAX_RETRIES + 1);
     expect(new Set(receiver.requests.map((r) => r.json.event_id)).size).toBe(1);
@@ -281,6 +284,17 @@ describe('webhooks trigger and the embedded sandbox', () => {
     expect(new Set(TRIGGERS.keys())).toEqual(tableEvents);
     for (const [event, { change }] of TRIGGERS) expect(EVENTS_BY_CHANGE[change]).toContain(event);
     expect([...TRIGGERS.keys(), ...EVENTS_WITHOUT_CHANGE].sort()).toEqual([...WEBHOOK_EVENTS].sort());
+  });
+
+  it('starts from objects of the seed data: the first order, its customer and payment, the active subscription, the renewable ones', () => {
+    const [order] = SEED.orders;
+    expect(FIXTURES).toEqual({
+      order: order!.number,
+      customer: order!.user!.id,
+      transaction: order!.transactions![0]!.id,
+      subscription: SEED.subscriptions.find((s) => s.status === 'active')!.id,
+      renewable: SEED.subscriptions.filter((s) => s.status !== 'canceled').map((s) => s.id),
+    });
   });
 
   const dir = useConfigDir();
@@ -346,7 +360,10 @@ describe('webhooks trigger and the embedded sandbox', () => {
   it('keeps a failed delivery in its state file for the next run', async () => {
     const receiver = await startReceiver(() => 503);
     const { id } = (await cli(['webhooks', 'create', '--target', receiver.url, '--event', 'export.created'])).json();
-    expect((await cli(['webhooks', 'trigger', 'export.created'])).code).toBe(0);
+    // The export turns available on the sandbox's clock, moved on to that moment: no wait.
+    const triggered = await cli(['webhooks', 'trigger', 'export.created', '--json']);
+    expect(triggered.code, triggered.stderr).toBe(0);
+    expect(triggered.json().did).toMatch(/^Created export \d+ \(order_list, .*\) and moved the sandbox's clock on to when it turned available$/);
     expect(receiver.requests).toHaveLength(1);
     const state = JSON.parse(readFileSync(join(dir, 'sandbox-state.json'), 'utf8'));
     expect(state.webhookOutbox.filter((d: { webhook: number }) => d.webhook === id)).toEqual([

@@ -5,8 +5,8 @@ import { lstat, open, realpath, stat, unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { NetworkError, StoreAdminError, UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
-import { formatBytes, LinkRefusedError, openLink, saveResponse, temporaryName, type Downloaded, type DownloadTarget } from './download.js';
-import { finishLater, stopped } from './export-later.js';
+import { formatBytes, LinkRefusedError, openLink, saveResponse, temporaryName, type Downloaded, type DownloadTarget } from './save-file.js';
+import { finishLater, stopped } from './later.js';
 
 /** Fresh links asked for in all when each one is refused on arrival. */
 const LINK_ATTEMPTS = 3;
