@@ -262,6 +262,21 @@ describe('auth and profiles', () => {
       expect((await cli(dir, ['categories', 'get', '1'], { env: { STORE_ADMIN_PROFILE: 'zzz' } })).code).toBe(2);
     });
 
+    it('STORE_ADMIN_PROFILE naming no profile yet is no error while the environment gives the store and the token', async () => {
+      const empty = freshDir();
+      const ci = { STORE_ADMIN_PROFILE: 'ci', STORE_ADMIN_TOKEN: TOKEN_A, STORE_ADMIN_BASE_URL: ctx.sandbox.url };
+      const r = await cli(empty, ['categories', 'get', '1'], { env: ci });
+      expect(r.code, r.stderr).toBe(0);
+      expect((await cli(empty, ['auth', 'status'], { env: ci })).json()).toMatchObject({ profile: null, token_source: 'environment', base_url_source: 'environment', authenticated: true });
+      // With the store from --base-url instead, the same.
+      const { STORE_ADMIN_BASE_URL: _url, ...tokenOnly } = ci;
+      expect((await cli(empty, ['categories', 'get', '1', '--base-url', ctx.sandbox.url], { env: tokenOnly })).code).toBe(0);
+      // Something still to come from the profile (here the store) makes the missing profile an error.
+      const half = await cli(empty, ['categories', 'get', '1'], { env: tokenOnly });
+      expect(half.code).toBe(2);
+      expect(half.stderr).toContain('No profile named "ci"');
+    });
+
     it('a CI job needs no config file at all', async () => {
       const empty = freshDir();
       const r = await cli(empty, ['categories', 'get', '1'], { env: { STORE_ADMIN_TOKEN: TOKEN_A, STORE_ADMIN_BASE_URL: ctx.sandbox.url } });
