@@ -159,7 +159,7 @@ async function clientSecretFrom(ctx: Context, opts: Options): Promise<string> {
 async function showConsentPage(ctx: Context, url: string, open: boolean): Promise<void> {
   const write = (line: string) => ctx.output.log(`${line}\n`);
   if (!open) {
-    write('Open this URL in a browser to approve the app:');
+    write('No browser opened (--no-browser); open this URL to approve the app:');
   } else {
     const outcome = await openBrowser(url, ctx.io.env);
     write(outcome.opened ? `Opened the store's consent page with ${outcome.by}; if no browser came up, open this URL:` : `Could not open a browser (${outcome.reason}); open this URL to approve the app:`);

@@ -99,7 +99,9 @@ describe('auth login --app (scripted)', () => {
     expect(await runStandIn(url)).toBe(0);
     const end = keep(await run.exited);
     expect(end.code, end.stderr).toBe(0);
-    expect(end.stderr).toContain('Open this URL in a browser to approve the app:');
+    // As the README tells a script to find it: the line after the one that says "open this URL".
+    const lines = end.stderr.split('\n');
+    expect(lines[lines.findIndex((line) => line.includes('open this URL')) + 1]?.trim()).toBe(url);
     remember(dir);
     expect((await cli(dir, ['categories', 'get', '1'])).code).toBe(0);
   });
