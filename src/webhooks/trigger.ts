@@ -99,6 +99,9 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
   },
 } satisfies Record<string, Fixture>));
 
+/** Every event the command takes: those a change causes first, then those sent with a seeded object. */
+export const TRIGGERABLE_EVENTS: readonly string[] = [...TRIGGERS.keys(), ...EVENTS_WITHOUT_CHANGE];
+
 /** The fields inside the free-form objects of a body that the platform knows, by `operation.field`. */
 const NESTED: Record<string, () => Promise<{ shape: Record<string, unknown> }>> = {
   'subscriptions.update.attribution': async () => (await import('../api/schemas/common.js')).attribution,
@@ -211,7 +214,7 @@ export interface TriggerResult extends Change {
 export async function trigger(ctx: Context, event: string, sets: readonly string[] = []): Promise<TriggerResult> {
   const fixture = TRIGGERS.get(event);
   if (!fixture && !EVENTS_WITHOUT_CHANGE.includes(event)) {
-    throw new UsageError(`The sandbox cannot trigger "${event}"`, { hint: `It can trigger: ${[...TRIGGERS.keys(), ...EVENTS_WITHOUT_CHANGE].join(', ')}` });
+    throw new UsageError(`The sandbox cannot trigger "${event}"`, { hint: `It can trigger: ${TRIGGERABLE_EVENTS.join(', ')}` });
   }
   if (ctx.options.dryRun) throw new UsageError('webhooks trigger makes a real change in the sandbox; it has no --dry-run');
   if (!fixture && sets.length > 0) {

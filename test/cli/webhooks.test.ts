@@ -271,6 +271,13 @@ describe('webhooks trigger and the embedded sandbox', () => {
   const dir = useConfigDir();
   const cli = (args: string[]) => runCli(['--sandbox', ...args], { env: { STORE_ADMIN_CONFIG_DIR: dir } });
 
+  it('--help names every event it takes', async () => {
+    const help = (await runCli(['webhooks', 'trigger', '--help'], { env: { COLUMNS: '80' } })).stdout;
+    // Wrapped to the width: an event may sit at a line's end or start.
+    const words = help.split(/[\s,:]+/);
+    for (const event of WEBHOOK_EVENTS) expect(words, event).toContain(event);
+  });
+
   it('performs a real change that emits the event, says what it did, and delivers before exiting', async () => {
     const receiver = await startReceiver(() => 200);
     const hook = await cli(['webhooks', 'create', '--target', receiver.url, '--event', 'order.created', '--secret-key', 'whsec_trigger']);
