@@ -85,5 +85,12 @@ function describeMove(did: ClockMove): string {
   if (did.delivery_attempts > 0) {
     lines.push(`${did.delivery_attempts} webhook delivery attempt${did.delivery_attempts === 1 ? '' : 's'} made (store-admin webhooks deliveries lists them).`);
   }
+  // Older sandboxes do not report it.
+  for (const off of did.webhooks_switched_off ?? []) {
+    lines.push(
+      `  ${off.at}  webhook ${off.webhook} switched off: attempt ${off.attempt} (${off.delivery}) got ${off.answer}; ` +
+        `store-admin webhooks update ${off.webhook} --active turns it on again`,
+    );
+  }
   return `${lines.join('\n')}\n`;
 }

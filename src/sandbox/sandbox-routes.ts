@@ -177,12 +177,11 @@ async function replay(store: StateStore, id: string, request: Record<string, unk
   const answer = await post(planned.target, planned.headers, planned.body, DELIVERY_TIMEOUT_MS);
   return store.transact((state) => {
     const { original } = planned;
-    const attempts = deliveryLog(state).filter((a) => a.event_id === original.event_id && a.webhook === original.webhook).map((a) => a.attempt);
     return recordAttempt(state, {
       event_id: original.event_id,
       event_type: original.event_type,
       webhook: original.webhook,
-      attempt: Math.max(original.attempt, ...attempts) + 1,
+      attempt: original.attempt,
       replay_of: original.id,
       target: planned.target,
       headers: planned.headers,
