@@ -5,7 +5,7 @@
 import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, signWebhookBody } from '../api/webhook-signature.js';
 import { clockNow, isoSeconds } from './clock.js';
 import { attemptOutcome, deliveryHeaders, DELIVERY_TIMEOUT_MS, post } from './deliverer.js';
-import { DELIVERY_ID, deliveryLog, findAttempt, recordAttempt } from './delivery-log.js';
+import { DELIVERY_ID, DELIVERY_LOG_LIMIT, deliveryLog, findAttempt, recordAttempt } from './delivery-log.js';
 import type { Deliverer } from './deliverer.js';
 import { emitEvent, EVENTS_WITHOUT_CHANGE, outbox } from './events.js';
 import { checkDeliveryTarget } from './handlers.js';
@@ -42,12 +42,14 @@ export async function sandboxOnly(method: string, url: URL, raw: string, parts: 
     const webhook = url.searchParams.get('webhook');
     const event = url.searchParams.get('event');
     const failed = url.searchParams.get('failed') === 'true';
+    const since = deliveriesSince(url.searchParams.get('since'));
+    const limit = deliveriesLimit(url.searchParams.get('limit'));
     const list = await store.transact((state) => deliveryLog(state).slice(), false);
-    return ok({
-      deliveries: list.filter(
-        (d) => (webhook === null || String(d.webhook) === webhook) && (event === null || d.event_type === event) && (!failed || !d.ok),
-      ),
-    });
+    // Newest first: the attempt just made is the one looked for.
+    const matching = list
+      .filter((d) => (webhook === null || String(d.webhook) === webhook) && (event === null || d.event_type === event) && (!failed || !d.ok) && Date.parse(d.sent_at) >= since)
+      .reverse();
+    return ok({ deliveries: matching.slice(0, limit), total: matching.length });
   }
   const inLog = rest.startsWith(SANDBOX_ROUTES.deliveries) ? rest.slice(SANDBOX_ROUTES.deliveries.length) : '';
   const [, deliveryId, action] = /^([^/]{1,40})\/?(replay\/?)?$/.exec(inLog) ?? [];
@@ -64,6 +66,23 @@ export async function sandboxOnly(method: string, url: URL, raw: string, parts: 
   }
   if (deliveryId) throw notFound(`Delivery ${deliveryId}`);
   throw new HttpError(404, { detail: 'Not found.' });
+}
+
+/** `since`: an ISO 8601 date-time of the sandbox's clock; none is the log's start. */
+function deliveriesSince(text: string | null): number {
+  if (text === null) return -Infinity;
+  const at = /^\d{4}-\d\d-\d\dT/.test(text) ? Date.parse(text) : NaN;
+  if (!Number.isFinite(at)) throw new HttpError(400, { since: ['An ISO 8601 date-time, such as 2026-03-01T00:00:00Z.'] });
+  return at;
+}
+
+/** `limit`: how many of the newest attempts, 1 to the log's size; none is all. */
+function deliveriesLimit(text: string | null): number {
+  if (text === null) return DELIVERY_LOG_LIMIT;
+  if (!/^\d{1,4}$/.test(text) || Number(text) < 1 || Number(text) > DELIVERY_LOG_LIMIT) {
+    throw new HttpError(400, { limit: [`A whole number from 1 to ${DELIVERY_LOG_LIMIT}.`] });
+  }
+  return Number(text);
 }
 
 /** Its own "not found" says it is a sandbox too, so the CLI does not take it for a store's. */
