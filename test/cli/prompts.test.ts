@@ -72,6 +72,20 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
     expect(t.screen()).toMatch(/Events\s+│ order\.created/);
   });
 
+  it('choosing no event at all asks again instead of ending the command', async () => {
+    const t = start(['webhooks', 'create', '--target', 'https://hooks.example.com/none']);
+    await t.waitFor(/Events to subscribe to/);
+    t.keys('Enter');
+    await t.waitFor(/Other names, comma-separated/);
+    t.keys('Enter');
+    await t.waitFor(/Pick at least one: Space ticks the one under the cursor, or type a name after the list\.[^]*Events to subscribe to/);
+    t.keys('Space', 'Enter');
+    await t.waitFor(/Other names, comma-separated[^]*Other names, comma-separated/);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).toMatch(/Events\s+│ app\.uninstalled/);
+  });
+
   it('asks for the export type and dates', async () => {
     const t = start(['exports', 'create']);
     await t.waitFor(/What to export\?/);
