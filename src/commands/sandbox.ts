@@ -110,8 +110,16 @@ export function register(sandbox: Command, ctx: Context): void {
 
   const reset = sandbox
     .command('reset')
-    .description('Restore the seed data of the embedded sandbox used by --sandbox')
+    .description('Restore the seed data and clock of the embedded sandbox used by --sandbox; with --base-url, of the running sandbox there')
     .action(async () => {
+      // A store named by flag: a running `store-admin sandbox` (refused on a real store).
+      if (ctx.options.baseUrl !== undefined || ctx.options.profile !== undefined) {
+        const { resetSandbox } = await import('../webhooks/sandbox-admin.js');
+        const client = await ctx.client();
+        const { now } = await resetSandbox(client);
+        ctx.output.log(`The sandbox at ${new URL(client.baseUrl).origin} is back to its seed data; its clock reads ${now}.\n`);
+        return;
+      }
       const [{ fileStore }, { sandboxStatePath }] = await Promise.all([
         import('../sandbox/file-store.js'),
         import('../sandbox/embedded.js'),
@@ -119,7 +127,14 @@ export function register(sandbox: Command, ctx: Context): void {
       await fileStore(sandboxStatePath(ctx.io.env)).reset();
       ctx.output.log('The embedded sandbox is back to its seed data.\n');
     });
-  describeCommand(reset, { examples: ['store-admin sandbox reset', 'STORE_ADMIN_CONFIG_DIR=/tmp/demo store-admin sandbox reset'] });
+  describeCommand(reset, {
+    examples: [
+      'store-admin sandbox reset',
+      'STORE_ADMIN_TOKEN=dev store-admin sandbox reset --base-url http://127.0.0.1:4010',
+      'STORE_ADMIN_CONFIG_DIR=/tmp/demo store-admin sandbox reset',
+    ],
+    globals: ['--base-url'],
+  });
 
   registerClock(sandbox, ctx);
 }

@@ -22,6 +22,8 @@ export interface SandboxParts {
   deliverer: Deliverer;
   scheduler: Scheduler;
   shape: PayloadShaper;
+  /** The request came with the sandbox's full-access token (not a scoped or an app's one). */
+  fullAccess: boolean;
 }
 
 interface Answer {
@@ -38,6 +40,7 @@ export async function sandboxOnly(method: string, url: URL, raw: string, parts: 
   if (rest === SANDBOX_ROUTES.events && method === 'POST') return ok(await sendSample(parts, jsonBody(raw)));
   if (rest === SANDBOX_ROUTES.clock && method === 'GET') return ok(await store.transact((state) => clockView(state), false));
   if (rest === SANDBOX_ROUTES.clock && method === 'POST') return ok({ ...(await moveClockTo(parts, jsonBody(raw))) });
+  if (rest === SANDBOX_ROUTES.reset && method === 'POST') return ok(await reset(parts));
   if (rest === SANDBOX_ROUTES.deliveries && method === 'GET') {
     const webhook = url.searchParams.get('webhook');
     const event = url.searchParams.get('event');
@@ -120,6 +123,20 @@ function webhookView(state: SandboxState, id: number) {
 
 function clockView(state: SandboxState) {
   return { now: isoSeconds(clockNow(state)) };
+}
+
+/**
+ * Back to the seed data and the seed's moment, as a new sandbox starts: deliveries in flight
+ * finish first (their outcome would land in the new state otherwise), and what was planned for
+ * the old state is planned again for the new one. Only the full-access token may.
+ */
+async function reset({ store, deliverer, scheduler, fullAccess }: SandboxParts) {
+  if (!fullAccess) throw new HttpError(403, { detail: "Resetting the sandbox needs its full-access token (the one it printed at start), not a scoped one." });
+  await deliverer.settle();
+  await store.reset();
+  await scheduler.catchUp();
+  deliverer.kick();
+  return { reset: true, ...(await store.transact((state) => clockView(state), false)) };
 }
 
 /** `{"to": ISO}`: forward only, so a request sent twice moves the clock once. */

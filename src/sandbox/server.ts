@@ -144,8 +144,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // How the CLI tells a sandbox from a real store without sending a token there.
     if (url.pathname === SANDBOX_PATH && req.method === 'GET') return send(res, 200, { sandbox: true });
     if (url.pathname.startsWith(SANDBOX_PATH)) {
-      authenticate(req.headers.authorization);
-      const answer = await sandboxOnly(req.method ?? 'GET', url, await readBody(req, MAX_BODY_BYTES), { store, deliverer, scheduler, shape });
+      const fullAccess = authenticate(req.headers.authorization) === ALL_SCOPES;
+      const answer = await sandboxOnly(req.method ?? 'GET', url, await readBody(req, MAX_BODY_BYTES), { store, deliverer, scheduler, shape, fullAccess });
       return send(res, answer.status, answer.body);
     }
 

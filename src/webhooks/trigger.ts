@@ -10,7 +10,7 @@ import type { Context } from '../context.js';
 import type { ZodMiniType } from 'zod/mini';
 import { EVENTS_BY_CHANGE, EVENTS_WITHOUT_CHANGE } from '../sandbox/events.js';
 import { SEED } from '../sandbox/seed-data.js';
-import { sandboxWebhooks, sendSandboxSample } from './sandbox-admin.js';
+import { resetCommand, sandboxWebhooks, sendSandboxSample } from './sandbox-admin.js';
 
 interface Change {
   /** What the change did, in a sentence. */
@@ -193,10 +193,11 @@ async function disputeOne(client: StoreClient, body: Body): Promise<Change> {
   return { did: `Opened dispute ${dispute.id}${on}`, object_id: dispute.id ?? '' };
 }
 
+/** The seed's objects are used up: `trigger` adds how to restore them, for the sandbox in use. */
+class Exhausted extends StoreAdminError {}
+
 function exhausted(why: string) {
-  return new StoreAdminError(`Cannot trigger the event: ${why}`, {
-    hint: 'Restore the seed data: store-admin sandbox reset (or restart `store-admin sandbox`)',
-  });
+  return new Exhausted(`Cannot trigger the event: ${why}`);
 }
 
 function noSubscriber(event: string): string {
@@ -230,7 +231,10 @@ export async function trigger(ctx: Context, event: string, sets: readonly string
     return { event, did: `Sent ${event} with ${sent.said}: no change in the sandbox's API causes it, so nothing was changed`, object_id: '', emitted: [event], webhooks: sent.webhooks };
   }
   const reached = before.filter((w) => w.active && w.events.includes(event)).map((w) => w.id);
-  const change = await fixture.run(client, body, sets.length > 0, ctx.signal);
+  const change = await fixture.run(client, body, sets.length > 0, ctx.signal).catch(async (error: unknown) => {
+    if (error instanceof Exhausted) error.hint = `Restore the seed data: ${await resetCommand(ctx)}`;
+    throw error;
+  });
   if (reached.length === 0) ctx.output.prose(noSubscriber(event));
   return { event, ...change, emitted: EVENTS_BY_CHANGE[fixture.change], webhooks: reached };
 }
