@@ -16,14 +16,17 @@ import { StoreAdminCommand } from './usage-errors.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
 
-/** The command tree: every group when `argv` is not given, else only the groups it needs. */
-export async function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
+/**
+ * The command tree: every group when `argv` is not given, else only the groups it needs. What
+ * Commander prints on stdout (help, the version) goes to `writeOut`: `main()` pages it.
+ */
+export async function buildProgram(ctx: Context, argv?: readonly string[], writeOut: (text: string) => void = ctx.output.text): Promise<Command> {
   const { io, output } = ctx;
   const program = new StoreAdminCommand('store-admin')
     .description('Administer an online store from the command line: orders, subscriptions, exports, webhooks and more')
     .version(__STORE_ADMIN_VERSION__, '-V, --version')
     .configureOutput({
-      writeOut: output.text,
+      writeOut,
       writeErr: output.log,
       outputError: (text, write) => write(`store-admin: ${text.replace(/^error: /, '')}`),
       getOutHelpWidth: () => helpWidth(io.stdout),
@@ -61,14 +64,22 @@ export function commandTree(io: IO = processIO()): Promise<Command> {
 export async function main(argv: string[], io: IO = processIO(), overrides: ContextOverrides = {}): Promise<number> {
   const interrupts = listenForInterrupts(io);
   const ctx: Context = createContext(io, interrupts, () => buildProgram(ctx), overrides, argv);
-  const program = await buildProgram(ctx, argv);
+  // Help is read at a terminal like any long output: gathered, then paged once Commander is done.
+  let help = '';
+  const program = await buildProgram(ctx, argv, (text) => void (help += text));
+  const showHelp = async () => {
+    if (help) await ctx.output.page(help);
+    help = '';
+  };
   // The one context learns the parsed global options before any command runs.
   program.hook('preAction', (_root, action) => ctx.bind(action.optsWithGlobals()));
   try {
     await program.parseAsync(argv, { from: 'user' });
+    await showHelp();
     // A command that ends cleanly once told to stop (the sandbox, webhooks listen) still reports SIGTERM.
     return interrupts.stoppedBy === 'SIGTERM' ? EXIT.terminated : EXIT.ok;
   } catch (error) {
+    await showHelp();
     await ctx.explain(error);
     // The error as a JSON object too, on stderr, only when JSON output was asked for by name.
     const { json, output } = program.opts<{ json?: boolean; output?: string }>();

@@ -116,11 +116,11 @@ export function registerHelp(program: Command, { io, output }: Context): void {
         // Made from the options themselves, so it cannot drift from them.
         const helper = program.createHelp();
         helper.prepareContext({ helpWidth: program.configureOutput().getOutHelpWidth?.() });
-        output.text(formatGlobalFlags(program, helper));
+        await output.page(formatGlobalFlags(program, helper));
         return;
       }
       if (first && names.length === 1 && HELP_TOPICS[first]) {
-        output.text(wrapTopic(helpTopic(first, program), helpWidth(io.stdout)));
+        await output.page(wrapTopic(helpTopic(first, program), helpWidth(io.stdout)));
         return;
       }
       let command: Command = program;

@@ -65,6 +65,22 @@ describe.runIf(hasTmux)('a real terminal', () => {
     expect(t.screen()).toMatch(/^PAGED \s+"code": "fulfillment_line_items",$/m);
   });
 
+  it('a delivery shown, --help and a help topic go through the pager when longer than the screen', async () => {
+    const env = { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
+    await ctx.client.webhooks.create({ body: { target: 'https://hooks.example.com/paged', events: ['order.updated'] } });
+    expect((await runCli(['webhooks', 'trigger', 'order.updated'], { env })).code).toBe(0);
+    const [delivery] = (await runCli(['webhooks', 'deliveries', '--limit', '1', '--json'], { env })).json();
+    const paged = { STORE_ADMIN_PAGER: "sed 's/^/PAGED /'" };
+    for (const args of [['webhooks', 'deliveries', 'show', delivery.id], ['subscriptions', 'update', '--help'], ['help', 'exit-codes']]) {
+      const t = start(args, { width: 80, height: 12 }, paged);
+      expect(await t.exitCode(), args.join(' ')).toBe(0);
+      // The screen holds the text's end: every line of it came through the pager.
+      const shown = printed(t.screen()).filter(Boolean);
+      expect(shown.length, args.join(' ')).toBeGreaterThan(5);
+      expect(shown.filter((line) => !line.startsWith('PAGED')), args.join(' ')).toEqual([]);
+    }
+  });
+
   it('short output is printed as it is, and JSON is coloured on a terminal', async () => {
     const t = start(['exports', 'types', '-q', 'types[0]'], { width: 80 }, { NO_COLOR: '', STORE_ADMIN_PAGER: "sed 's/^/PAGED /'" });
     expect(await t.exitCode()).toBe(0);
