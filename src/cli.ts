@@ -84,7 +84,7 @@ export async function main(argv: string[], io: IO = processIO(), overrides: Cont
     // The error as a JSON object too, on stderr, only when JSON output was asked for by name.
     const { json, output } = program.opts<{ json?: boolean; output?: string }>();
     const code = report(error, ctx.output.log, ctx.io.env, !!json || output === 'json' || output === 'ndjson', interrupts.stoppedBy === 'SIGTERM');
-    if (ctx.io.env.GITHUB_ACTIONS === 'true' && code !== EXIT.ok) await annotate(error, code, ctx.output.log);
+    if (ctx.io.env.GITHUB_ACTIONS === 'true' && code !== EXIT.ok) await annotate(error, code, ctx);
     return code;
   } finally {
     await ctx.close();
@@ -92,11 +92,21 @@ export async function main(argv: string[], io: IO = processIO(), overrides: Cont
   }
 }
 
-/** On GitHub Actions, the error also shows on the run's page (through the guarded stderr: no token). */
-async function annotate(error: unknown, exitCode: number, log: (text: string) => void): Promise<void> {
-  const { errorAnnotation } = await import('./output/github-actions.js');
+/**
+ * On GitHub Actions, the error also shows on the run's page (through the guarded stderr: no
+ * token), and in the step's summary, which would otherwise say nothing of a step that failed.
+ */
+async function annotate(error: unknown, exitCode: number, ctx: Context): Promise<void> {
+  const { addSummary, errorAnnotation, failureSummary } = await import('./output/github-actions.js');
   const message = error instanceof Error ? error.message.replace(/^error: /, '') : String(error);
-  log(errorAnnotation(exitCode, message, error instanceof StoreAdminError ? error.hint : undefined));
+  const hint = error instanceof StoreAdminError ? error.hint : undefined;
+  ctx.output.log(errorAnnotation(exitCode, message, hint));
+  try {
+    addSummary(ctx.io, failureSummary(exitCode, message, hint));
+  } catch (failure) {
+    // The error itself is what the step must report.
+    ctx.output.log(`warning: ${(failure as Error).message}\n`);
+  }
 }
 
 function report(error: unknown, log: (text: string) => void, env: NodeJS.ProcessEnv, json: boolean, terminated: boolean): number {

@@ -68,7 +68,7 @@ export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
       client_id: clientId,
       scopes: granted,
       not_granted: refused,
-      token: maskToken(token),
+      token: maskToken(token, ctx.io.env),
       storage: saved.inKeychain ? 'keychain' : 'file',
     });
   } finally {

@@ -163,7 +163,7 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
     throw new AuthError(`The store rejected the token; nothing was saved (${verdict.detail})`, { hint: 'Create a token under Settings > API Access' });
   }
   if (known?.token || known?.keychain) {
-    ctx.output.prose(`Profile "${name}" already has a token${known.token ? ` (${maskToken(known.token)})` : ''} for ${known.baseUrl ?? 'no store'}; it will be replaced.`);
+    ctx.output.prose(`Profile "${name}" already has a token${known.token ? ` (${maskToken(known.token, ctx.io.env)})` : ''} for ${known.baseUrl ?? 'no store'}; it will be replaced.`);
   }
 
   // The keychain first (a token kept in the file before moves there now); the 0600 file when
@@ -173,7 +173,7 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
   const storage = inKeychain ? 'the OS keychain' : store.path;
   if (!inKeychain && !opts.insecureStorage) ctx.output.prose(`warning: no OS keychain answered; the token is kept in ${store.path}, readable only by you`);
   ctx.output.prose(`Logged in to ${baseUrl} as profile "${name}"${active ? ' (active)' : ''}; the token is kept in ${storage}.`);
-  await show(ctx, { profile: name, base_url: baseUrl, active, token: maskToken(token), storage: inKeychain ? 'keychain' : 'file', verified: verdict.detail });
+  await show(ctx, { profile: name, base_url: baseUrl, active, token: maskToken(token, ctx.io.env), storage: inKeychain ? 'keychain' : 'file', verified: verdict.detail });
 }
 
 export async function status(ctx: Context): Promise<void> {
@@ -185,7 +185,7 @@ export async function status(ctx: Context): Promise<void> {
     profile_source: resolved.profile?.source ?? null,
     base_url: resolved.baseUrl ? normalizeStoreUrl(resolved.baseUrl.value) : null,
     base_url_source: resolved.baseUrl?.source ?? null,
-    token: resolved.token ? maskToken(resolved.token.value) : null,
+    token: resolved.token ? maskToken(resolved.token.value, ctx.io.env) : null,
     token_source: resolved.token?.source ?? null,
     token_storage: resolved.token?.storage ?? null,
     login: resolved.token ? (resolved.app ? 'app' : 'token') : null,
@@ -305,7 +305,7 @@ export async function listProfiles(ctx: Context): Promise<void> {
     name,
     active: data.activeProfile === name,
     base_url: profile.baseUrl ?? null,
-    token: profile.keychain ? 'in the OS keychain' : profile.token ? maskToken(profile.token) : null,
+    token: profile.keychain ? 'in the OS keychain' : profile.token ? maskToken(profile.token, ctx.io.env) : null,
   }));
   await ctx.output.result(rows, { view: 'profiles' });
 }
