@@ -44,6 +44,19 @@ describe('auth and profiles', () => {
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
   });
 
+  it("in CI no output shows the token's last 4 characters: login, status and the profile list show ***", async () => {
+    const dir = freshDir();
+    const ci = { CI: 'true' };
+    const logged = await cli(dir, ['auth', 'login', '--profile', 'ci', '--base-url', ctx.sandbox.url, '--with-token'], { env: ci, stdin: `${TOKEN_A}\n` });
+    expect(logged.json()).toMatchObject({ profile: 'ci', token: '***' });
+    expect((await cli(dir, ['auth', 'status', '--json'], { env: ci })).json()).toMatchObject({ token: '***', authenticated: true });
+    expect((await cli(dir, ['profiles', 'list', '--json'], { env: ci })).json()).toEqual([{ name: 'ci', active: true, base_url: ctx.sandbox.url, token: '***' }]);
+    const again = await cli(dir, ['auth', 'login', '--profile', 'ci', '--base-url', ctx.sandbox.url, '--with-token'], { env: ci, stdin: `${TOKEN_A}\n` });
+    for (const text of [logged.stdout, logged.stderr, again.stdout, again.stderr]) expect(text).not.toContain(TOKEN_A.slice(-4));
+    // CI=false is no CI: the last 4 tell tokens apart again.
+    expect((await cli(dir, ['auth', 'status', '--json'], { env: { CI: 'false' } })).json()).toMatchObject({ token: '…1111' });
+  });
+
   it('saves nothing when the store rejects the token (exit 4), unless --skip-verify', async () => {
     const dir = freshDir();
     const rejected = await login(dir, 'bad', 'not-a-valid-token-at-all');
