@@ -81,6 +81,13 @@ describe('terminal output', () => {
     expect(r.stderr).toContain('Subscription 2 is past_due: it is not renewed, its payment is retried (POST /subscriptions/2/retry/).');
   });
 
+  it('exports create says how to save the export once it is available', async () => {
+    const r = await cli(['exports', 'create', '--type', 'order_list', '--from', '2026-01-01', '--to', '2026-01-31', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    const id = /│ ID\s+│ (\d+)/.exec(r.stdout)?.[1];
+    expect(r.stderr).toContain(`Export ${id} is pending; save it once it is available with: store-admin exports download ${id} --wait`);
+  });
+
   it('an update names the fields it sent, for people only', async () => {
     const r = await cli(['subscriptions', 'update', '1', '--interval', 'week', '--interval-count', '2', '-o', 'table']);
     expect(r.stderr).toContain('Changed: interval = "week", interval_count = 2');
