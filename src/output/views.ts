@@ -63,6 +63,15 @@ function after(from: unknown, to: unknown, f: Fmt): string {
   return `+${parts.map(([n, unit]) => `${n}${unit}`).join('') || '0m'}`;
 }
 
+/** The widest a list shows a webhook's target: with the id, name and events, it fits 80 columns. */
+const TARGET_WIDTH = 32;
+
+/** `text` cut to `width` characters, the last of them `…`. */
+function shortened(text: string, width: number): string {
+  const chars = Array.from(text);
+  return chars.length <= width ? text : `${chars.slice(0, width - 1).join('')}…`;
+}
+
 /** Why a delivery got no answer, in one word (`webhooks deliveries show` has the whole reason). */
 function failure(error: unknown): string {
   const text = typeof error === 'string' ? error : '';
@@ -297,9 +306,11 @@ export const views = {
       ['Name', (r, f) => f.text(r.name)],
       ['Active', (r, f) => f.bool(r.active)],
       ['Events', (r, f) => f.text(Array.isArray(r.events) ? r.events.join(', ') : r.events)],
-      ['Target', (r, f) => f.text(r.target)],
+      // A URL is one word: broken over lines it cannot be read, so it is shortened as gh does (webhooks get shows it whole).
+      ['Target', (r, f) => f.text(typeof r.target === 'string' ? shortened(r.target, TARGET_WIDTH) : r.target)],
       ['Warnings', (r, f) => f.text(r.warning_count)],
     ],
+    optional: ['Warnings', 'Active'],
   },
 } satisfies Record<string, View>;
 
