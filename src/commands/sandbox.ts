@@ -17,7 +17,7 @@ import {
 import { describeCommand } from './meta.js';
 import { registerClock } from './sandbox-clock.js';
 
-function collectScopedToken(value: string, previous: Record<string, string[]>) {
+function collectScopedToken(value: string, previous: Record<string, string[]> = {}) {
   const match = /^([^=\s]+)=([\w:,\s]*)$/.exec(value);
   if (!match) throw new UsageError(`--scoped-token takes TOKEN=scope,scope (got "${value}")`);
   const scopes = match[2]!.split(',').map((s) => s.trim()).filter(Boolean);
@@ -41,7 +41,7 @@ function parseBackoff(value: string): number {
   return Number(value);
 }
 
-function collectRedirectUri(value: string, previous: string[]): string[] {
+function collectRedirectUri(value: string, previous: string[] = []): string[] {
   let url: URL | undefined;
   try {
     url = new URL(value);
@@ -66,7 +66,8 @@ export function register(sandbox: Command, ctx: Context): void {
     .option('--host <host>', 'address to listen on', DEFAULT_HOST)
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').default(DEFAULT_PORT).argParser(parsePort))
     .option('--token <token>', 'the full-access token (random when not given)')
-    .option('--scoped-token <token=scopes>', 'a token limited to comma-separated scopes (repeatable)', collectScopedToken, {})
+    // Repeatable flags start from nothing: a default of {} or [] would show in the help as it is.
+    .option('--scoped-token <token=scopes>', 'a token limited to comma-separated scopes (repeatable)', collectScopedToken)
     .option(
       '--faults <spec>',
       `misbehave on purpose, with any of latency=MS[-MS] rate=N (requests per second per token; default ${PLATFORM_RATE_PER_SECOND}, as on the platform; 0 for none) error=SHARE[:503/502] reset-before=SHARE reset-after=SHARE truncate=SHARE html=SHARE hang=SHARE, joined by commas`,
@@ -90,7 +91,6 @@ export function register(sandbox: Command, ctx: Context): void {
       '--oauth-redirect-uri <uri>',
       `register another redirect URI for ${PARTNER_APP.client_id}, besides ${REGISTERED_REDIRECT_URIS.join(' and ')} (repeatable)`,
       collectRedirectUri,
-      [],
     )
     .action(async (options: RunSandboxOptions) => {
       const { runSandbox } = await import('../sandbox/run.js');
