@@ -12,6 +12,7 @@ import { addGlobalOptions } from './options.js';
 import { metaOf } from './commands/meta.js';
 import { helpLayout, helpWidth } from './output/help-layout.js';
 import { printableLine } from './printable.js';
+import { wrapForTerminal } from './output/wrap.js';
 import { StoreAdminCommand } from './usage-errors.js';
 
 declare const __STORE_ADMIN_VERSION__: string;
@@ -28,7 +29,7 @@ export async function buildProgram(ctx: Context, argv?: readonly string[], write
     .configureOutput({
       writeOut,
       writeErr: output.log,
-      outputError: (text, write) => write(`store-admin: ${text.replace(/^error: /, '')}`),
+      outputError: (text, write) => write(`${wrapForTerminal(`store-admin: ${text.replace(/^error: /, '').trimEnd()}`, io.stderr)}\n`),
       getOutHelpWidth: () => helpWidth(io.stdout),
       getErrHelpWidth: () => helpWidth(io.stderr),
       // The help is never coloured: Commander need not ask process.stdout (and so make it).
@@ -83,7 +84,7 @@ export async function main(argv: string[], io: IO = processIO(), overrides: Cont
     await ctx.explain(error);
     // The error as a JSON object too, on stderr, only when JSON output was asked for by name.
     const { json, output } = program.opts<{ json?: boolean; output?: string }>();
-    const code = report(error, ctx.output.log, ctx.io.env, !!json || output === 'json' || output === 'ndjson', interrupts.stoppedBy === 'SIGTERM');
+    const code = report(error, ctx.output.log, ctx.io, !!json || output === 'json' || output === 'ndjson', interrupts.stoppedBy === 'SIGTERM');
     if (ctx.io.env.GITHUB_ACTIONS === 'true' && code !== EXIT.ok) await annotate(error, code, ctx);
     return code;
   } finally {
@@ -109,7 +110,8 @@ async function annotate(error: unknown, exitCode: number, ctx: Context): Promise
   }
 }
 
-function report(error: unknown, log: (text: string) => void, env: NodeJS.ProcessEnv, json: boolean, terminated: boolean): number {
+function report(error: unknown, log: (text: string) => void, io: IO, json: boolean, terminated: boolean): number {
+  const { env } = io;
   if (error instanceof CommanderError) {
     // Commander has already printed help, the version or its own one-line message.
     if (error.exitCode === 0) return EXIT.ok;
@@ -125,9 +127,10 @@ function report(error: unknown, log: (text: string) => void, env: NodeJS.Process
   const exitCode = known ? (terminated && error.exitCode === EXIT.interrupted ? EXIT.terminated : error.exitCode) : EXIT.failure;
   // The status tells a wrong store URL (a bare 404) from a missing object.
   const status = error instanceof ApiError && !message.startsWith(String(error.status)) ? ` (HTTP ${error.status})` : '';
-  // One line each, whatever a store put in them.
-  log(`store-admin: ${printableLine(message)}${status}\n`);
-  if (known && error.hint) log(`hint: ${printableLine(error.hint)}\n`);
+  // One line each, whatever a store put in them; a terminal's wrapped at words.
+  // (io.stderr is made only here: --help, which ends through this function too, never needs it.)
+  log(`${wrapForTerminal(`store-admin: ${printableLine(message)}${status}`, io.stderr)}\n`);
+  if (known && error.hint) log(`${wrapForTerminal(`hint: ${printableLine(error.hint)}`, io.stderr)}\n`);
   if (env.STORE_ADMIN_DEBUG && error instanceof Error && error.stack) log(`${error.stack}\n`);
   if (json) {
     const httpStatus = error instanceof ApiError ? error.status : undefined;

@@ -321,7 +321,8 @@ describe('auth login --app (scripted)', () => {
     });
     try {
       expect(await terminal.exitCode()).toBe(4);
-      const screen = terminal.screen();
+      // The error is wrapped at words to the terminal's width.
+      const screen = terminal.screen().replace(/\s+/g, ' ');
       expect(screen).toContain('The store refused the login before anyone could approve it (400: Unknown app — No app with the client id "sandbox-ap" is installed on this store.)');
       expect(screen).not.toContain("The app's client secret");
       expect(screen).not.toContain('Waiting for the store');

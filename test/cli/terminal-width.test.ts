@@ -81,6 +81,25 @@ describe.runIf(hasTmux)('a real terminal', () => {
     }
   });
 
+  it('an error and its hint are wrapped at words to an 80-column terminal, and stay one line each in a pipe', async () => {
+    const args = ['--sandbox', 'webhooks', 'trigger', 'subscription.updated', '--set', 'shipping_pric=9'];
+    const piped = await runCli(args, { env: { STORE_ADMIN_CONFIG_DIR: dir } });
+    expect(piped.code).toBe(2);
+    const [message, hint] = piped.stderr.trimEnd().split('\n');
+    expect(message!.length).toBeGreaterThan(80);
+    expect(hint).toMatch(/^hint: /);
+    const t = start(args, { width: 80 });
+    expect(await t.exitCode()).toBe(2);
+    // The screen as shown, lines the terminal wrapped itself joined back: none is over 80.
+    const lines = printed(t.screen()).filter(Boolean);
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(80);
+    expect(lines.length).toBeGreaterThan(2);
+    // Every word whole: the lines, joined at their breaks, are the message and the hint.
+    const hintAt = lines.findIndex((line) => line.startsWith('hint: '));
+    expect(lines.slice(0, hintAt).map((line) => line.trim()).join(' ')).toBe(message);
+    expect(lines.slice(hintAt).map((line) => line.trim()).join(' ')).toBe(hint);
+  });
+
   it('short output is printed as it is, and JSON is coloured on a terminal', async () => {
     const t = start(['exports', 'types', '-q', 'types[0]'], { width: 80 }, { NO_COLOR: '', STORE_ADMIN_PAGER: "sed 's/^/PAGED /'" });
     expect(await t.exitCode()).toBe(0);
