@@ -36,7 +36,7 @@ try {
       process.stderr.write(`(exit ${result.status})\n`);
     }
   }
-  process.stdout.write('\nEvery command above ran against the embedded sandbox (--sandbox). Try your own: npx store-admin --sandbox --help\n');
+  process.stdout.write('\nEvery command above ran against the embedded sandbox (--sandbox). Try your own: npx --no-install store-admin --sandbox --help\n');
 } finally {
   rmSync(configDir, { recursive: true, force: true });
 }

@@ -257,8 +257,12 @@ describe('docs/ci.md', () => {
     expect(existsSync(installed)).toBe(false);
   });
 
-  it('installs nothing by a package name that anyone could publish', () => {
-    expect(DOC).not.toMatch(/npm (install|i)\b[^\n]*\bstore-admin(@[\w.-]+)?\s*$/m);
-    expect(DOC).not.toMatch(/\bnpx store-admin\b/);
+  it('installs nothing by a package name that anyone could publish, nor does the README', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const text of [DOC, readme]) {
+      expect(text).not.toMatch(/npm (install|i)\b[^\n]*\bstore-admin(@[\w.-]+)?\s*$/m);
+      // npx downloads a package it does not find locally, unless told not to.
+      expect(text).not.toMatch(/\bnpx store-admin\b/);
+    }
   });
 });
