@@ -3,6 +3,7 @@
 import { AuthError, UsageError } from './api/errors.js';
 import { createClient, type ClientOptions, type StoreClient } from './api/client.js';
 import { noteAssumedHttps, storeUrlFromInput } from './api/url.js';
+import { proxyFromEnv } from './api/proxy.js';
 import type { IO } from './io.js';
 import type { GlobalOptions } from './options.js';
 import type { Output } from './output/output.js';
@@ -53,11 +54,16 @@ export async function connect(options: GlobalOptions, io: IO, output: Pick<Outpu
   const common: Partial<ClientOptions> = {
     ...traceHooks(options, output),
     onWarning: (m) => output.prose(`warning: ${m}`),
-    onRetry: ({ attempt, of, delayMs, reason }) =>
-      output.prose(`${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${attempt} of ${of})`),
+    onRetry: ({ attempt, of, delayMs, reason, throttled }) =>
+      output.prose(
+        throttled
+          ? `${reason}: sending it again in ${(delayMs / 1000).toFixed(1)} s, as the store asks`
+          : `${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${attempt} of ${of})`,
+      ),
     ...(options.timeout !== undefined ? { timeoutMs: options.timeout * 1000 } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
     ...maxResponse(io.env),
+    proxy: proxyFromEnv(io.env),
     // Said when an operation's request is first built with it: the api command's raw requests
     // carry --api-version as their own version, with nothing to warn about.
     ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),

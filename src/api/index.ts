@@ -14,4 +14,5 @@ export { operations, operationIds, type OperationId, type Operation } from './op
 export type { OperationInput, OperationOutput, OperationParams, OperationBody } from './types.js';
 export * from './errors.js';
 export { normalizeStoreUrl } from './url.js';
+export { proxyFromEnv, type ProxySettings } from './proxy.js';
 export * from './enums.js';

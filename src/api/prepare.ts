@@ -4,7 +4,7 @@
 import { operations, type Method, type OperationId, type OperationSchemas } from './operations.js';
 import type { OperationInput } from './types.js';
 import { fillPath } from './url.js';
-import { checkBody, validateInput, type CheckedPart } from './validate.js';
+import { validateInput } from './validate.js';
 
 /**
  * An operation's input, checked against its schemas and built into the parts of its request.
@@ -51,10 +51,10 @@ export class PreparedCall<Id extends OperationId = OperationId> {
     return call.#schemas;
   }
 
-  /** @internal Checks the input (its body's check given) and builds the call; `frozenBody` is asked only once the check passed. */
-  static make<Id extends OperationId>(id: Id, schemas: OperationSchemas, input: OperationInput<Id>, body: CheckedPart | undefined, frozenBody: () => FrozenBody | undefined) {
-    const checked = validateInput(operations[id], schemas, input, body);
-    return new PreparedCall(id, schemas, checked, frozenBody());
+  /** @internal Checks the input and builds the call. */
+  static make<Id extends OperationId>(id: Id, schemas: OperationSchemas, input: OperationInput<Id>) {
+    const checked = validateInput(operations[id], schemas, input);
+    return new PreparedCall(id, schemas, checked, checked.body === undefined ? undefined : frozenBody(checked.body));
   }
 }
 
@@ -70,29 +70,13 @@ export async function prepareCall<Id extends OperationId>(id: Id, input: Operati
 
 /** The same with the schemas at hand, without a pause: for many inputs in a row. Throws a ValidationError naming every bad field. */
 export function prepareCallWith<Id extends OperationId>(schemas: OperationSchemas, id: Id, input: OperationInput<Id>): PreparedCall<Id> {
-  const body = checkBody(schemas, input.body);
-  return PreparedCall.make(id, schemas, input, body, () => body && freezeBody(body));
-}
-
-/**
- * Prepares many calls of one operation that share one body object (a bulk run's lines, which
- * differ only in their path parameters): the body is checked, copied and serialised once, for the
- * first input that brings it, not once per line, which saves ~0.9 µs a line for a small body
- * (Node 20) and more for a larger one. The shared body must not change meanwhile.
- */
-export function callPreparer<Id extends OperationId>(schemas: OperationSchemas, id: Id): (input: OperationInput<Id>) => PreparedCall<Id> {
-  let given: { body: unknown; checked: CheckedPart | undefined; frozen?: FrozenBody } | undefined;
-  return (input) => {
-    if (!given || input.body !== given.body) given = { body: input.body, checked: checkBody(schemas, input.body) };
-    const last = given;
-    return PreparedCall.make(id, schemas, input, last.checked, () => last.checked && (last.frozen ??= freezeBody(last.checked)));
-  };
+  return PreparedCall.make(id, schemas, input);
 }
 
 /** A body that passed its check, copied, frozen and serialised. */
-function freezeBody(part: CheckedPart): FrozenBody {
-  const value = frozenCopy((part as CheckedPart & { ok: true }).data);
-  return { value, json: value === undefined ? undefined : JSON.stringify(value) };
+function frozenBody(data: unknown): FrozenBody {
+  const value = frozenCopy(data);
+  return { value, json: JSON.stringify(value) };
 }
 
 /** `?a=1&b=2` for the values given, or nothing. */

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { AuthError, InterruptedError, StoreAdminError, UsageError } from '../api/errors.js';
 import { createClient } from '../api/client.js';
 import { AUTHORIZE_PATH } from '../api/oauth.js';
+import { proxyFromEnv } from '../api/proxy.js';
 import { operationScopes, parseScopes, PLATFORM_SCOPES } from '../api/scopes.js';
 import { nearest } from '../fields/nearest.js';
 import type { Context } from '../context.js';
@@ -42,7 +43,7 @@ export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
     url.searchParams.set(key, value);
   }
   // Before a secret is typed or a browser opened: a link the store refuses never redirects back.
-  await checkAuthorizeLink(url.href, allowHttp, ctx.signal);
+  await checkAuthorizeLink(ctx, url.href, allowHttp);
   const clientSecret = await clientSecretFrom(ctx, opts);
   ctx.io.protect?.(clientSecret);
 
@@ -96,7 +97,8 @@ async function complete(ctx: Context, store: ProfileStore, callback: Callback, l
   try {
     const code = checkCallback(callback.params, new URL(login.baseUrl).host);
     refused = false;
-    const answer = await exchangeCode({ ...login, code, timeoutMs: (ctx.options.timeout ?? DEFAULTS.timeoutSeconds) * 1000, signal: ctx.signal });
+    const timeoutMs = (ctx.options.timeout ?? DEFAULTS.timeoutSeconds) * 1000;
+    const answer = await exchangeCode({ ...login, code, timeoutMs, signal: ctx.signal, proxy: proxyFromEnv(ctx.io.env) });
     ctx.io.protect?.(answer.access_token);
     if (answer.refresh_token) ctx.io.protect?.(answer.refresh_token);
     // The answer's `scope` is what was granted, which may be less than was asked for.
@@ -177,10 +179,10 @@ const ERROR_PAGE_LIMIT = 64 * 1024;
  * time for nothing. That answer (4xx) ends the login at once, saying what the page says. A page
  * (200) or a redirect to the store's sign-in (3xx) is what a person goes on from.
  */
-async function checkAuthorizeLink(link: string, allowHttp: boolean, signal: AbortSignal): Promise<void> {
-  const client = createClient({ baseUrl: new URL(link).origin, allowHttp });
+async function checkAuthorizeLink(ctx: Context, link: string, allowHttp: boolean): Promise<void> {
+  const client = createClient({ baseUrl: new URL(link).origin, allowHttp, proxy: proxyFromEnv(ctx.io.env) });
   try {
-    const answer = await client.openLink(link, { signal }).catch(() => undefined);
+    const answer = await client.openLink(link, { signal: ctx.signal }).catch(() => undefined);
     // Not reachable now: the browser tries for itself, and the wait says when nothing came.
     if (!answer) return;
     let html = '';

@@ -2,6 +2,7 @@
 import { ApiError, AuthError, NetworkError, StoreAdminError, UsageError } from '../api/errors.js';
 import { createClient } from '../api/client.js';
 import { operations } from '../api/operations.js';
+import { proxyFromEnv } from '../api/proxy.js';
 import { apiRoot, assertSafeTransport, normalizeStoreUrl, noteAssumedHttps, storeUrlFromInput } from '../api/url.js';
 import type { Context } from '../context.js';
 import { maskToken } from '../output/mask.js';
@@ -18,8 +19,8 @@ interface Verdict {
 }
 
 /** A cheap read proves the token: 200 or 403 means it authenticates, 401 means it does not. */
-async function verify(baseUrl: string, token: string, allowHttp: boolean): Promise<Verdict> {
-  const client = createClient({ baseUrl, token, allowHttp, timeoutMs: 15_000 });
+async function verify(ctx: Context, baseUrl: string, token: string, allowHttp: boolean): Promise<Verdict> {
+  const client = createClient({ baseUrl, token, allowHttp, timeoutMs: 15_000, proxy: proxyFromEnv(ctx.io.env) });
   try {
     await client.exports.listTypes({});
     return { authenticated: true, detail: 'token accepted' };
@@ -75,7 +76,7 @@ export async function loginStore(
       validate: async (typed) => {
         try {
           const baseUrl = storeUrl(typed, () => {});
-          if (probe) await reachable(baseUrl, allowHttp, typed);
+          if (probe) await reachable(ctx, baseUrl, allowHttp, typed);
           return true;
         } catch (error) {
           if (!(error instanceof StoreAdminError)) throw error;
@@ -85,7 +86,7 @@ export async function loginStore(
     }));
   const baseUrl = storeUrl(rawUrl, ctx.output.prose);
   // A URL from a flag, the environment or the profile: said at once, before anything is typed in vain.
-  if (probe && chosen !== undefined) await reachable(baseUrl, allowHttp, rawUrl);
+  if (probe && chosen !== undefined) await reachable(ctx, baseUrl, allowHttp, rawUrl);
   // `given` is the URL as typed: a TLS failure says when https was assumed for it.
   return { baseUrl, allowHttp, given: rawUrl };
 }
@@ -95,17 +96,15 @@ export async function loginStore(
  * URL that cannot work (a plain-http store given without a scheme, a wrong port) is found out
  * before a secret is typed for it.
  */
-async function reachable(baseUrl: string, allowHttp: boolean, given: string): Promise<void> {
-  const client = createClient({ baseUrl, allowHttp, timeoutMs: 15_000 });
+async function reachable(ctx: Context, baseUrl: string, allowHttp: boolean, given: string): Promise<void> {
+  const client = createClient({ baseUrl, allowHttp, timeoutMs: 15_000, proxy: proxyFromEnv(ctx.io.env) });
   try {
     const answer = await client.openLink(apiRoot(baseUrl).href);
     answer.body.destroy();
     answer.done();
   } catch (error) {
-    const code = String((error as { code?: unknown }).code ?? '');
-    const tls = /CERT|TLS|SSL|EPROTO/i.test(code);
-    const why = tls ? `TLS failed (${code})` : code === 'ECONNREFUSED' ? 'the connection was refused' : code === 'ENOTFOUND' ? 'the host name does not resolve' : (error as Error).message;
-    const failure = new NetworkError(tls ? 'tls' : 'other', `No store answers at ${baseUrl}: ${why}`, { cause: error, sent: false });
+    if (!(error instanceof NetworkError)) throw error;
+    const failure = new NetworkError(error.kind, `No store answers at ${baseUrl}: ${error.message}`, { cause: error, sent: false });
     noteAssumedHttps(failure, given);
     throw failure;
   } finally {
@@ -130,7 +129,7 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
   const check = async (candidate: string): Promise<Verdict> => {
     if (opts.skipVerify) return verdict;
     try {
-      return await verify(baseUrl, candidate, allowHttp);
+      return await verify(ctx, baseUrl, candidate, allowHttp);
     } catch (error) {
       if (error instanceof StoreAdminError) error.hint = 'Nothing was saved. Check the store URL, or pass --skip-verify to save the token anyway';
       noteAssumedHttps(error, given);
@@ -198,7 +197,7 @@ export async function status(ctx: Context): Promise<void> {
   else if (!resolved.token) failure = noToken(String(report.base_url), resolved.withheld);
   else {
     try {
-      const verdict = await verify(resolved.baseUrl.value, resolved.token.value, resolved.allowHttp);
+      const verdict = await verify(ctx, resolved.baseUrl.value, resolved.token.value, resolved.allowHttp);
       report.authenticated = verdict.authenticated;
       report.detail = verdict.detail;
       if (!verdict.authenticated) {

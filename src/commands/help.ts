@@ -22,6 +22,14 @@ export const HELP_TOPICS: Record<string, string> = {
                                     (default ${DEFAULT_EXPORT_DELAY_SECONDS})
   STORE_ADMIN_MAX_RESPONSE_MB  largest answer read from the store, in MB (default 64);
                                export downloads stream to disk and have no limit
+  HTTPS_PROXY              proxy for https URLs, http://[user:password@]host:port (https_proxy
+                           wins where both are set); the request is tunnelled (CONNECT), so the
+                           proxy relays what it cannot read
+  HTTP_PROXY               proxy for http URLs, and for https ones when HTTPS_PROXY is not set
+                           (http_proxy wins where both are set)
+  NO_PROXY                 hosts reached directly (or no_proxy), separated by commas: a name and
+                           its subdomains, an address, host:port, or * for all. This machine
+                           (localhost, 127.x, ::1) is never reached through a proxy
   STORE_ADMIN_CLIENT_SECRET  a partner app's client secret, for auth login --app
   STORE_ADMIN_LOGIN_WAIT   seconds auth login --app waits for the store's answer (default 300)
   BROWSER                  command that opens the consent page for auth login --app (the URL is

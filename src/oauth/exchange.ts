@@ -5,8 +5,9 @@ import * as z from 'zod/mini';
 import { AuthError, StoreAdminError } from '../api/errors.js';
 import { attempt } from '../api/attempt.js';
 import { CLIENT_VERSION } from '../api/client.js';
-import { httpPool } from '../api/http.js';
+import { httpPool, limitsOf } from '../api/http.js';
 import { TOKEN_PATH } from '../api/oauth.js';
+import type { ProxySettings } from '../api/proxy.js';
 import { excerpt } from '../printable.js';
 
 const tokenAnswer = z.object({
@@ -27,10 +28,11 @@ export interface CodeExchange {
   code: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  proxy?: ProxySettings;
 }
 
 export async function exchangeCode(request: CodeExchange): Promise<TokenAnswer> {
-  const pool = httpPool();
+  const pool = httpPool(limitsOf({ timeoutMs: request.timeoutMs, maxBytes: 1024 * 1024 }), { proxy: request.proxy });
   const url = `${request.baseUrl}${TOKEN_PATH}`;
   const body = new URLSearchParams({
     grant_type: 'authorization_code',
@@ -45,8 +47,7 @@ export async function exchangeCode(request: CodeExchange): Promise<TokenAnswer> 
     'user-agent': `store-admin/${CLIENT_VERSION} node/${process.versions.node}`,
   };
   try {
-    const limits = { timeoutMs: request.timeoutMs, connectTimeoutMs: request.timeoutMs, maxBytes: 1024 * 1024 };
-    const answer = await attempt(pool, { method: 'POST', url, headers }, { headers, body }, limits, request.signal, true);
+    const answer = await attempt(pool, { method: 'POST', url, headers }, { headers, body }, request.signal, true);
     if (answer.status >= 200 && answer.status < 300) {
       const parsed = tokenAnswer.safeParse(answer.body);
       if (parsed.success && (parsed.data.token_type ?? 'Bearer').toLowerCase() === 'bearer') return parsed.data;

@@ -6,8 +6,8 @@
 import { setTimeout as wait } from 'node:timers/promises';
 
 export interface Limiter {
-  /** Waits for this request's turn (nothing to wait for without a limit). */
-  acquire(): Promise<void> | undefined;
+  /** Waits for this request's turn (without a limit, only for a 429's pause). */
+  acquire(): Promise<void>;
   /** Holds every caller back for `ms` (a 429's Retry-After). */
   pause(ms: number): void;
 }
@@ -31,8 +31,7 @@ export function rateLimiter(perSecond: number, { now, sleep }: Clock = realClock
   let next = 0;
   let pausedUntil = 0;
   return {
-    // Without a limit, only a 429's pause holds a request back.
-    acquire: () => (spacing === 0 && now() >= pausedUntil ? undefined : turn()),
+    acquire: turn,
     pause(ms) {
       pausedUntil = Math.max(pausedUntil, now() + ms);
     },

@@ -16,9 +16,6 @@ export interface Checked extends Input {
   call: PreparedCall;
 }
 
-/** Prepares one operation's call from an input (a bulk run keeps one for all its lines). */
-export type Preparer = (input: Input) => PreparedCall;
-
 /** Positional values become path parameters: whole numbers for ids, text otherwise. */
 export function paramsFrom(spec: OperationCommand, positional: string[]): Record<string, unknown> {
   const declared = operations[spec.operation].params as Readonly<Record<string, string>>;
@@ -35,13 +32,8 @@ export function paramsFrom(spec: OperationCommand, positional: string[]): Record
 /** Checks the input against the operation's schemas by preparing its call, naming flags and arguments in errors. */
 export async function validated(spec: OperationCommand, input: Input, opts?: RunFlags): Promise<Checked> {
   const schemas = await operations[spec.operation].schemas();
-  return validatedWith((given) => prepareCallWith(schemas, spec.operation, given as never), spec, input, opts);
-}
-
-/** The same through a preparer at hand: a bulk run checks thousands of lines without a pause between them. */
-export function validatedWith(prepare: Preparer, spec: OperationCommand, input: Input, opts?: RunFlags): Checked {
   try {
-    return { params: input.params, body: input.body, call: prepare(input) };
+    return { params: input.params, body: input.body, call: prepareCallWith(schemas, spec.operation, input as never) };
   } catch (error) {
     if (error instanceof ValidationError) throw explain(error, spec, input, opts);
     throw error;

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StoreAdminError, UsageError } from '../api/errors.js';
+import { proxyFromEnv } from '../api/proxy.js';
 import type { Context } from '../context.js';
 import { printable } from '../printable.js';
 import { SANDBOX_ROUTES } from '../sandbox/paths.js';
@@ -141,7 +142,7 @@ async function replayReceived(ctx: Context, id: string, options: ReplayOptions):
   headers['content-length'] = String(Buffer.byteLength(body));
   const target = options.to?.href ?? entry.url;
   const { post, DELIVERY_TIMEOUT_MS } = await import('../sandbox/deliverer.js');
-  const answer = await post(target, headers, body, DELIVERY_TIMEOUT_MS, ctx.signal);
+  const answer = await post(target, headers, body, DELIVERY_TIMEOUT_MS, { signal: ctx.signal, proxy: proxyFromEnv(ctx.io.env) });
   const replay: ReceivedDelivery = {
     id: newReceivedId(),
     at: new Date().toISOString(),

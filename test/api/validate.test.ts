@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { createClient } from '../../src/api/client.js';
 import { ValidationError } from '../../src/api/errors.js';
 import { operations } from '../../src/api/operations.js';
-import { callPreparer, prepareCall, prepareCallWith, PreparedCall } from '../../src/api/prepare.js';
+import { prepareCall, prepareCallWith, PreparedCall } from '../../src/api/prepare.js';
 import { validateInput } from '../../src/api/validate.js';
 
 const update = 'subscriptions.update' as const;
@@ -69,22 +69,6 @@ describe('prepareCall', () => {
     const error = await prepareCall(update, { params: { id: 0 }, body: { interval_count: 'two' } } as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual(['params.id', 'body.interval_count']);
-  });
-});
-
-describe('callPreparer', () => {
-  it('prepares many lines that share one body with the one checked copy, each with its own path', async () => {
-    const prepare = callPreparer(await operations[update].schemas(), update);
-    const body = { interval_count: 2 };
-    const calls = [1, 2, 3].map((id) => prepare({ params: { id }, body }));
-    expect(calls.map((call) => call.path)).toEqual(['/subscriptions/1/', '/subscriptions/2/', '/subscriptions/3/']);
-    expect(calls[1]!.body).toBe(calls[0]!.body);
-    expect(calls[2]!.json).toBe(calls[0]!.json);
-    // Another body is checked for itself, and a bad one is refused on every line that brings it.
-    expect(prepare({ params: { id: 4 }, body: { interval_count: 5 } }).body).toEqual({ interval_count: 5 });
-    const bad = { interval_count: 'x' } as never;
-    expect(() => prepare({ params: { id: 1 }, body: bad })).toThrow(/body\.interval_count/);
-    expect(() => prepare({ params: { id: -1 }, body: bad })).toThrow(/params\.id.*body\.interval_count|body\.interval_count.*params\.id/);
   });
 });
 

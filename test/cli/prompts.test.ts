@@ -142,7 +142,7 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
     const hostPort = ctx.sandbox.url.replace('http://', '');
     t.type(hostPort);
     t.keys('Enter');
-    await t.waitFor(new RegExp(`No store answers at https://${hostPort}: TLS failed[^]*if the store speaks plain http, give http://${hostPort}`));
+    await t.waitFor(new RegExp(`No store answers at https://${hostPort}: TLS failure[^]*if the store speaks plain http, give http://${hostPort}`));
     expect(t.screen()).not.toContain('API token:');
     t.keys('C-u');
     t.type(ctx.sandbox.url);
@@ -173,7 +173,7 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
     const t = Terminal.start(['auth', 'login', '--base-url', hostPort], { STORE_ADMIN_CONFIG_DIR: dir, NO_COLOR: '1' }, { width });
     terminals.push(t);
     expect(await t.exitCode()).toBe(1);
-    expect(t.screen().replace(/\s+/g, ' ')).toContain(`No store answers at https://${hostPort}: TLS failed`);
+    expect(t.screen().replace(/\s+/g, ' ')).toContain(`No store answers at https://${hostPort}: TLS failure`);
     expect(t.screen()).not.toContain('API token:');
   });
 

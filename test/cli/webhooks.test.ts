@@ -133,6 +133,21 @@ describe('webhooks listen --forward-to', () => {
   });
 });
 
+describe('webhooks listen --forward-to an app that does not answer', () => {
+  const dir = useConfigDir();
+  it('gives up after --timeout, answers the sender 502 and says why', async () => {
+    const app = await startReceiver(() => new Promise<number>(() => {}));
+    const listener = startCli(['webhooks', 'listen', '--forward-to', app.url, '--timeout', '0.3'], { STORE_ADMIN_CONFIG_DIR: dir });
+    const [, url] = (await listener.printed('stderr', /on (http:\/\/127\.0\.0\.1:\d+\/)/))!;
+    const answer = await fetch(url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"event_type":"order.updated","data":{"number":"10001"}}' });
+    expect(answer.status).toBe(502);
+    await listener.printed('stderr', /order\.updated {2}10001 {2}unsigned {2}→ forwarding failed: No complete answer from 127\.0\.0\.1:\d+ within 0\.3 s/);
+    listener.interrupt();
+    expect(await listener.exited).toBe(0);
+    await app.close();
+  });
+});
+
 describe('webhooks listen --secret-file --forward-to: a door to the app', () => {
   const dir = useConfigDir();
   const SECRET = 'whsec_door_for_tests';

@@ -3,13 +3,11 @@
 // a .csv file with a header row names its columns after the command's arguments and body
 // fields (`id,reason,other_message`), so a spreadsheet export can drive a run as it is.
 import { UsageError } from '../../api/errors.js';
-import { operations } from '../../api/operations.js';
-import { callPreparer } from '../../api/prepare.js';
 import type { Context } from '../../context.js';
 import type { RunFlags } from './flags.js';
 import { attributeOf, flagOf, type Field } from '../../fields/declare.js';
 import { bodyOf } from '../body.js';
-import { paramsFrom, validated, validatedWith, type Checked, type Preparer } from '../prepare-input.js';
+import { paramsFrom, validated, type Checked } from '../prepare-input.js';
 import type { OperationCommand } from '../spec.js';
 import { CsvError, parseCsv } from './csv.js';
 
@@ -47,8 +45,6 @@ export async function readItems(spec: OperationCommand, ctx: Context, fixed: str
 
 async function lineItems(spec: OperationCommand, ctx: Context, fixed: string[], opts: RunFlags, text: string, errors: string[]): Promise<BulkInput> {
   const body = await bodyOf(spec, opts, ctx);
-  // Every line shares the one body: it is checked and serialised once for the run.
-  const prepare = callPreparer(await operations[spec.operation].schemas(), spec.operation) as Preparer;
   const arity = (spec.args ?? []).length;
   const items: Item[] = [];
   for (const [index, raw] of text.split(/\r?\n/).entries()) {
@@ -63,7 +59,7 @@ async function lineItems(spec: OperationCommand, ctx: Context, fixed: string[], 
       continue;
     }
     try {
-      items.push({ line, text: trimmed, values: args, input: validatedWith(prepare, spec, { params: paramsFrom(spec, args), body }) });
+      items.push({ line, text: trimmed, values: args, input: await validated(spec, { params: paramsFrom(spec, args), body }) });
     } catch (error) {
       errors.push(`line ${line}: ${(error as Error).message}`);
     }
