@@ -33,9 +33,21 @@ export interface Grant {
 
 const TRACE_BODY_LIMIT = 4000;
 
-/** --sandbox or STORE_ADMIN_SANDBOX: every command runs against the embedded sandbox. */
+/**
+ * --sandbox or STORE_ADMIN_SANDBOX: every command runs against the embedded sandbox. A flag that
+ * names another store (--base-url, --profile) beside it is a contradiction, refused rather than
+ * silently overruled.
+ */
 export function sandboxRequested(options: GlobalOptions, env: NodeJS.ProcessEnv): boolean {
-  return !!options.sandbox || ['1', 'true', 'yes'].includes((env.STORE_ADMIN_SANDBOX ?? '').toLowerCase());
+  const by = options.sandbox ? '--sandbox' : ['1', 'true', 'yes'].includes((env.STORE_ADMIN_SANDBOX ?? '').toLowerCase()) ? `STORE_ADMIN_SANDBOX=${env.STORE_ADMIN_SANDBOX}` : undefined;
+  if (!by) return false;
+  const other = options.baseUrl !== undefined ? '--base-url' : options.profile !== undefined ? '--profile' : undefined;
+  if (other) {
+    throw new UsageError(`${by} runs the command against the embedded sandbox, and ${other} names another store: give one of them`, {
+      hint: by === '--sandbox' ? `Drop --sandbox to use ${other}, or drop ${other}` : `Unset STORE_ADMIN_SANDBOX to use ${other}, or drop ${other}`,
+    });
+  }
+  return true;
 }
 
 export async function connect(options: GlobalOptions, io: IO, output: Pick<Output, 'prose' | 'log'>): Promise<Connection> {

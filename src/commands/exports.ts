@@ -57,6 +57,12 @@ export function register(exports: Command, ctx: Context): void {
     progress: 'Creating the export…',
     check: checkWaitOptions,
     settle: settleExport,
+    // Created and left pending: the command that waits for it and saves it.
+    note: (data, opts) => {
+      const { id, status } = (data ?? {}) as { id?: unknown; status?: unknown };
+      if (opts.wait || opts.download !== undefined || typeof id !== 'number' || status === 'available') return undefined;
+      return `Export ${id} is ${typeof status === 'string' ? status : 'created'}; save it once it is available with: store-admin exports download ${id} --wait`;
+    },
     examples: [
       'store-admin exports create --type order_list --from 2026-01-01 --to 2026-01-31',
       'store-admin exports create --type customer_list --from 2026-01-01T00:00:00Z --to 2026-02-01T00:00:00Z --download customers.csv',

@@ -8,7 +8,7 @@ import { printableLine } from '../printable.js';
 import type { ColorLevel } from './color.js';
 import { querier, rawLines } from './query.js';
 import { recordLines, type RecordSink } from './record-lines.js';
-import type { RunSignals } from './pager.js';
+import { writeOut, type RunSignals } from './pager.js';
 import { render, type Format } from './render.js';
 import { startSpinner } from './spinner.js';
 import { statusLine, type StatusLine } from './status-line.js';
@@ -52,6 +52,8 @@ export interface Output {
   log(text: string): void;
   /** Text on stdout that is itself the answer, whatever the format: help, a completion script, a token. */
   text(text: string): void;
+  /** Text for a person to read on stdout (help), through the pager when it is longer than the screen. */
+  page(text: string): Promise<void>;
   /** stdout as a stream of bytes (UTF-8 text), for a body passed through as it arrives (a download to -). */
   writable(): Promise<Writable>;
   /** A spinner on the status line until the returned function is called; nothing with --quiet or off a terminal. */
@@ -66,12 +68,14 @@ export function createOutput(io: IO, settings: () => OutputSettings, signals: Ru
   let line: StatusLine | undefined;
   const status = () => (line ??= statusLine(io.stderr));
   const stdout = (text: string) => void (line ? line.above(() => io.stdout.write(text)) : io.stdout.write(text));
+  const page = (text: string) => writeOut(text, io, signals);
   return {
     async result(data, options = {}) {
       const { format, query, raw, color } = settings();
       const chosen = options.table === false && format === 'table' ? 'json' : format;
       if (chosen === 'table' && options.text && query === undefined && !(raw && rawLines(data ?? null) !== undefined)) {
-        return stdout(options.text(data));
+        // Long text for a person is paged, as a table is.
+        return page(options.text(data));
       }
       await render(data, io, { format: chosen, query, raw, color, signals, ...(options.view ? { view: options.view } : {}) });
     },
@@ -91,6 +95,7 @@ export function createOutput(io: IO, settings: () => OutputSettings, signals: Ru
       status().above(() => io.stderr.write(text));
     },
     text: stdout,
+    page,
     writable: async () => (await import('./writable.js')).writableOver(io.stdout),
     spinner: (text) => (settings().quiet ? () => {} : (status(), startSpinner(io.stderr, text))),
     get status() {

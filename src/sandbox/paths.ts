@@ -14,4 +14,6 @@ export const SANDBOX_ROUTES = {
   clock: 'clock/',
   /** GET: the delivery log; `deliveries/ID` one attempt, `deliveries/ID/replay/` sends it again. */
   deliveries: 'deliveries/',
+  /** POST, with the full-access token: back to the seed data and the seed's moment (`sandbox reset --base-url`). */
+  reset: 'reset/',
 } as const;

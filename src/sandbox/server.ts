@@ -233,9 +233,9 @@ async function route(parts: Parts, req: IncomingMessage, res: ServerResponse): P
   // How the CLI tells a sandbox from a real store without sending a token there.
   if (url.pathname === SANDBOX_PATH && req.method === 'GET') return send(res, 200, { sandbox: true });
   if (url.pathname.startsWith(SANDBOX_PATH)) {
-    authenticate(parts.tokens, req.headers.authorization);
+    const fullAccess = authenticate(parts.tokens, req.headers.authorization) === ALL_SCOPES;
     const { store, deliverer, scheduler, shape } = parts;
-    const answer = await sandboxOnly(req.method ?? 'GET', url, await readBody(req, MAX_BODY_BYTES), { store, deliverer, scheduler, shape });
+    const answer = await sandboxOnly(req.method ?? 'GET', url, await readBody(req, MAX_BODY_BYTES), { store, deliverer, scheduler, shape, fullAccess });
     return send(res, answer.status, answer.body);
   }
   return serveOperation(parts, req, res, url);

@@ -2,7 +2,8 @@
 // its delivery log. Asking is also how these commands tell a sandbox from a real store, which they
 // refuse: each first reads something only a sandbox answers, and changes nothing on a store that
 // does not.
-import { StoreAdminError, UsageError } from '../api/errors.js';
+import { AuthError, StoreAdminError, UsageError } from '../api/errors.js';
+import type { Context } from '../context.js';
 import type { StoreClient } from '../api/client.js';
 import { operations } from '../api/operations.js';
 import { SANDBOX_PATH, SANDBOX_ROUTES } from '../sandbox/paths.js';
@@ -52,6 +53,7 @@ export async function sandboxRead<T>(client: StoreClient, what: string, rest: st
 export async function sandboxWrite<T>(client: StoreClient, rest: string, body: unknown): Promise<T> {
   const answer = await client.raw({ method: 'POST', path: sandboxUrl(client, rest), version: VERSION, body });
   if (answer.status === 400) throw new UsageError(sandboxProblem(answer.body));
+  if (answer.status === 401 || answer.status === 403) throw new AuthError(sandboxProblem(answer.body));
   if (answer.status !== 200) throw new StoreAdminError(sandboxProblem(answer.body));
   return answer.body as T;
 }
@@ -109,4 +111,16 @@ export async function advanceToNextChange(client: StoreClient, what: string): Pr
   const { next_change_at: next } = await sandboxRead<{ next_change_at?: unknown }>(client, what, SANDBOX_ROUTES.clock);
   if (typeof next !== 'string') return undefined;
   return sandboxWrite<ClockMove>(client, SANDBOX_ROUTES.clock, { to: next });
+}
+
+/** Restores a running sandbox's seed data and clock (its full-access token needed); refused on a real store. */
+export async function resetSandbox(client: StoreClient): Promise<{ now: string }> {
+  if (!(await isSandbox(client))) throw notASandbox(client, 'sandbox reset');
+  return sandboxWrite<{ now: string }>(client, SANDBOX_ROUTES.reset, {});
+}
+
+/** The command that restores the seed data of the sandbox a run uses: the embedded one, or the running one at its URL. */
+export async function resetCommand(ctx: Context): Promise<string> {
+  const { store } = await ctx.destination();
+  return store === 'embedded sandbox' ? 'store-admin sandbox reset' : `store-admin sandbox reset --base-url ${new URL((await ctx.client()).baseUrl).origin}`;
 }

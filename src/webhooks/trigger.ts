@@ -8,7 +8,7 @@ import type { StoreClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import type { ZodMiniType } from 'zod/mini';
 import { EVENTS_BY_CHANGE, EVENTS_WITHOUT_CHANGE } from '../sandbox/events.js';
-import { advanceToNextChange, sandboxWebhooks, sendSandboxSample } from './sandbox-admin.js';
+import { advanceToNextChange, resetCommand, sandboxWebhooks, sendSandboxSample } from './sandbox-admin.js';
 
 interface Change {
   /** What the change did, in a sentence. */
@@ -95,6 +95,9 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
     },
   },
 } satisfies Record<string, Fixture>));
+
+/** Every event the command takes: those a change causes first, then those sent with a seeded object. */
+export const TRIGGERABLE_EVENTS: readonly string[] = [...TRIGGERS.keys(), ...EVENTS_WITHOUT_CHANGE];
 
 /** The fields inside the free-form objects of a body that the platform knows, by `operation.field`. */
 const NESTED: Record<string, () => Promise<{ shape: Record<string, unknown> }>> = {
@@ -188,10 +191,11 @@ async function disputeOne(client: StoreClient, body: Body): Promise<Change> {
   return { did: `Opened dispute ${dispute.id}${on}`, object_id: dispute.id ?? '' };
 }
 
+/** The seed's objects are used up: `trigger` adds how to restore them, for the sandbox in use. */
+class Exhausted extends StoreAdminError {}
+
 function exhausted(why: string) {
-  return new StoreAdminError(`Cannot trigger the event: ${why}`, {
-    hint: 'Restore the seed data: store-admin sandbox reset (or restart `store-admin sandbox`)',
-  });
+  return new Exhausted(`Cannot trigger the event: ${why}`);
 }
 
 function noSubscriber(event: string): string {
@@ -209,7 +213,7 @@ export interface TriggerResult extends Change {
 export async function trigger(ctx: Context, event: string, sets: readonly string[] = []): Promise<TriggerResult> {
   const fixture = TRIGGERS.get(event);
   if (!fixture && !EVENTS_WITHOUT_CHANGE.includes(event)) {
-    throw new UsageError(`The sandbox cannot trigger "${event}"`, { hint: `It can trigger: ${[...TRIGGERS.keys(), ...EVENTS_WITHOUT_CHANGE].join(', ')}` });
+    throw new UsageError(`The sandbox cannot trigger "${event}"`, { hint: `It can trigger: ${TRIGGERABLE_EVENTS.join(', ')}` });
   }
   if (ctx.options.dryRun) throw new UsageError('webhooks trigger makes a real change in the sandbox; it has no --dry-run');
   if (!fixture && sets.length > 0) {
@@ -225,7 +229,10 @@ export async function trigger(ctx: Context, event: string, sets: readonly string
     return { event, did: `Sent ${event} with ${sent.said}: no change in the sandbox's API causes it, so nothing was changed`, object_id: '', emitted: [event], webhooks: sent.webhooks };
   }
   const reached = before.filter((w) => w.active && w.events.includes(event)).map((w) => w.id);
-  const change = await fixture.run(client, body, sets.length > 0, ctx.signal);
+  const change = await fixture.run(client, body, sets.length > 0, ctx.signal).catch(async (error: unknown) => {
+    if (error instanceof Exhausted) error.hint = `Restore the seed data: ${await resetCommand(ctx)}`;
+    throw error;
+  });
   if (reached.length === 0) ctx.output.prose(noSubscriber(event));
   return { event, ...change, emitted: EVENTS_BY_CHANGE[fixture.change], webhooks: reached };
 }

@@ -45,6 +45,19 @@ describe('auth and profiles', () => {
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
   });
 
+  it("in CI no output shows the token's last 4 characters: login, status and the profile list show ***", async () => {
+    const dir = freshDir();
+    const ci = { CI: 'true' };
+    const logged = await cli(dir, ['auth', 'login', '--profile', 'ci', '--base-url', ctx.sandbox.url, '--with-token'], { env: ci, stdin: `${TOKEN_A}\n` });
+    expect(logged.json()).toMatchObject({ profile: 'ci', token: '***' });
+    expect((await cli(dir, ['auth', 'status', '--json'], { env: ci })).json()).toMatchObject({ token: '***', authenticated: true });
+    expect((await cli(dir, ['profiles', 'list', '--json'], { env: ci })).json()).toEqual([{ name: 'ci', active: true, base_url: ctx.sandbox.url, token: '***' }]);
+    const again = await cli(dir, ['auth', 'login', '--profile', 'ci', '--base-url', ctx.sandbox.url, '--with-token'], { env: ci, stdin: `${TOKEN_A}\n` });
+    for (const text of [logged.stdout, logged.stderr, again.stdout, again.stderr]) expect(text).not.toContain(TOKEN_A.slice(-4));
+    // CI=false is no CI: the last 4 tell tokens apart again.
+    expect((await cli(dir, ['auth', 'status', '--json'], { env: { CI: 'false' } })).json()).toMatchObject({ token: '…1111' });
+  });
+
   it('saves nothing when the store rejects the token (exit 4), unless --skip-verify', async () => {
     const dir = freshDir();
     const rejected = await login(dir, 'bad', 'not-a-valid-token-at-all');
@@ -261,6 +274,21 @@ describe('auth and profiles', () => {
     it('an unknown profile named by flag or environment is an error', async () => {
       expect((await cli(dir, ['categories', 'get', '1', '--profile', 'zzz'])).code).toBe(2);
       expect((await cli(dir, ['categories', 'get', '1'], { env: { STORE_ADMIN_PROFILE: 'zzz' } })).code).toBe(2);
+    });
+
+    it('STORE_ADMIN_PROFILE naming no profile yet is no error while the environment gives the store and the token', async () => {
+      const empty = freshDir();
+      const ci = { STORE_ADMIN_PROFILE: 'ci', STORE_ADMIN_TOKEN: TOKEN_A, STORE_ADMIN_BASE_URL: ctx.sandbox.url };
+      const r = await cli(empty, ['categories', 'get', '1'], { env: ci });
+      expect(r.code, r.stderr).toBe(0);
+      expect((await cli(empty, ['auth', 'status'], { env: ci })).json()).toMatchObject({ profile: null, token_source: 'environment', base_url_source: 'environment', authenticated: true });
+      // With the store from --base-url instead, the same.
+      const { STORE_ADMIN_BASE_URL: _url, ...tokenOnly } = ci;
+      expect((await cli(empty, ['categories', 'get', '1', '--base-url', ctx.sandbox.url], { env: tokenOnly })).code).toBe(0);
+      // Something still to come from the profile (here the store) makes the missing profile an error.
+      const half = await cli(empty, ['categories', 'get', '1'], { env: tokenOnly });
+      expect(half.code).toBe(2);
+      expect(half.stderr).toContain('No profile named "ci"');
     });
 
     it('a CI job needs no config file at all', async () => {

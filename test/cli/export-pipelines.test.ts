@@ -82,6 +82,11 @@ describe('an export step in GitHub Actions', () => {
       `::error title=store-admin (exit 5)::Gave up waiting for export ${id} after 1s%3A it is still pending`.replace('%3A', ':') +
         `%0AThe export goes on; fetch it later: store-admin exports download ${id} --wait --output-file ${join(dir, 'slow.csv')}`,
     );
+    // The step's summary says it too: a failed step's summary is not left empty.
+    expect(readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8')).toContain(
+      `### store-admin failed (exit 5)\n\n\`\`\`text\nGave up waiting for export ${id} after 1s: it is still pending\n` +
+        `hint: The export goes on; fetch it later: store-admin exports download ${id} --wait --output-file ${join(dir, 'slow.csv')}\n\`\`\`\n`,
+    );
   });
 });
 

@@ -100,7 +100,7 @@ describe('exports create --wait / --download', () => {
     mkdirSync(cwd);
     const saved = await cli(['exports', 'download', '1'], cwd);
     expect(saved.code, saved.stderr).toBe(0);
-    expect(saved.stdout).toBe('');
+    expect(saved.json()).toMatchObject({ export_id: 1, path: 'export-1.csv', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(readFileSync(join(cwd, 'export-1.csv'), 'utf8')).toMatch(CSV_HEADER);
     const again = await cli(['exports', 'download', '1'], cwd);
     expect(again.code).toBe(2);

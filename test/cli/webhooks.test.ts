@@ -38,7 +38,9 @@ describe('webhooks listen --register against a sandbox store', () => {
     const envelope = JSON.parse(line!).event;
     expect(envelope).toMatchObject({ event_type: 'subscription.updated', object: 'subscription', data: { id: 1, status: 'canceled' } });
     expect(envelope.webhook.id).toBe(Number(id));
-    await listener.printed('stderr', /\d\d:\d\d:\d\d {2}subscription\.updated {2}1 {2}signature ✓ \(re-serialised body\)/);
+    // The person's line ends with the id the listen log keeps it under, which the JSON record carries too.
+    const [, received] = (await listener.printed('stderr', /\d\d:\d\d:\d\d {2}subscription\.updated {2}1 {2}signature ✓ \(re-serialised body\) {2}(rcv_[0-9a-z]+)\n/))!;
+    expect(JSON.parse(line!).id).toBe(received);
 
     listener.interrupt();
     expect(await listener.exited).toBe(0);
@@ -85,7 +87,7 @@ describe('webhooks listen --register against a sandbox store', () => {
     const [, url] = (await listener.printed('stderr', /on (http:\/\/127\.0\.0\.1:\d+\/)/))!;
     await ctx.client.webhooks.create({ body: { target: url!, events: ['customer.updated'], secret_key: 'whsec_someone_else' } });
     await ctx.client.customers.addNote({ params: { id: 2 }, body: { message: 'hello' } });
-    await listener.printed('stdout', /customer\.updated {2}2 {2}signature ✗\n/);
+    await listener.printed('stdout', /customer\.updated {2}2 {2}signature ✗ {2}rcv_[0-9a-z]+\n/);
     listener.interrupt();
     expect(await listener.exited).toBe(0);
   });
@@ -300,6 +302,13 @@ describe('webhooks trigger and the embedded sandbox', () => {
   const dir = useConfigDir();
   const cli = (args: string[]) => runCli(['--sandbox', ...args], { env: { STORE_ADMIN_CONFIG_DIR: dir } });
 
+  it('--help names every event it takes', async () => {
+    const help = (await runCli(['webhooks', 'trigger', '--help'], { env: { COLUMNS: '80' } })).stdout;
+    // Wrapped to the width: an event may sit at a line's end or start.
+    const words = help.split(/[\s,:]+/);
+    for (const event of WEBHOOK_EVENTS) expect(words, event).toContain(event);
+  });
+
   it('performs a real change that emits the event, says what it did, and delivers before exiting', async () => {
     const receiver = await startReceiver(() => 200);
     const hook = await cli(['webhooks', 'create', '--target', receiver.url, '--event', 'order.created', '--secret-key', 'whsec_trigger']);
@@ -446,8 +455,12 @@ describe.skipIf(!hasTmux)('webhooks listen in a terminal', () => {
       const r = await runCli(['--sandbox', 'webhooks', 'trigger', 'order.updated'], { env: { STORE_ADMIN_CONFIG_DIR: dir } });
       expect(r.code).toBe(0);
       const screen = await terminal.waitFor(/order\.updated {2}10001 {2}signature/);
-      expect(screen).toMatch(/^\d\d:\d\d:\d\d {2}order\.updated {2}10001 {2}signature ✓ \(re-serialised body\)$/m);
+      const [, received] = /^\d\d:\d\d:\d\d {2}order\.updated {2}10001 {2}signature ✓ \(re-serialised body\) {2}(rcv_[0-9a-z]+)$/m.exec(screen) ?? [];
+      expect(received, screen).toBeDefined();
       expect(screen).not.toContain('"event_type"');
+      // The id shown is the one to replay or show it by.
+      const kept = await runCli(['webhooks', 'deliveries', 'show', received!, '--json'], { env: { STORE_ADMIN_CONFIG_DIR: dir } });
+      expect(kept.json()).toMatchObject({ id: received, event_type: 'order.updated' });
       terminal.keys('C-c');
       expect(await terminal.exitCode()).toBe(0);
       expect(terminal.screen()).toMatch(/Removed webhook \d+\.\nStopped listening\./);

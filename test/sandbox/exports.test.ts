@@ -117,7 +117,7 @@ describe('platform rules the spec leaves out', () => {
   const ctx = useSandbox({ scopedTokens: { 'all-read': ['admin:read'], 'all-write': ['admin:write'] } });
 
   it.each([
-    [2, 'Subscription 2 is past_due: its payment is retried through a separate operation, not renewed.'],
+    [2, 'Subscription 2 is past_due: it is not renewed, its payment is retried (POST /subscriptions/2/retry/).'],
     [4, 'Subscription 4 is retrying its payment; only an active subscription can be renewed.'],
     [3, 'Subscription 3 is canceled and cannot be renewed.'],
   ])('renewing subscription %i is a 400 that says why', async (id, message) => {
