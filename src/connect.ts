@@ -39,16 +39,25 @@ const SWITCHED_OFF = ['', '0', 'false', 'no', 'off'];
 /**
  * --sandbox or STORE_ADMIN_SANDBOX: every command runs against the embedded sandbox. A value that
  * is not clearly on or off (`1\r` from a Windows .env, `enabled`) is refused: read as off, it
- * would send changes meant for the sandbox to the real store.
+ * would send changes meant for the sandbox to the real store. A flag that names another store
+ * (--base-url, --profile) beside it is a contradiction, refused rather than silently overruled.
  */
 export function sandboxRequested(options: GlobalOptions, env: NodeJS.ProcessEnv): boolean {
-  if (options.sandbox) return true;
   const value = (env.STORE_ADMIN_SANDBOX ?? '').trim().toLowerCase();
-  if (SWITCHED_ON.includes(value)) return true;
-  if (SWITCHED_OFF.includes(value)) return false;
-  throw new UsageError(`STORE_ADMIN_SANDBOX takes 1 or 0 (or true/false, yes/no, on/off); got ${JSON.stringify(env.STORE_ADMIN_SANDBOX)}, so nothing was sent`, {
-    hint: 'Set it to 1 for the embedded sandbox, or unset it for the store of your profile',
-  });
+  if (!options.sandbox && !SWITCHED_ON.includes(value) && !SWITCHED_OFF.includes(value)) {
+    throw new UsageError(`STORE_ADMIN_SANDBOX takes 1 or 0 (or true/false, yes/no, on/off); got ${JSON.stringify(env.STORE_ADMIN_SANDBOX)}, so nothing was sent`, {
+      hint: 'Set it to 1 for the embedded sandbox, or unset it for the store of your profile',
+    });
+  }
+  const by = options.sandbox ? '--sandbox' : SWITCHED_ON.includes(value) ? `STORE_ADMIN_SANDBOX=${value}` : undefined;
+  if (!by) return false;
+  const other = options.baseUrl !== undefined ? '--base-url' : options.profile !== undefined ? '--profile' : undefined;
+  if (other) {
+    throw new UsageError(`${by} runs the command against the embedded sandbox, and ${other} names another store: give one of them`, {
+      hint: by === '--sandbox' ? `Drop --sandbox to use ${other}, or drop ${other}` : `Unset STORE_ADMIN_SANDBOX to use ${other}, or drop ${other}`,
+    });
+  }
+  return true;
 }
 
 export async function connect(options: GlobalOptions, io: IO, output: Pick<Output, 'prose' | 'log'>): Promise<Connection> {

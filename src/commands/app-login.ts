@@ -5,9 +5,11 @@
 // token is.
 import { randomBytes } from 'node:crypto';
 import { AuthError, InterruptedError, StoreAdminError, UsageError } from '../api/errors.js';
+import { createClient } from '../api/client.js';
 import { AUTHORIZE_PATH } from '../api/oauth.js';
 import { proxyFromEnv } from '../api/proxy.js';
-import { operationScopes, parseScopes } from '../api/scopes.js';
+import { operationScopes, parseScopes, PLATFORM_SCOPES } from '../api/scopes.js';
+import { nearest } from '../fields/nearest.js';
 import type { Context } from '../context.js';
 import { DEFAULTS } from '../defaults.js';
 import { maskToken } from '../output/mask.js';
@@ -35,18 +37,20 @@ export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
   const data = store.read();
   const name = targetProfile(ctx, data, 'default');
   const { baseUrl, allowHttp } = await loginStore(ctx, name, data.profiles[name]);
+  const state = randomBytes(24).toString('base64url');
+  const url = new URL(`${baseUrl}${AUTHORIZE_PATH}`);
+  for (const [key, value] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: scopes.join(' '), state })) {
+    url.searchParams.set(key, value);
+  }
+  // Before a secret is typed or a browser opened: a link the store refuses never redirects back.
+  await checkAuthorizeLink(ctx, url.href, allowHttp);
   const clientSecret = await clientSecretFrom(ctx, opts);
   ctx.io.protect?.(clientSecret);
 
-  const state = randomBytes(24).toString('base64url');
   const listener = await listenForCallback(port, state, () =>
     ctx.output.prose("warning: refused an answer that did not carry this login's state (it did not come from this login); still waiting"),
   );
   try {
-    const url = new URL(`${baseUrl}${AUTHORIZE_PATH}`);
-    for (const [key, value] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: scopes.join(' '), state })) {
-      url.searchParams.set(key, value);
-    }
     await showConsentPage(ctx, url.href, opts.browser !== false);
     const callback = await waitForCallback(listener.callback, ctx.signal, waitSeconds(ctx.io.env));
     const login: AppLoginRequest = { name, baseUrl, allowHttp, clientId, clientSecret, redirectUri, scopes, insecureStorage: !!opts.insecureStorage };
@@ -65,7 +69,7 @@ export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
       client_id: clientId,
       scopes: granted,
       not_granted: refused,
-      token: maskToken(token),
+      token: maskToken(token, ctx.io.env),
       storage: saved.inKeychain ? 'keychain' : 'file',
     });
   } finally {
@@ -131,8 +135,16 @@ function checkOptions(opts: Options): string {
 function checkScopes(scopes: string[]): string[] {
   if (scopes.length === 0) throw new UsageError('--scopes is empty', { hint: 'Leave it out to ask for the scopes every command needs' });
   const wrong = scopes.find((scope) => !SCOPE.test(scope));
-  if (wrong) throw new UsageError(`--scopes: "${wrong}" is not a scope (scopes look like orders:read or orders:write)`);
+  if (wrong) throw new UsageError(`--scopes: "${wrong}" is not a scope (scopes look like orders:read or orders:write)${didYouMean(wrong)}`);
+  // A typo would be refused by the store only after the browser opened, or silently not granted.
+  const unknown = scopes.find((scope) => !PLATFORM_SCOPES.includes(scope));
+  if (unknown) throw new UsageError(`--scopes: "${unknown}" is not one of the platform's scopes${didYouMean(unknown)}`);
   return scopes;
+}
+
+function didYouMean(scope: string): string {
+  const guess = nearest(scope, PLATFORM_SCOPES);
+  return guess ? `; did you mean ${guess}?` : '';
 }
 
 /** Never an argument: a file (or stdin), the environment, or a masked prompt at a terminal. */
@@ -159,11 +171,59 @@ async function clientSecretFrom(ctx: Context, opts: Options): Promise<string> {
   return secret;
 }
 
+/** Where the store's error page says what went wrong: its title, then the first paragraph. */
+const ERROR_PAGE_LIMIT = 64 * 1024;
+
+/**
+ * Opens the consent page's link as the browser will, without a token: a store that refuses the
+ * request itself (an unknown client id, a redirect URI not among the app's Redirect URLs) answers
+ * it with an error page that never sends the browser back, so the login would wait out its whole
+ * time for nothing. That answer (4xx) ends the login at once, saying what the page says. A page
+ * (200) or a redirect to the store's sign-in (3xx) is what a person goes on from.
+ */
+async function checkAuthorizeLink(ctx: Context, link: string, allowHttp: boolean): Promise<void> {
+  const client = createClient({ baseUrl: new URL(link).origin, allowHttp, proxy: proxyFromEnv(ctx.io.env) });
+  try {
+    const answer = await client.openLink(link, { signal: ctx.signal }).catch(() => undefined);
+    // Not reachable now: the browser tries for itself, and the wait says when nothing came.
+    if (!answer) return;
+    let html = '';
+    if (answer.status >= 400 && answer.status < 500) {
+      for await (const chunk of answer.body) {
+        html += String(chunk);
+        if (html.length > ERROR_PAGE_LIMIT) break;
+      }
+    }
+    answer.body.destroy();
+    answer.done();
+    if (answer.status < 400 || answer.status >= 500) return;
+    const said = pageText(html);
+    throw new AuthError(`The store refused the login before anyone could approve it (${answer.status}${said ? `: ${said}` : ''}); nothing was saved`, {
+      hint: "Check --client-id against the app's settings, and that the redirect URI printed above is one of its Redirect URLs (--redirect-port picks the port)",
+    });
+  } finally {
+    await client.close();
+  }
+}
+
+/** An HTML page's title and first paragraph, as one plain line. */
+function pageText(html: string): string {
+  const plain = (fragment: string | undefined) =>
+    (fragment ?? '')
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/&(amp|lt|gt|quot|#39);/g, (_entity, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? '')
+      .replace(/\s+/g, ' ')
+      .trim();
+  const title = plain(/<title[^>]*>([^]*?)<\/title>/i.exec(html)?.[1]);
+  const paragraph = plain(/<p[^>]*>([^]*?)<\/p>/i.exec(html)?.[1]);
+  return [title, paragraph].filter(Boolean).join(' — ').slice(0, 300);
+}
+
 /** The URL is always printed (it holds no secret): a browser that did not come up leaves the person a way on. */
 async function showConsentPage(ctx: Context, url: string, open: boolean): Promise<void> {
   const write = (line: string) => ctx.output.log(`${line}\n`);
   if (!open) {
-    write('Open this URL in a browser to approve the app:');
+    write('No browser opened (--no-browser); open this URL to approve the app:');
   } else {
     const outcome = await openBrowser(url, ctx.io.env);
     write(outcome.opened ? `Opened the store's consent page with ${outcome.by}; if no browser came up, open this URL:` : `Could not open a browser (${outcome.reason}); open this URL to approve the app:`);

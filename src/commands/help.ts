@@ -41,15 +41,20 @@ export const HELP_TOPICS: Record<string, string> = {
   COLUMNS                  width of a table forced into a pipe with -o table (default 80)
   GITHUB_OUTPUT            set by GitHub Actions: exports and webhooks apply append their
                            results there as step outputs (docs/ci.md)
-  GITHUB_STEP_SUMMARY      set by GitHub Actions: they append a short Markdown summary there
+  GITHUB_STEP_SUMMARY      set by GitHub Actions: they append a short Markdown summary there,
+                           and a failure its exit code, message and hint
   GITHUB_ACTIONS           true on GitHub Actions: an error is also printed as an ::error
                            annotation
+  CI                       set by CI systems: a token never shows its last 4 characters (***)
   NO_COLOR                 set to anything to disable colour
   FORCE_COLOR              1, 2 or 3 forces colour even when output is not a terminal
 
 Flags win over the environment, which wins over the active profile: --base-url beats
 everything, a profile named with --profile beats STORE_ADMIN_BASE_URL and STORE_ADMIN_TOKEN, and
-those beat the profile chosen by STORE_ADMIN_PROFILE or the active one.
+those beat the profile chosen by STORE_ADMIN_PROFILE or the active one. A profile that
+STORE_ADMIN_PROFILE names but that does not exist is an error only when something would come from
+it: with STORE_ADMIN_TOKEN and the store (STORE_ADMIN_BASE_URL or --base-url) given, it is unused.
+--sandbox (or STORE_ADMIN_SANDBOX) beside --base-url or --profile is refused (exit 2).
 
 A token goes only to the store it came with: a profile's to that profile's store, and
 STORE_ADMIN_TOKEN, when STORE_ADMIN_BASE_URL is set, to that store alone (another store gets no
@@ -129,11 +134,11 @@ export function registerHelp(program: Command, { io, output }: Context): void {
         // Made from the options themselves, so it cannot drift from them.
         const helper = program.createHelp();
         helper.prepareContext({ helpWidth: program.configureOutput().getOutHelpWidth?.() });
-        output.text(formatGlobalFlags(program, helper));
+        await output.page(formatGlobalFlags(program, helper));
         return;
       }
       if (first && names.length === 1 && HELP_TOPICS[first]) {
-        output.text(wrapTopic(helpTopic(first, program), helpWidth(io.stdout)));
+        await output.page(wrapTopic(helpTopic(first, program), helpWidth(io.stdout)));
         return;
       }
       let command: Command = program;

@@ -10,7 +10,7 @@ import { jsonText, printableLine, safeText } from '../printable.js';
 import type { ColorLevel } from './color.js';
 import { querier, rawLines } from './query.js';
 import { recordLines, type RecordSink } from './record-lines.js';
-import type { RunSignals } from './pager.js';
+import { writeOut, type RunSignals } from './pager.js';
 import { render, type Format } from './render.js';
 import { startSpinner } from './spinner.js';
 import { statusLine, type StatusLine } from './status-line.js';
@@ -64,6 +64,8 @@ export interface Output {
   log(text: string, paint?: Painter): void;
   /** Text on stdout that is itself the answer, whatever the format: help, a completion script, a token. */
   text(text: string, paint?: Painter): void;
+  /** Text for a person to read on stdout (help), through the pager when it is longer than the screen. */
+  page(text: string): Promise<void>;
   /** The store's text on stdout byte for byte, for a script that asked for it as it is (`api`'s body in a pipe). */
   data(text: string): void;
   /** A workflow command for the CI runner on stderr (`::error …`), written as it is: its maker escapes what it holds. */
@@ -93,12 +95,14 @@ export function createOutput(io: IO, settings: () => OutputSettings, signals: Ru
       })
       .join('\n');
   };
+  const page = (text: string) => writeOut(forPeople(text), io, signals);
   return {
     async result(data, options = {}) {
       const { format, query, raw, color } = settings();
       const chosen = options.table === false && format === 'table' ? 'json' : format;
       if (chosen === 'table' && options.text && query === undefined && !(raw && rawLines(data ?? null) !== undefined)) {
-        return stdout(forPeople(options.text(data)));
+        // Long text for a person is paged, as a table is.
+        return page(options.text(data));
       }
       await render(data, io, { format: chosen, query, raw, color, signals, ...(options.view ? { view: options.view } : {}) });
     },
@@ -122,6 +126,7 @@ export function createOutput(io: IO, settings: () => OutputSettings, signals: Ru
     runnerCommand(command) {
       status().above(() => io.stderr.write(command));
     },
+    page,
     writable: async () => (await import('./writable.js')).writableOver(io.stdout),
     spinner: (text) => (settings().quiet ? () => {} : (status(), startSpinner(io.stderr, text))),
     get status() {

@@ -1,6 +1,6 @@
 // What a single run and a bulk run share: positional arguments (asked for at a terminal when
 // missing) and flags made into validated input, and errors that name the flag or argument at fault.
-import { UsageError, ValidationError } from '../api/errors.js';
+import { dotted, UsageError, ValidationError } from '../api/errors.js';
 import { operations, type ParamKind } from '../api/operations.js';
 import { prepareCallWith, type PreparedCall } from '../api/prepare.js';
 import { paramsSchema } from '../api/validate.js';
@@ -43,8 +43,8 @@ export async function validated(spec: OperationCommand, input: Input, opts?: Run
 /** Names the flag or argument behind each bad field, with the value as typed and the nearest allowed one. */
 function explain(error: ValidationError, spec: OperationCommand, input: Input, opts: RunFlags = {}) {
   const parts = error.issues.map((issue) => {
-    const [where, field, ...rest] = issue.path.split('.');
-    let label = issue.path;
+    const [where, field, ...rest] = issue.path.map(String);
+    let label = dotted(issue.path);
     let value: unknown;
     let suggestion: string | undefined;
     if (where === 'params' && field) {

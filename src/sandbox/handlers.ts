@@ -87,7 +87,7 @@ export const handlers: Handlers = {
 
   'subscriptions.renew': ({ state, params, now, emit }) => {
     const subscription = findSubscription(state, params.id);
-    // The platform renews only active subscriptions; a past_due one is retried by another operation.
+    // The platform renews only active subscriptions; a past_due one's payment is retried by its retry operation.
     if (subscription.status !== 'active') throw badRequest(renewRefusal(params.id, subscription.status));
     renewSubscription(state, subscription, now, emit);
     return subscriptionAnswer(subscription);
@@ -296,14 +296,15 @@ function checkRemovable(line: OrderLine) {
   }
 }
 
-const RENEW_REFUSALS = new Map([
-  ['past_due', 'is past_due: its payment is retried through a separate operation, not renewed'],
-  ['retrying', 'is retrying its payment; only an active subscription can be renewed'],
-  ['canceled', 'is canceled and cannot be renewed'],
+const RENEW_REFUSALS = new Map<string, (id: number) => string>([
+  // The platform's reference has the operation that does it: POST /subscriptions/{id}/retry/.
+  ['past_due', (id) => `is past_due: it is not renewed, its payment is retried (POST /subscriptions/${id}/retry/)`],
+  ['retrying', () => 'is retrying its payment; only an active subscription can be renewed'],
+  ['canceled', () => 'is canceled and cannot be renewed'],
 ]);
 
 function renewRefusal(id: number, status: unknown): string {
-  const why = RENEW_REFUSALS.get(String(status)) ?? `is ${String(status)}; only an active subscription can be renewed`;
+  const why = RENEW_REFUSALS.get(String(status))?.(id) ?? `is ${String(status)}; only an active subscription can be renewed`;
   return `Subscription ${id} ${why}.`;
 }
 

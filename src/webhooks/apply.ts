@@ -66,8 +66,8 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
 
 async function carryOut(ctx: Context, options: ApplyOptions, declared: DeclaredWebhook[], client: StoreClient): Promise<ApplyResult> {
   const dryRun = !!ctx.options.dryRun;
-  // The platform allows 4 requests a second per token; a long plan keeps under it.
-  const limiter = rateLimiter(DEFAULTS.rate);
+  // The platform allows 4 requests a second per token; a long plan keeps under it (on the run's clock).
+  const limiter = rateLimiter(DEFAULTS.rate, ctx.clock);
   const store = await readStore(client, ctx, () => limiter.acquire());
   const steps = planWebhooks(declared, store, options);
   const results: StepResult[] = steps.map(({ action, name, id, changes }) => ({

@@ -45,9 +45,9 @@ const file = z.strictObject({ webhooks: z.array(entry) });
 
 type Entry = z.output<typeof entry>;
 
-/** `webhooks.2.target` → `webhooks[2].target`. */
-function placeOf(path: string): string {
-  return path.split('.').reduce((place, part) => (/^\d+$/.test(part) ? `${place}[${part}]` : place ? `${place}.${part}` : part), '');
+/** `['webhooks', 2, 'target']` → `webhooks[2].target`. */
+function placeOf(path: readonly (string | number)[]): string {
+  return path.reduce<string>((place, part) => (typeof part === 'number' ? `${place}[${part}]` : place ? `${place}.${part}` : part), '');
 }
 
 export interface ReadOptions {

@@ -165,9 +165,11 @@ async function receive(listener: Listener, req: IncomingMessage, res: ServerResp
     return;
   }
   const event = String(envelope?.event_type ?? '?');
+  // The listen log's id, shown with the delivery: what `webhooks replay` and `deliveries show` take.
+  const id = newReceivedId();
   if (only.size > 0 && !only.has(event)) {
     res.writeHead(200).end();
-    return keep(listener, req, body, envelope, 200);
+    return keep(listener, id, req, body, envelope, 200);
   }
   const signature = header(req, WEBHOOK_SIGNATURE_HEADER);
   const check = secret === undefined ? undefined : verifyWebhookSignature(body, signature, secret);
@@ -175,15 +177,15 @@ async function receive(listener: Listener, req: IncomingMessage, res: ServerResp
   if (options.forwardTo) outcome = await handOn(listener, req, res, body, envelope, check);
   else res.writeHead(200).end();
   // The event's type and id are the sender's text: shown without control characters.
-  const line = printableLine(`${new Date().toTimeString().slice(0, 8)}  ${event}  ${objectId(envelope.data)}  ${signatureMark(check, signature)}${outcome}`);
+  const line = printableLine(`${new Date().toTimeString().slice(0, 8)}  ${event}  ${objectId(envelope.data)}  ${signatureMark(check, signature)}${outcome}  ${id}`);
   if (ctx.format !== 'table') {
     // Each record keeps the headers and the body as received, so `webhooks verify` can check it later.
-    listener.records.write({ received_at: new Date().toISOString(), headers: withoutCredentials(receivedHeaders(req)), body: body.toString('utf8'), event: envelope });
+    listener.records.write({ id, received_at: new Date().toISOString(), headers: withoutCredentials(receivedHeaders(req)), body: body.toString('utf8'), event: envelope });
     ctx.output.prose(line);
   } else {
     ctx.output.text(`${line}\n`);
   }
-  await keep(listener, req, body, envelope, res.statusCode);
+  await keep(listener, id, req, body, envelope, res.statusCode);
 }
 
 /**
@@ -218,11 +220,11 @@ async function handOn(listener: Listener, req: IncomingMessage, res: ServerRespo
 }
 
 /** Appends the delivery to the listen log, so it can be looked at and replayed later. */
-async function keep(listener: Listener, req: IncomingMessage, body: Buffer, envelope: Record<string, any>, status: number) {
+async function keep(listener: Listener, id: string, req: IncomingMessage, body: Buffer, envelope: Record<string, any>, status: number) {
   const { ctx } = listener;
   const flat = Object.fromEntries(Object.entries(withoutCredentials(receivedHeaders(req))).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
   await appendReceived(ctx.io.env, {
-    id: newReceivedId(),
+    id,
     at: new Date().toISOString(),
     // The path only: an absolute-form request line must not choose where a replay goes.
     url: `${listener.address}${req.url?.startsWith('/') ? req.url.slice(1) : ''}`,

@@ -3,12 +3,14 @@
 // refuse: each first reads something only a sandbox answers, and changes nothing on a store that
 // does not.
 import * as z from 'zod/mini';
-import { StoreAdminError, UsageError } from '../api/errors.js';
+import { AuthError, StoreAdminError, UsageError } from '../api/errors.js';
+import type { Context } from '../context.js';
 import type { StoreClient } from '../api/client.js';
 import { operations } from '../api/operations.js';
 import { readCappedBody } from '../capped-body.js';
 import { quotedExcerpt } from '../printable.js';
 import { SANDBOX_PATH, SANDBOX_ROUTES } from '../sandbox/paths.js';
+import type { ClockMove } from '../sandbox/scheduler.js';
 
 /**
  * The sandbox's own paths need no API version, but the client sends one with every request: the
@@ -57,6 +59,7 @@ const ANSWERS = {
     renewals: z.array(z.looseObject({ subscription: count, order: z.string(), at: time })),
     exports: z.array(z.looseObject({ id: count, at: time })),
     delivery_attempts: count,
+    webhooks_switched_off: z.array(z.looseObject({ webhook: count, at: time, attempt: count, delivery: z.string(), answer: z.string() })),
   }),
   deliveries: z.looseObject({ deliveries: z.array(delivery) }),
   // One attempt, as shown: with the sandbox's check of its signature.
@@ -74,6 +77,7 @@ const ANSWERS = {
 /** The shape of the answer to a sandbox path (GET, or POST for a change). */
 function answerShape(rest: string, method: 'GET' | 'POST'): z.ZodMiniType | undefined {
   if (rest === SANDBOX_ROUTES.clock) return method === 'GET' ? ANSWERS.clock : ANSWERS.move;
+  if (rest === SANDBOX_ROUTES.reset) return ANSWERS.clock;
   if (rest === SANDBOX_ROUTES.deliveries) return ANSWERS.deliveries;
   if (rest.startsWith(SANDBOX_ROUTES.deliveries)) return method === 'GET' ? ANSWERS.shown : ANSWERS.delivery;
   if (rest === SANDBOX_ROUTES.webhooks) return ANSWERS.webhooks;
@@ -122,6 +126,7 @@ export async function sandboxRead<T>(client: StoreClient, what: string, rest: st
 export async function sandboxWrite<T>(client: StoreClient, rest: string, body: unknown): Promise<T> {
   const answer = await client.raw({ method: 'POST', path: sandboxUrl(client, rest), version: VERSION, body });
   if (answer.status === 400) throw new UsageError(sandboxProblem(answer.body));
+  if (answer.status === 401 || answer.status === 403) throw new AuthError(sandboxProblem(answer.body));
   if (answer.status !== 200) throw new StoreAdminError(sandboxProblem(answer.body));
   return checked<T>(client, rest, 'POST', answer.body);
 }
@@ -165,4 +170,26 @@ export async function sendSandboxSample(client: StoreClient, event: string): Pro
     throw new StoreAdminError(`The sandbox did not send ${event}: ${typeof body?.detail === 'string' ? body.detail : `status ${answer.status}`}`);
   }
   return { said: body.said, webhooks: body.webhooks as number[] };
+}
+
+/**
+ * Moves the sandbox's clock on to its next change due (a renewal, an export turning available),
+ * which then happens; says what it did, or undefined when nothing is due. `what` names the command.
+ */
+export async function advanceToNextChange(client: StoreClient, what: string): Promise<ClockMove | undefined> {
+  const { next_change_at: next } = await sandboxRead<{ next_change_at?: unknown }>(client, what, SANDBOX_ROUTES.clock);
+  if (typeof next !== 'string') return undefined;
+  return sandboxWrite<ClockMove>(client, SANDBOX_ROUTES.clock, { to: next });
+}
+
+/** Restores a running sandbox's seed data and clock (its full-access token needed); refused on a real store. */
+export async function resetSandbox(client: StoreClient): Promise<{ now: string }> {
+  if (!(await isSandbox(client))) throw notASandbox(client, 'sandbox reset');
+  return sandboxWrite<{ now: string }>(client, SANDBOX_ROUTES.reset, {});
+}
+
+/** The command that restores the seed data of the sandbox a run uses: the embedded one, or the running one at its URL. */
+export async function resetCommand(ctx: Context): Promise<string> {
+  const { store } = await ctx.destination();
+  return store === 'embedded sandbox' ? 'store-admin sandbox reset' : `store-admin sandbox reset --base-url ${new URL((await ctx.client()).baseUrl).origin}`;
 }

@@ -3,14 +3,12 @@
 // causes (a new customer, an updated fulfillment, …) is sent with a seeded object of its kind and
 // nothing changed. --set edits the request that makes a change, the one a user would send, so the
 // payload shows it. Says what it did and which webhooks it reached, and warns when none subscribes.
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError, InterruptedError, StoreAdminError, UsageError } from '../api/errors.js';
+import { ApiError, StoreAdminError, UsageError } from '../api/errors.js';
 import type { StoreClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import type { ZodMiniType } from 'zod/mini';
 import { EVENTS_BY_CHANGE, EVENTS_WITHOUT_CHANGE } from '../sandbox/events.js';
-import { SEED } from '../sandbox/seed-data.js';
-import { sandboxWebhooks, sendSandboxSample } from './sandbox-admin.js';
+import { advanceToNextChange, resetCommand, sandboxWebhooks, sendSandboxSample } from './sandbox-admin.js';
 
 interface Change {
   /** What the change did, in a sentence. */
@@ -30,17 +28,18 @@ interface Fixture {
   run(client: StoreClient, body: Body, edited: boolean, signal: AbortSignal): Promise<Change>;
 }
 
-// The seeded objects the changes start from (sandbox/seed-data.ts).
-const [FIRST_ORDER] = SEED.orders;
-const ORDER: string = FIRST_ORDER!.number!;
-const CUSTOMER: number = FIRST_ORDER!.user!.id!;
-/** The first order's payment, which a dispute is opened on. */
-const TRANSACTION: number = FIRST_ORDER!.transactions![0]!.id!;
-const SUBSCRIPTION: number = SEED.subscriptions.find((s) => s.status === 'active')!.id!;
-/** Only an active subscription renews: the seed's others follow if an earlier run canceled the first, or changed their status. */
-const RENEWABLE: number[] = SEED.subscriptions.filter((s) => s.status !== 'canceled').map((s) => s.id!);
+/**
+ * The objects of the sandbox's seed data the changes start from, named here as a user would name
+ * them (a test holds them to the seed): the first order, its customer, its payment (a dispute is
+ * opened on it), the active subscription, and the subscriptions tried in turn for a renewal. Only
+ * an active one renews; the others follow if an earlier run canceled the first, or changed its status.
+ */
+export const FIXTURES = { order: '10001', customer: 1, transaction: 501, subscription: 1, renewable: [1, 2, 4] } as const;
+const { order: ORDER, customer: CUSTOMER, transaction: TRANSACTION, subscription: SUBSCRIPTION, renewable: RENEWABLE } = FIXTURES;
 
 const NOTE = { message: 'Note added by store-admin webhooks trigger' };
+/** Changes the clock may pass on its way to a new export's moment (renewals due before it). */
+const MAX_CLOCK_MOVES = 20;
 // The renewal order is made from the subscription: --set changes the subscription first.
 const RENEWAL = { change: 'subscriptions.renew', sets: 'subscriptions.update', body: {}, run: renewOne } as const;
 const DISPUTE = { change: 'disputes.create', sets: 'disputes.create', body: { transaction: TRANSACTION, type: 'chargeback' }, run: disputeOne } as const;
@@ -85,19 +84,20 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
     body: { type: 'order_list', date_from: '2026-01-01T00:00:00Z', date_to: '2026-01-31T23:59:59Z' },
     run: async (client, body, _edited, signal) => {
       const created = await client.exports.create({ body: body as never });
-      // As on the platform, the event is sent when the export turns available, not when it is created:
-      // a sandbox makes it available within seconds, so two minutes means something is wrong.
-      for (let polls = 0; ; polls++) {
-        if ((await client.exports.get({ params: { id: Number(created.id) } }, { signal })).status === 'available') break;
-        if (polls === 240) throw new StoreAdminError(`Export ${created.id} was created but did not turn available within 2 minutes, so export.created was not sent`);
-        await sleep(500, undefined, { signal }).catch(() => {
-          throw new InterruptedError(`Interrupted: export ${created.id} was created; export.created is sent when it turns available`);
-        });
+      const id = Number(created.id);
+      // As on the platform, the event is sent when the export turns available, not when it is
+      // created: the sandbox's clock is moved on to that moment rather than waited for.
+      for (let moves = 0; (await client.exports.get({ params: { id } }, { signal })).status !== 'available'; moves++) {
+        const moved = moves < MAX_CLOCK_MOVES ? await advanceToNextChange(client, 'webhooks trigger') : undefined;
+        if (!moved) throw new StoreAdminError(`Export ${created.id} was created but did not turn available, so export.created was not sent`);
       }
-      return { did: `Created export ${created.id} (${created.type}, ${created.date_from} to ${created.date_to}) and waited until it was available`, object_id: created.id ?? '' };
+      return { did: `Created export ${created.id} (${created.type}, ${created.date_from} to ${created.date_to}) and moved the sandbox's clock on to when it turned available`, object_id: created.id ?? '' };
     },
   },
 } satisfies Record<string, Fixture>));
+
+/** Every event the command takes: those a change causes first, then those sent with a seeded object. */
+export const TRIGGERABLE_EVENTS: readonly string[] = [...TRIGGERS.keys(), ...EVENTS_WITHOUT_CHANGE];
 
 /** The fields inside the free-form objects of a body that the platform knows, by `operation.field`. */
 const NESTED: Record<string, () => Promise<{ shape: Record<string, unknown> }>> = {
@@ -129,7 +129,8 @@ export async function bodyWithSets(event: string, fixture: Fixture, sets: readon
     const issuesWith = (value: unknown) => {
       setAt(body, path, value);
       const parsed = schema.safeParse(body);
-      return parsed.success ? [] : toFieldIssues('', parsed.error.issues, body).filter((i) => i.path === path.join('.') || i.path === '' || path.join('.').startsWith(`${i.path}.`));
+      // The issues of the path set, or of an object on the way to it (or of the whole body).
+      return parsed.success ? [] : toFieldIssues('', parsed.error.issues, body).filter((i) => i.path.length <= path.length && i.path.every((key, n) => key === path[n]));
     };
     let issues = issuesWith(text);
     if (issues.length > 0) {
@@ -190,10 +191,11 @@ async function disputeOne(client: StoreClient, body: Body): Promise<Change> {
   return { did: `Opened dispute ${dispute.id}${on}`, object_id: dispute.id ?? '' };
 }
 
+/** The seed's objects are used up: `trigger` adds how to restore them, for the sandbox in use. */
+class Exhausted extends StoreAdminError {}
+
 function exhausted(why: string) {
-  return new StoreAdminError(`Cannot trigger the event: ${why}`, {
-    hint: 'Restore the seed data: store-admin sandbox reset (or restart `store-admin sandbox`)',
-  });
+  return new Exhausted(`Cannot trigger the event: ${why}`);
 }
 
 function noSubscriber(event: string): string {
@@ -211,7 +213,7 @@ export interface TriggerResult extends Change {
 export async function trigger(ctx: Context, event: string, sets: readonly string[] = []): Promise<TriggerResult> {
   const fixture = TRIGGERS.get(event);
   if (!fixture && !EVENTS_WITHOUT_CHANGE.includes(event)) {
-    throw new UsageError(`The sandbox cannot trigger "${event}"`, { hint: `It can trigger: ${[...TRIGGERS.keys(), ...EVENTS_WITHOUT_CHANGE].join(', ')}` });
+    throw new UsageError(`The sandbox cannot trigger "${event}"`, { hint: `It can trigger: ${TRIGGERABLE_EVENTS.join(', ')}` });
   }
   if (ctx.options.dryRun) throw new UsageError('webhooks trigger makes a real change in the sandbox; it has no --dry-run');
   if (!fixture && sets.length > 0) {
@@ -227,7 +229,10 @@ export async function trigger(ctx: Context, event: string, sets: readonly string
     return { event, did: `Sent ${event} with ${sent.said}: no change in the sandbox's API causes it, so nothing was changed`, object_id: '', emitted: [event], webhooks: sent.webhooks };
   }
   const reached = before.filter((w) => w.active && w.events.includes(event)).map((w) => w.id);
-  const change = await fixture.run(client, body, sets.length > 0, ctx.signal);
+  const change = await fixture.run(client, body, sets.length > 0, ctx.signal).catch(async (error: unknown) => {
+    if (error instanceof Exhausted) error.hint = `Restore the seed data: ${await resetCommand(ctx)}`;
+    throw error;
+  });
   if (reached.length === 0) ctx.output.prose(noSubscriber(event));
   return { event, ...change, emitted: EVENTS_BY_CHANGE[fixture.change], webhooks: reached };
 }

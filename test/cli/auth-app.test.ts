@@ -102,7 +102,9 @@ describe('auth login --app (scripted)', () => {
     expect(await runStandIn(url)).toBe(0);
     const end = keep(await run.exited);
     expect(end.code, end.stderr).toBe(0);
-    expect(end.stderr).toContain('Open this URL in a browser to approve the app:');
+    // As the README tells a script to find it: the line after the one that says "open this URL".
+    const lines = end.stderr.split('\n');
+    expect(lines[lines.findIndex((line) => line.includes('open this URL')) + 1]?.trim()).toBe(url);
     remember(dir);
     expect((await cli(dir, ['categories', 'get', '1'])).code).toBe(0);
   });
@@ -217,9 +219,10 @@ describe('auth login --app (scripted)', () => {
   });
 
   it('the port in use: one line naming --redirect-port, exit 1', async () => {
+    // The app's registered port, taken by another program: the store would accept the link.
     const taken: Server = createServer();
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    const busy = (taken.address() as { port: number }).port;
+    await new Promise<void>((resolve) => taken.listen(port, '127.0.0.1', resolve));
+    const busy = port;
     const dir = freshDir();
     const end = keep(await startLogin(['--client-id', 'sandbox-app', '--base-url', sandbox.url, '--redirect-port', String(busy)], { STORE_ADMIN_CONFIG_DIR: dir, STORE_ADMIN_CLIENT_SECRET: SECRET }).exited);
     await new Promise((resolve) => taken.close(resolve));
@@ -233,6 +236,8 @@ describe('auth login --app (scripted)', () => {
     [[], {}, /^store-admin: No client secret given$/m, 'no secret and no terminal'],
     [['--client-secret-file', '/nonexistent/secret'], {}, /--client-secret-file/, 'an unreadable secret file'],
     [['--scopes', 'orders:read bogus'], { STORE_ADMIN_CLIENT_SECRET: SECRET }, /^store-admin: --scopes: "bogus" is not a scope/m, 'a bad scope'],
+    [['--scopes', 'orders:reed'], { STORE_ADMIN_CLIENT_SECRET: SECRET }, /^store-admin: --scopes: "orders:reed" is not a scope \(scopes look like orders:read or orders:write\); did you mean orders:read\?$/m, 'a misspelt scope'],
+    [['--scopes', 'order:write'], { STORE_ADMIN_CLIENT_SECRET: SECRET }, /^store-admin: --scopes: "order:write" is not one of the platform's scopes; did you mean orders:write\?$/m, 'a scope the platform does not have'],
     [['--redirect-port', '0'], { STORE_ADMIN_CLIENT_SECRET: SECRET }, /^store-admin: --redirect-port takes 1 to 65535 \(got "0"\)$/m, 'port 0'],
     [['--with-token'], { STORE_ADMIN_CLIENT_SECRET: SECRET }, /^store-admin: --with-token and --app contradict each other$/m, '--with-token'],
   ])('refuses %j with exit 2 before listening (%s)', async (extra, env, message) => {
@@ -242,6 +247,28 @@ describe('auth login --app (scripted)', () => {
     expect(end.stderr).toMatch(message);
     expect(end.stderr).not.toContain('/oauth2/authorize/');
   });
+
+  it.each([
+    [['--client-id', 'no-such-app'], port => port, /Unknown app — No app with the client id "no-such-app" is installed on this store\./],
+    [[], async () => freePort(), /Redirect URL not registered — "http:\/\/127\.0\.0\.1:\d+\/callback" is not one of the app's Redirect URLs/],
+  ] as [string[], (port: number) => number | Promise<number>, RegExp][])(
+    'a link the store refuses (%j) ends the login at once with what its page says: no secret asked, no browser, no wait',
+    async (extra, portOf, said) => {
+      const dir = freshDir();
+      const redirectPort = await portOf(port);
+      // No secret given and no terminal: had the login gone on, it would have stopped there (exit 2) instead.
+      const run = startLogin(['--client-id', 'sandbox-app', '--base-url', sandbox.url, '--redirect-port', String(redirectPort), ...extra], { STORE_ADMIN_CONFIG_DIR: dir, BROWSER: STAND_IN });
+      const end = keep(await run.exited);
+      expect(end.code, end.stderr).toBe(4);
+      const [message, hint] = end.stderr.split('\n').filter((line) => /^(store-admin|hint):/.test(line));
+      expect(message).toMatch(/^store-admin: The store refused the login before anyone could approve it \(400: /);
+      expect(message).toMatch(said);
+      expect(message).toMatch(/; nothing was saved$/);
+      expect(hint).toBe("hint: Check --client-id against the app's settings, and that the redirect URI printed above is one of its Redirect URLs (--redirect-port picks the port)");
+      expect(end.stderr).not.toContain('Waiting for the store');
+      expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    },
+  );
 
   it('the app flags need --app, and --app needs --client-id', async () => {
     const dir = freshDir();
@@ -285,6 +312,25 @@ describe('auth login --app (scripted)', () => {
       const probe = createServer();
       await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(port, '127.0.0.1', resolve));
       await new Promise((resolve) => probe.close(resolve));
+    } finally {
+      terminal.kill();
+    }
+  });
+
+  it.runIf(hasTmux)('at a terminal, a wrong --client-id is said before the secret is asked for, and nothing waits', async () => {
+    const dir = freshDir();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const terminal = Terminal.start(['auth', 'login', '--app', '--client-id', 'sandbox-ap', '--base-url', sandbox.url, '--redirect-port', String(port)], {
+      STORE_ADMIN_CONFIG_DIR: dir,
+      NO_COLOR: '1',
+    });
+    try {
+      expect(await terminal.exitCode()).toBe(4);
+      // The error is wrapped at words to the terminal's width.
+      const screen = terminal.screen().replace(/\s+/g, ' ');
+      expect(screen).toContain('The store refused the login before anyone could approve it (400: Unknown app — No app with the client id "sandbox-ap" is installed on this store.)');
+      expect(screen).not.toContain("The app's client secret");
+      expect(screen).not.toContain('Waiting for the store');
     } finally {
       terminal.kill();
     }

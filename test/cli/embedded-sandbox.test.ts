@@ -38,6 +38,25 @@ describe('the embedded sandbox', () => {
     expect(r.code).toBe(0);
     expect(r.json().types).toHaveLength(13);
   });
+
+  it('refuses a flag naming another store beside it, rather than silently using the sandbox', async () => {
+    const cases: [string[], Record<string, string>, string][] = [
+      [['--sandbox', '--base-url', 'https://shop.example.com'], {}, '--sandbox runs the command against the embedded sandbox, and --base-url names another store: give one of them'],
+      [['--sandbox', '--profile', 'prod'], {}, '--sandbox runs the command against the embedded sandbox, and --profile names another store: give one of them'],
+      [['--base-url', 'https://shop.example.com'], { STORE_ADMIN_SANDBOX: '1' }, 'STORE_ADMIN_SANDBOX=1 runs the command against the embedded sandbox, and --base-url names another store: give one of them'],
+    ];
+    for (const [flags, env, message] of cases) {
+      for (const command of [['exports', 'types'], ['auth', 'status']]) {
+        const r = await runCli([...flags, ...command], { env: { STORE_ADMIN_CONFIG_DIR: dir, ...env } });
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr.split('\n')[0]).toBe(`store-admin: ${message}`);
+        expect(r.stdout).toBe('');
+      }
+    }
+    // The environment's store gives way to the --sandbox flag, as flags win over the environment.
+    const flagWins = await runCli(['--sandbox', 'exports', 'types'], { env: { STORE_ADMIN_CONFIG_DIR: dir, STORE_ADMIN_BASE_URL: 'https://shop.example.com' } });
+    expect(flagWins.code, flagWins.stderr).toBe(0);
+  });
 });
 
 describe('STORE_ADMIN_SANDBOX', () => {

@@ -1,12 +1,15 @@
-// webhooks apply -f FILE end to end: the built CLI in its own process against a sandbox on a real
-// socket, the store read through several pages, its state checked directly.
+// webhooks apply -f FILE against a sandbox on a real socket, the store read through several pages,
+// its state checked directly. The first run is the built CLI in its own process; the others run
+// main() in process, their pacing (the platform's 4 requests a second) on a clock that never
+// waits. What a plan is made of, and what a file may say, are unit-tested (webhooks/).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import type { Webhook } from '../../src/sandbox/state.js';
-import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { FULL_TOKEN, jumpClock, useSandbox } from '../helpers.js';
+import { runInProcess } from './in-process.js';
 import { runCli, useConfigDir } from './run.js';
 import { hasTmux, Terminal } from './tmux.js';
 
@@ -41,6 +44,12 @@ async function stored(sandbox: Sandbox): Promise<Webhook[]> {
   return sandbox.store.transact((state) => Object.values(state.webhooks).map((w) => structuredClone(w)), false);
 }
 
+/** `webhooks apply ARGS` in process, paced on a clock that never waits. */
+async function applyIn(env: Record<string, string>, args: string[]) {
+  const r = await runInProcess(['webhooks', 'apply', ...args, '--secret-env', 'ORDERS_HOOK_SECRET'], env, '', { overrides: { clock: jumpClock() } });
+  return { ...r, json: () => JSON.parse(r.stdout) };
+}
+
 const changesSent = (sandbox: Sandbox) =>
   (['webhooks.create', 'webhooks.update', 'webhooks.delete'] as const).reduce((sum, id) => sum + (sandbox.counters.byOperation[id]?.received ?? 0), 0);
 
@@ -49,12 +58,12 @@ describe('webhooks apply', () => {
   const config = useConfigDir();
   const files = useFiles();
   const env = { STORE_ADMIN_BASE_URL: '', STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: config, ORDERS_HOOK_SECRET: ORDERS_SECRET };
-  const apply = (args: string[], extra: Record<string, string> = {}) =>
-    runCli(['webhooks', 'apply', ...args, '--secret-env', 'ORDERS_HOOK_SECRET'], { env: { ...env, STORE_ADMIN_BASE_URL: ctx.sandbox.url, ...extra } });
+  const apply = (args: string[], extra: Record<string, string> = {}) => applyIn({ ...env, STORE_ADMIN_BASE_URL: ctx.sandbox.url, ...extra }, args);
 
   it('creates what the file declares, prints the plan and counts, and never a secret', async () => {
     const file = files.write('webhooks.json', declared());
-    const run = await apply(['-f', file, '--json']);
+    // The built CLI, end to end.
+    const run = await runCli(['webhooks', 'apply', '-f', file, '--json', '--secret-env', 'ORDERS_HOOK_SECRET'], { env: { ...env, STORE_ADMIN_BASE_URL: ctx.sandbox.url } });
     expect(run.code, run.stderr).toBe(0);
     const result = run.json();
     expect(result).toMatchObject({ result: 'applied', dry_run: false, counts: { created: 3, updated: 0, deleted: 0, unchanged: 0 } });
@@ -238,7 +247,7 @@ describe('webhooks apply against a store that fails now and then', () => {
     const env = { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: config, ORDERS_HOOK_SECRET: ORDERS_SECRET };
     const runs: { code: number | null; result?: string; done: number }[] = [];
     for (let attempt = 0; attempt < 15 && runs.at(-1)?.code !== 0; attempt++) {
-      const run = await runCli(['webhooks', 'apply', '-f', file, '--json', '--secret-env', 'ORDERS_HOOK_SECRET'], { env });
+      const run = await applyIn(env, ['-f', file, '--json']);
       const out = run.stdout ? run.json() : undefined;
       runs.push({ code: run.code, result: out?.result, done: out ? out.counts.created + out.counts.updated : 0 });
       // A run that got as far as its plan says how to finish it.

@@ -3,6 +3,7 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ProfileStore } from '../../src/config/profiles.js';
 import { holdLock, withLockFile } from '../../src/lock.js';
 import { hostname } from 'node:os';
 import { useSandbox } from '../helpers.js';
@@ -118,6 +119,21 @@ describe('a hostile config dir', () => {
       }
       expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual(content);
     }
+  });
+
+  it('writes through the same shape it reads: a profile of the wrong shape never lands on disk, and fields it does not know are kept', async () => {
+    const dir = freshDir();
+    mkdirSync(dir, { mode: 0o700 });
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ activeProfile: 'main', profiles: { main: { baseUrl: 'https://shop.example.com', region: 'eu' } }, theme: 'dark' }), { mode: 0o600 });
+    const store = new ProfileStore(dir);
+    await expect(store.update((data) => void (data.profiles.main!.allowHttp = 'yes' as never))).rejects.toThrow(`Cannot write ${file}`);
+    await store.update((data) => void (data.profiles.other = { baseUrl: 'https://other.example.com' }));
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      activeProfile: 'main',
+      profiles: { main: { baseUrl: 'https://shop.example.com', region: 'eu' }, other: { baseUrl: 'https://other.example.com' } },
+      theme: 'dark',
+    });
   });
 
   // A real full disk: a tiny tmpfs in a private mount namespace (root, as in CI). Without one

@@ -10,7 +10,7 @@ import { EVENTS_BY_CHANGE } from '../../src/sandbox/events.js';
 import { memoryStore } from '../../src/sandbox/store.js';
 import { webhookHmac } from '../../src/api/webhook-signature.js';
 import { validInputs } from '../fixtures.js';
-import { FULL_TOKEN, until, useSandbox } from '../helpers.js';
+import { advanceClock, FULL_TOKEN, useSandbox } from '../helpers.js';
 import { independentDumps, pythonMissing, pythonSignature } from '../webhooks/python.js';
 import { outcomeLog, startReceiver, type Receiver } from '../webhooks/receiver.js';
 
@@ -39,7 +39,7 @@ describe('the event table', () => {
 
 describe('every change in the event table emits its events', () => {
   const log = outcomeLog();
-  const ctx = useSandbox({ webhooks: { onDelivery: log.onDelivery }, exportDelaySeconds: 0.2 });
+  const ctx = useSandbox({ webhooks: { onDelivery: log.onDelivery } });
   let receiver: Receiver;
   let webhookId: number;
   beforeAll(async () => {
@@ -93,16 +93,16 @@ describe('every change in the event table emits its events', () => {
     return {};
   }
 
-  /** Not a request: a new export turns available in wall time, and only then is `export.created` sent. */
+  /** Not a request: a new export turns available once its delay has passed on the sandbox's clock, and only then is `export.created` sent. */
   async function exportTurnedAvailable(): Promise<Record<string, unknown>> {
     const before = receiver.requests.length;
     const created = await ctx.client.exports.create(validInputs['exports.create']);
     expect(created.status).toBe('pending');
     expect(receiver.requests.length).toBe(before);
-    return until(`export ${created.id} to be available`, async () => {
-      const current = await ctx.client.exports.get({ params: { id: created.id! } });
-      return current.status === 'available' && (current as Record<string, unknown>);
-    }, { everyMs: 100 });
+    expect((await advanceClock(ctx.sandbox, 5_000)).exports).toEqual([expect.objectContaining({ id: created.id })]);
+    const current = await ctx.client.exports.get({ params: { id: created.id! } });
+    expect(current.status).toBe('available');
+    return current as Record<string, unknown>;
   }
 
   it.skipIf(pythonMissing)(`signs each delivery so that Python's own check accepts it${pythonMissing ? ` (skipped: ${pythonMissing})` : ''}`, () => {
@@ -131,12 +131,15 @@ describe('failed deliveries', () => {
     const w = store.state.webhooks[o.webhook]!;
     snapshots.push({ webhook: o.webhook, warning_count: w.warning_count, next_check_date: w.next_check_date, active: w.active });
   };
-  const ctx = useSandbox({ store, webhooks: { backoffMs: 2, onDelivery: (o) => (snapshot(o), log.onDelivery(o)) } });
+  // Retried on the platform's schedule, on the sandbox's clock: some 85 hours from the first try to the last.
+  const ctx = useSandbox({ store, webhooks: { onDelivery: (o) => (snapshot(o), log.onDelivery(o)) } });
 
   it(`are retried ${MAX_RETRIES} times with a rising warning_count, then the webhook is switched off`, async () => {
     const receiver = await startReceiver(() => 500);
     const { id } = await ctx.client.webhooks.create({ body: { target: receiver.url, events: ['customer.updated'] } });
     await ctx.client.call('customers.addNote', validInputs['customers.addNote']);
+    await log.until((o) => o.some((x) => x.webhook === id));
+    await advanceClock(ctx.sandbox, 4 * 86_400_000);
     await log.until((o) => o.some((x) => x.webhook === id && x.deactivated));
     const mine = snapshots.filter((s) => s.webhook === id);
     expect(receiver.requests).toHaveLength(MAX_RETRIES + 1);
@@ -167,12 +170,15 @@ describe('failed deliveries', () => {
     await gone.close();
     const { id } = await ctx.client.webhooks.create({ body: { target: gone.url, events: ['export.created'] } });
     await ctx.client.call('exports.create', validInputs['exports.create']);
+    // export.created goes out when the export turns available, 5 s on.
+    await advanceClock(ctx.sandbox, 5_000);
     const refused = await log.until((o) => o.some((x) => x.webhook === id));
     expect(refused.find((o) => o.webhook === id)).toMatchObject({ ok: false, failures: 1, error: expect.stringMatching(/^Connection refused by 127\.0\.0\.1:\d+$/) });
     // The seed's webhook 1 points at a .example host, which never resolves.
+    const before = log.list.length;
     await ctx.client.call('orders.addNote', validInputs['orders.addNote']);
-    const reserved = await log.until((o) => o.some((x) => x.webhook === 1));
-    expect(reserved.find((o) => o.webhook === 1)?.error).toMatch(/reserved name/);
+    const reserved = await log.until((o) => o.slice(before).some((x) => x.webhook === 1));
+    expect(reserved.slice(before).find((o) => o.webhook === 1)?.error).toMatch(/reserved name/);
   });
 });
 

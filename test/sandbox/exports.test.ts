@@ -1,23 +1,14 @@
-// Exports as the platform's guide runs them, over real sockets: pending, then available after a
-// wall-time delay; the file only through a signed link that expires; and the platform's other
+// Exports as the platform's guide runs them, over real sockets: pending, then available once its
+// delay has passed on the sandbox's clock; the file only through a signed link that expires; and the platform's other
 // rules the spec leaves out (renewals, request_status values, super-scopes).
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
-import { createClient } from '../../src/api/client.js';
 import { operations } from '../../src/api/operations.js';
-import { until, useSandbox } from '../helpers.js';
-
-/** Polls until the export is available: the sandbox's delay is short. */
-function untilAvailable(client: ReturnType<typeof createClient>, id: number) {
-  return until(`export ${id} to be available`, async () => {
-    const current = await client.exports.get({ params: { id } });
-    return current.status === 'available' && current;
-  }, { everyMs: 50 });
-}
+import { advanceClock, useSandbox } from '../helpers.js';
 
 describe('exports in the sandbox', () => {
-  const ctx = useSandbox({ exportDelaySeconds: 0.3, scopedTokens: { reader: ['exports:read'], writer: ['exports:write'] } });
+  const ctx = useSandbox({ scopedTokens: { reader: ['exports:read'], writer: ['exports:write'] } });
 
   it('a new export is pending, then available; its url is the API object', async () => {
     const created = await ctx.client.exports.create({
@@ -29,8 +20,11 @@ describe('exports in the sandbox', () => {
     expect(early).toBeInstanceOf(ApiError);
     expect(early.status).toBe(400);
     expect(early.message).toBe(`Export ${created.id} is still pending; its file can be downloaded once its status is "available".`);
-    const available = await untilAvailable(ctx.client, created.id!);
-    expect(available).toMatchObject({ id: created.id, status: 'available', url: created.url });
+    // Still pending a moment before its delay (5 s) has passed on the sandbox's clock; available after.
+    await advanceClock(ctx.sandbox, 4_000);
+    expect((await ctx.client.exports.get({ params: { id: created.id! } })).status).toBe('pending');
+    await advanceClock(ctx.sandbox, 1_500);
+    expect(await ctx.client.exports.get({ params: { id: created.id! } })).toMatchObject({ id: created.id, status: 'available', url: created.url });
   });
 
   it('download answers a signed link, fetched with no token; a tampered one is refused', async () => {
@@ -123,7 +117,7 @@ describe('platform rules the spec leaves out', () => {
   const ctx = useSandbox({ scopedTokens: { 'all-read': ['admin:read'], 'all-write': ['admin:write'] } });
 
   it.each([
-    [2, 'Subscription 2 is past_due: its payment is retried through a separate operation, not renewed.'],
+    [2, 'Subscription 2 is past_due: it is not renewed, its payment is retried (POST /subscriptions/2/retry/).'],
     [4, 'Subscription 4 is retrying its payment; only an active subscription can be renewed.'],
     [3, 'Subscription 3 is canceled and cannot be renewed.'],
   ])('renewing subscription %i is a 400 that says why', async (id, message) => {

@@ -90,6 +90,18 @@ async function csvItems(spec: OperationCommand, ctx: Context, fixed: string[], o
     const known = [...args.map(([label]) => label), ...fields.map((f: Field) => f.key)];
     throw new UsageError(`--each: the column "${name}" is not an argument or field of this command`, { hint: `Columns it takes: ${known.join(', ')}` });
   });
+  // Two columns for one argument or field would leave one of them unused: which is meant is not guessed.
+  const firstFor = new Map<string, number>();
+  columns.forEach((column, index) => {
+    const target = column.arg !== undefined ? args[column.arg]![0] : column.field!.key;
+    const earlier = firstFor.get(target);
+    if (earlier === undefined) return void firstFor.set(target, index);
+    const [first, again] = [csv.header[earlier]!, csv.header[index]!];
+    throw new UsageError(
+      columnKey(first) === columnKey(again) ? `--each: the column "${again}" is given twice` : `--each: the columns "${first}" and "${again}" both give ${target}`,
+      { hint: 'Keep one of them; nothing was sent' },
+    );
+  });
   const missing = args.filter((_, index) => !columns.some((column) => column.arg === index));
   if (missing.length > 0) {
     throw new UsageError(`--each: the CSV file has no column for ${missing.map(([label]) => `<${label}>`).join(', ')}`, {
@@ -108,7 +120,10 @@ async function csvItems(spec: OperationCommand, ctx: Context, fixed: string[], o
     const rowOpts: Record<string, unknown> = { ...opts };
     columns.forEach((column, index) => {
       const cell = row.cells[index]!;
-      if (column.arg !== undefined) values[fixed.length + column.arg] = cell;
+      // A cell reaches its field as written, and is converted as the flag's value would be (a text
+      // is trimmed, JSON read whole). An argument names an object: spaces around it, as in a
+      // hand-written `hello, 10001`, are no part of it.
+      if (column.arg !== undefined) values[fixed.length + column.arg] = cell.trim();
       // An empty cell leaves the field to the flags given with the command.
       else if (column.field && cell !== '') rowOpts[attributeOf(column.field)] = column.field.kind === 'list' ? [cell] : cell;
     });

@@ -5,8 +5,8 @@ import { lstat, open, realpath, stat, unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { NetworkError, StoreAdminError, UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
-import { formatBytes, LinkRefusedError, NOT_REGULAR, openLink, saveResponse, temporaryName, type Downloaded, type DownloadTarget } from './download.js';
-import { finishLater, stopped } from './export-later.js';
+import { formatBytes, LinkRefusedError, NOT_REGULAR, openLink, saveResponse, temporaryName, type Downloaded, type DownloadTarget } from './save-file.js';
+import { finishLater, stopped } from './later.js';
 import { quotedExcerpt } from '../printable.js';
 
 /** Fresh links asked for in all when each one is refused on arrival. */
@@ -143,9 +143,8 @@ export async function saveDownload(data: unknown, opts: { outputFile?: string; f
   const { setOutputs } = await import('../output/github-actions.js');
   setOutputs(ctx.io, { export_id: id });
   await reportDownload(ctx, saved);
-  // What was saved, as data, when asked for by name (stdout is otherwise left empty, or the file's).
-  const asked = ctx.options.json || ctx.options.output === 'json';
-  return asked && target.file !== '-' ? { data: { export_id: id, path: saved.path, bytes: saved.bytes, sha256: saved.sha256 } } : undefined;
+  // What was saved, as data: JSON in a pipe as everywhere else (a table's reader has the prose line); stdout is the file's with -.
+  return ctx.format !== 'table' && target.file !== '-' ? { data: { export_id: id, path: saved.path, bytes: saved.bytes, sha256: saved.sha256 } } : undefined;
 }
 
 /** `--output-file`, or `export-<id>.csv` in the current directory. */
