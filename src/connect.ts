@@ -33,13 +33,23 @@ export interface Grant {
 
 const TRACE_BODY_LIMIT = 4000;
 
+const SWITCHED_ON = ['1', 'true', 'yes', 'on'];
+const SWITCHED_OFF = ['', '0', 'false', 'no', 'off'];
+
 /**
- * --sandbox or STORE_ADMIN_SANDBOX: every command runs against the embedded sandbox. A flag that
- * names another store (--base-url, --profile) beside it is a contradiction, refused rather than
- * silently overruled.
+ * --sandbox or STORE_ADMIN_SANDBOX: every command runs against the embedded sandbox. A value that
+ * is not clearly on or off (`1\r` from a Windows .env, `enabled`) is refused: read as off, it
+ * would send changes meant for the sandbox to the real store. A flag that names another store
+ * (--base-url, --profile) beside it is a contradiction, refused rather than silently overruled.
  */
 export function sandboxRequested(options: GlobalOptions, env: NodeJS.ProcessEnv): boolean {
-  const by = options.sandbox ? '--sandbox' : ['1', 'true', 'yes'].includes((env.STORE_ADMIN_SANDBOX ?? '').toLowerCase()) ? `STORE_ADMIN_SANDBOX=${env.STORE_ADMIN_SANDBOX}` : undefined;
+  const value = (env.STORE_ADMIN_SANDBOX ?? '').trim().toLowerCase();
+  if (!options.sandbox && !SWITCHED_ON.includes(value) && !SWITCHED_OFF.includes(value)) {
+    throw new UsageError(`STORE_ADMIN_SANDBOX takes 1 or 0 (or true/false, yes/no, on/off); got ${JSON.stringify(env.STORE_ADMIN_SANDBOX)}, so nothing was sent`, {
+      hint: 'Set it to 1 for the embedded sandbox, or unset it for the store of your profile',
+    });
+  }
+  const by = options.sandbox ? '--sandbox' : SWITCHED_ON.includes(value) ? `STORE_ADMIN_SANDBOX=${value}` : undefined;
   if (!by) return false;
   const other = options.baseUrl !== undefined ? '--base-url' : options.profile !== undefined ? '--profile' : undefined;
   if (other) {

@@ -9,6 +9,8 @@ export const EXIT = {
   auth: 4,
   timedOut: 5,
   interrupted: 130,
+  /** Work stopped because stdout's reader went away (a pipe closed), as a process killed by SIGPIPE (128 + 13) reports. */
+  closed: 141,
   /** Stopped by SIGTERM (128 + 15), as a process killed by it reports. */
   terminated: 143,
 } as const;

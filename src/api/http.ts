@@ -22,6 +22,7 @@ import type { Dispatcher } from 'undici';
 import { NetworkError, statusLine, type NetworkFailure } from './errors.js';
 import { proxyFor, type ProxySettings } from './proxy.js';
 import { ExchangeError, type Head, type Wire } from './wire.js';
+import { BodyTooLargeError, readCappedBody } from '../capped-body.js';
 import { DEFAULTS } from '../defaults.js';
 
 /** The limits every exchange of a pool keeps. */
@@ -151,8 +152,12 @@ export function httpPool(limits: Limits, route: Route = {}): HttpPool {
     async send(exchange) {
       const { head, release, failure } = await start(exchange);
       try {
-        const body = await readCapped(head.body, limits.maxBytes, head.headers['content-length']);
-        if (!body) throw new ExchangeError(`the answer is larger than ${limits.maxBytes} bytes`, 'TOO_LARGE', head.status);
+        const body = await readCappedBody(head.body, limits.maxBytes, head.headers['content-length']).catch((error: unknown) => {
+          if (!(error instanceof BodyTooLargeError)) throw error;
+          // Not read further: the connection goes, so a sender cannot fill the memory.
+          head.body.destroy();
+          throw new ExchangeError(`the answer is larger than ${limits.maxBytes} bytes`, 'TOO_LARGE', head.status);
+        });
         return { status: head.status, headers: head.headers, body };
       } catch (error) {
         const reason = failure(error);
@@ -194,26 +199,6 @@ function headerRefused(error: unknown): ExchangeError | undefined {
   const message = error instanceof Error ? error.message : '';
   if (BAD_HEADER.has(code ?? '') || (code === 'UND_ERR_INVALID_ARG' && /header/i.test(message))) return new ExchangeError(message, 'BAD_HEADER');
   return undefined;
-}
-
-/**
- * The whole body, or undefined once it is (or says it will be) larger than `limit`: reading then
- * stops and the stream is destroyed, so a sender cannot fill the memory.
- */
-export async function readCapped(body: Readable, limit: number, declaredLength?: string | string[]): Promise<Buffer | undefined> {
-  if (Number(declaredLength) > limit) {
-    body.destroy();
-    return undefined;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    // Leaving the loop destroys the stream.
-    if (size > limit) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size);
 }
 
 /** Node's own HTTP, with a keep-alive pool per scheme; https (and with it TLS) loads only for an https URL. */

@@ -115,7 +115,9 @@ async function complete(ctx: Context, store: ProfileStore, callback: Callback, l
     return { token: answer.access_token, granted, saved };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await callback.answer(refused ? 400 : 502, tabPage(false, refused ? 'The login was refused' : 'The login failed', message));
+    // The page leaves by the browser, not the guarded streams: a secret the store echoed is hidden here too.
+    const shown = ctx.io.scrub ? ctx.io.scrub(message) : message;
+    await callback.answer(refused ? 400 : 502, tabPage(false, refused ? 'The login was refused' : 'The login failed', shown));
     throw error;
   }
 }
@@ -227,7 +229,13 @@ async function showConsentPage(ctx: Context, url: string, open: boolean): Promis
     write(outcome.opened ? `Opened the store's consent page with ${outcome.by}; if no browser came up, open this URL:` : `Could not open a browser (${outcome.reason}); open this URL to approve the app:`);
   }
   write(`  ${url}`);
-  ctx.output.prose(`Waiting for the store's answer (at most ${Math.round(waitSeconds(ctx.io.env) / 60)} minutes; Ctrl-C to stop)…`);
+  ctx.output.prose(`Waiting for the store's answer (at most ${spanOf(waitSeconds(ctx.io.env))}; Ctrl-C to stop)…`);
+}
+
+/** `45 seconds`, `1 minute`, `5 minutes`: whole minutes from a minute up, rounded. */
+function spanOf(seconds: number): string {
+  const [count, unit] = seconds < 60 ? [seconds, 'second'] : [Math.round(seconds / 60), 'minute'];
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
 /** STORE_ADMIN_LOGIN_WAIT: seconds to wait for the store's answer. */

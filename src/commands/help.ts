@@ -17,7 +17,8 @@ export const HELP_TOPICS: Record<string, string> = {
                            $XDG_CONFIG_HOME/store-admin or ~/.config/store-admin on Linux,
                            ~/Library/Preferences/store-admin on macOS, %APPDATA%\\store-admin\\Config
                            on Windows)
-  STORE_ADMIN_SANDBOX      1 runs every command against the embedded sandbox (same as --sandbox)
+  STORE_ADMIN_SANDBOX      1 runs every command against the embedded sandbox (same as --sandbox);
+                           0 or empty does not; any value not clearly on or off is refused
   STORE_ADMIN_SANDBOX_EXPORT_DELAY  seconds a new export of the embedded sandbox stays pending
                                     (default ${DEFAULT_EXPORT_DELAY_SECONDS})
   STORE_ADMIN_MAX_RESPONSE_MB  largest answer read from the store, in MB (default 64);
@@ -63,8 +64,9 @@ token: exit 4). STORE_ADMIN_TOKEN set without STORE_ADMIN_BASE_URL goes to the s
 
   0    success
   1    the store answered with an error, could not be reached, or its answer was unreadable;
-       or webhooks apply found two store webhooks with a name the file declares; or a --resume
-       found its run held by another process (nothing was sent)
+       or webhooks apply found two store webhooks with a name the file declares, or another
+       apply running for the same store; or a --resume found its run held by another process
+       (nothing was sent); or stdout could not be written (a full disk): the output is incomplete
   2    usage or validation error (bad flags, arguments or input), or a declined confirmation:
        nothing was sent
   4    authentication or permission: no store or token configured (or only one that belongs to
@@ -73,6 +75,9 @@ token: exit 4). STORE_ADMIN_TOKEN set without STORE_ADMIN_BASE_URL goes to the s
   5    timed out waiting (--wait-timeout): what was waited for goes on, and the message says how
        to finish later (exports download ID --wait)
   130  interrupted (Ctrl-C); for a change, it may or may not have been applied
+  141  stdout's reader went away (| head) while the run still had work to do: an --each run
+       starts no new line and says how to resume, as for 130; a command that only had output
+       left to print ends quietly with its own code
   143  stopped by SIGTERM (a cancelled CI job, kill), whatever the command, a sandbox or a
        listener included; for a change, as for 130
 

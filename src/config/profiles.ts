@@ -1,9 +1,10 @@
 // Named profiles (store URL and token per store) in a conf-backed JSON file that only its owner
 // can read: the directory is created 0700 and the file 0600 before anything is written.
-import { chmodSync, closeSync, constants, fstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
+import { writeAtomically } from '../atomic-write.js';
 import { withLockFile } from '../lock.js';
 
 const text = z.optional(z.string());
@@ -65,8 +66,8 @@ export class ProfileStore {
   }
 
   /**
-   * conf writes the file, into a private staging dir beside it; the result is checked and then
-   * renamed over config.json. So a failed or short write (a full disk) leaves the old file whole,
+   * conf writes the file, as the temporary file of writeAtomically; the result is checked and then
+   * moved over config.json. So a failed or short write (a full disk) leaves the old file whole,
    * and a symbolic link in its place is replaced, never followed — conf alone would write through
    * the link, and its writer does not retry a short write.
    */
@@ -74,30 +75,27 @@ export class ProfileStore {
     // A dir made here is 0700 whatever the umask; one found here is only checked (see checkPrivate).
     if (mkdirSync(this.dir, { recursive: true, mode: 0o700 }) !== undefined) chmodSync(this.dir, 0o700);
     if (Object.values(data.profiles).some((profile) => profile.token || profile.refreshToken || profile.clientSecret)) this.checkPrivate();
-    let staging: string | undefined;
     try {
-      staging = mkdtempSync(join(this.dir, '.config-'));
       const { default: Conf } = await import('conf');
-      const conf = new Conf<ConfigData>({
-        cwd: staging,
-        configName: 'config',
-        projectName: 'store-admin',
-        configFileMode: 0o600,
-        accessPropertiesByDotNotation: false,
-        clearInvalidConfig: false,
+      await writeAtomically(this.path, async (_file, temp) => {
+        const conf = new Conf<ConfigData>({
+          cwd: dirname(temp),
+          configName: basename(temp, '.tmp'),
+          fileExtension: 'tmp',
+          configFileMode: 0o600,
+          accessPropertiesByDotNotation: false,
+          // The temporary file starts empty: conf may take it as no config.
+          clearInvalidConfig: true,
+        });
+        // Written through the file's shape, as it is read: a profile of the wrong shape never lands on disk.
+        const checked = configFile.parse(data);
+        conf.store = checked;
+        if (!isWhole(readFileSync(temp, 'utf8'), checked)) throw Object.assign(new Error('the file was not written whole'), { code: 'EIO' });
       });
-      // Written through the file's shape, as it is read: a profile of the wrong shape never lands on disk.
-      const checked = configFile.parse(data);
-      conf.store = checked;
-      const written = readFileSync(conf.path, 'utf8');
-      if (!isWhole(written, checked)) throw Object.assign(new Error('the file was not written whole'), { code: 'EIO' });
-      renameSync(conf.path, this.path);
     } catch (error) {
       throw new ConfigError(`Cannot write ${this.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); it was kept as it was`, {
         hint: 'Free some disk space, or check the permissions of the config dir',
       });
-    } finally {
-      if (staging) rmSync(staging, { recursive: true, force: true });
     }
   }
 

@@ -2,10 +2,11 @@
 // points to its own journal), appended as it happens, in the config dir, readable by its owner
 // only. No token, secret or request body is ever written here: the command, the store, the
 // target, the outcome. Kept for 90 days and 10,000 entries, whichever ends first.
-import { appendFileSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { InterruptedError, NotStartedError, UnknownOutcomeError } from '../api/errors.js';
+import { writeAtomically } from '../atomic-write.js';
 import { withLockFile } from '../lock.js';
 import { firstJsonLine, jsonLine, readJsonLines } from './jsonl.js';
 import { historyDir, historyPaths, runOfFile } from './paths.js';
@@ -123,8 +124,7 @@ export async function prune(configDir: string, now = Date.now()): Promise<void> 
     const oldest = now - RETENTION_DAYS * 86_400_000;
     let kept = readHistory(configDir).filter((entry) => Date.parse(entry.at) >= oldest);
     if (kept.length > RETENTION_ENTRIES) kept = kept.slice(-PRUNED_TO);
-    writeFileSync(`${file}.tmp`, kept.map(jsonLine).join(''), { mode: 0o600 });
-    renameSync(`${file}.tmp`, file);
+    await writeAtomically(file, kept.map(jsonLine).join(''));
     const runs = new Set(kept.map((entry) => entry.run).filter(Boolean));
     for (const name of readdirSync(runsDir)) {
       const path = join(runsDir, name);

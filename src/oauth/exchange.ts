@@ -10,6 +10,9 @@ import { TOKEN_PATH } from '../api/oauth.js';
 import type { ProxySettings } from '../api/proxy.js';
 import { excerpt } from '../printable.js';
 
+/** A token a request can carry in its Authorization header: printable ASCII, no white space (RFC 6750's b64token and more). */
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+
 const tokenAnswer = z.object({
   access_token: z.string().check(z.minLength(1)),
   token_type: z.optional(z.string()),
@@ -50,7 +53,16 @@ export async function exchangeCode(request: CodeExchange): Promise<TokenAnswer> 
     const answer = await attempt(pool, { method: 'POST', url, headers }, { headers, body }, request.signal, true);
     if (answer.status >= 200 && answer.status < 300) {
       const parsed = tokenAnswer.safeParse(answer.body);
-      if (parsed.success && (parsed.data.token_type ?? 'Bearer').toLowerCase() === 'bearer') return parsed.data;
+      if (parsed.success && (parsed.data.token_type ?? 'Bearer').toLowerCase() === 'bearer') {
+        // Saved, such a token would make every later command fail: it is refused now, nothing saved.
+        const { access_token: token, refresh_token: refresh } = parsed.data;
+        if (!HEADER_SAFE.test(token) || (refresh !== undefined && !HEADER_SAFE.test(refresh))) {
+          throw new StoreAdminError(`The store's token endpoint answered a token with a line break, a space or a control character in it, which no request can carry; nothing was saved`, {
+            hint: 'Check the store URL: the answer did not come from the store',
+          });
+        }
+        return parsed.data;
+      }
       throw new StoreAdminError(`The store's token endpoint answered ${answer.status} without a bearer token`, {
         hint: 'Check the store URL: the answer did not come from the store',
       });

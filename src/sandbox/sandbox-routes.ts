@@ -2,6 +2,7 @@
 // deliveries and the events no API change causes, sent on request (both `webhooks trigger`), its
 // clock (`sandbox clock`), and its delivery log with replays (`webhooks deliveries`, `webhooks replay`). Answering at all is how
 // the CLI tells a sandbox from a real store, which these commands refuse.
+import { redactPassword } from '../api/redaction.js';
 import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, signWebhookBody } from '../api/webhook-signature.js';
 import { clockNow, isoSeconds } from './clock.js';
 import { attemptOutcome, deliveryHeaders, DELIVERY_TIMEOUT_MS, post } from './deliverer.js';
@@ -221,7 +222,8 @@ async function replay(store: StateStore, id: string, request: Record<string, unk
       webhook: original.webhook,
       attempt: original.attempt,
       replay_of: original.id,
-      target: planned.target,
+      // The log keeps where it went, not a password the URL held.
+      target: redactPassword(planned.target),
       headers: planned.headers,
       body: planned.body,
       ...attemptOutcome(clockNow(state), answer),

@@ -9,11 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StoreAdminError, UsageError } from '../api/errors.js';
 import { proxyFromEnv } from '../api/proxy.js';
+import { redactPassword } from '../api/redaction.js';
 import type { Context } from '../context.js';
+import { childEnv } from '../io.js';
 import { printable } from '../printable.js';
 import { SANDBOX_ROUTES } from '../sandbox/paths.js';
 import type { DeliveryAttempt } from '../sandbox/state.js';
-import { appendReceived, newReceivedId, readReceived, RECEIVED_ID, type ReceivedDelivery } from './received-log.js';
+import { appendReceived, CREDENTIAL_HEADERS, newReceivedId, readReceived, RECEIVED_ID, type ReceivedDelivery } from './received-log.js';
 import { sandboxRead, sandboxWrite } from './sandbox-admin.js';
 import { signWebhookBody, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../api/webhook-signature.js';
 
@@ -131,7 +133,8 @@ async function replayReceived(ctx: Context, id: string, options: ReplayOptions):
     });
   }
   let body = entry.body;
-  const headers = Object.fromEntries(Object.entries(entry.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+  // Someone else's credentials, had an older listen kept them, are not sent on.
+  const headers = Object.fromEntries(Object.entries(entry.headers).filter(([name]) => !HOP_BY_HOP.has(name) && !CREDENTIAL_HEADERS.has(name)));
   if (options.edit) {
     const edited = await editedBody(ctx, body);
     if (edited !== body) {
@@ -153,7 +156,8 @@ async function replayReceived(ctx: Context, id: string, options: ReplayOptions):
     event_id: entry.event_id,
     status: answer.status ?? null,
     replay_of: id,
-    sent_to: target,
+    // Where it went, without a password the URL may hold.
+    sent_to: redactPassword(target),
     ...(answer.error ? { error: answer.error } : {}),
   };
   await appendReceived(ctx.io.env, replay);
@@ -181,7 +185,7 @@ async function editedBody(ctx: Context, body: string): Promise<string> {
     writeFileSync(file, shown, { mode: 0o600 });
     // The editor is a command line, as git runs it: `code --wait` and `vim -n` work.
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn('/bin/sh', ['-c', `${editor} "$1"`, 'editor', file], { stdio: 'inherit', env: ctx.io.env });
+      const child = spawn('/bin/sh', ['-c', `${editor} "$1"`, 'editor', file], { stdio: 'inherit', env: childEnv(ctx.io.env) });
       child.on('error', reject);
       child.on('close', resolve);
     });

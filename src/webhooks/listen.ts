@@ -11,13 +11,14 @@ import { join } from 'node:path';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WEBHOOK_EVENTS } from '../api/enums.js';
+import { BodyTooLargeError, readCappedBody } from '../capped-body.js';
 import { NetworkError } from '../api/errors.js';
 import { httpPool, limitsOf, type Answer, type HttpPool } from '../api/http.js';
 import { proxyFromEnv } from '../api/proxy.js';
 import { DEFAULTS } from '../defaults.js';
 import { configDir } from '../config/paths.js';
 import type { Context } from '../context.js';
-import { appendReceived, newReceivedId } from './received-log.js';
+import { appendReceived, newReceivedId, withoutCredentials } from './received-log.js';
 import type { Registration } from './listen-registration.js';
 import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, type WebhookSignatureCheck } from '../api/webhook-signature.js';
 import { printableLine } from '../printable.js';
@@ -134,6 +135,15 @@ async function register(listener: Listener, url: string): Promise<Registration> 
 
 async function receive(listener: Listener, req: IncomingMessage, res: ServerResponse) {
   const { ctx, options, only, secret } = listener;
+  // Only a sender that addresses this listener by name, and no web page: a page the browser
+  // reaches through a rebound name (Host: its own) or posts to from elsewhere (Origin) would
+  // otherwise fill the listen log and, with --forward-to, read the app's answers.
+  const refusal = foreign(req, listener.address, options.publicUrl);
+  if (refusal) {
+    res.writeHead(403, { connection: 'close' }).end(() => req.destroy());
+    ctx.output.prose(`refused a ${printableLine(req.method ?? '?')} to ${printableLine(req.url ?? '/')}: ${refusal}`);
+    return;
+  }
   const body = await readBody(req, MAX_DELIVERY_BYTES);
   if (!body) {
     // Answered, then the connection closed: the rest of the body is never read.
@@ -170,7 +180,7 @@ async function receive(listener: Listener, req: IncomingMessage, res: ServerResp
   const line = printableLine(`${new Date().toTimeString().slice(0, 8)}  ${event}  ${objectId(envelope.data)}  ${signatureMark(check, signature)}${outcome}  ${id}`);
   if (ctx.format !== 'table') {
     // Each record keeps the headers and the body as received, so `webhooks verify` can check it later.
-    listener.records.write({ id, received_at: new Date().toISOString(), headers: receivedHeaders(req), body: body.toString('utf8'), event: envelope });
+    listener.records.write({ id, received_at: new Date().toISOString(), headers: withoutCredentials(receivedHeaders(req)), body: body.toString('utf8'), event: envelope });
     ctx.output.prose(line);
   } else {
     ctx.output.text(`${line}\n`);
@@ -212,7 +222,7 @@ async function handOn(listener: Listener, req: IncomingMessage, res: ServerRespo
 /** Appends the delivery to the listen log, so it can be looked at and replayed later. */
 async function keep(listener: Listener, id: string, req: IncomingMessage, body: Buffer, envelope: Record<string, any>, status: number) {
   const { ctx } = listener;
-  const flat = Object.fromEntries(Object.entries(receivedHeaders(req)).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
+  const flat = Object.fromEntries(Object.entries(withoutCredentials(receivedHeaders(req))).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
   await appendReceived(ctx.io.env, {
     id,
     at: new Date().toISOString(),
@@ -243,6 +253,20 @@ function keepSecret(ctx: Context, id: number, secret: string): string {
   } catch (error) {
     return `which could not be saved (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; pass --secret-file to choose it)`;
   }
+}
+
+/**
+ * Why a request did not come from a sender of deliveries, if it did not: its Host names neither
+ * this listener (`listening`) nor the tunnel's public address, or it comes from a web page.
+ */
+function foreign(req: IncomingMessage, listening: string, publicUrl: URL | undefined): string | undefined {
+  const host = (req.headers.host ?? '').toLowerCase();
+  const port = new URL(listening).port;
+  const own = [`127.0.0.1:${port}`, `localhost:${port}`, ...(publicUrl ? [publicUrl.host.toLowerCase()] : [])];
+  if (!own.includes(host)) return `its Host (${printableLine(host) || 'none'}) is not this listener's address`;
+  const origin = req.headers.origin ?? req.headers['sec-fetch-site'];
+  if (origin !== undefined) return `it comes from a web page (${printableLine(String(origin))}), and a store's deliveries never do`;
+  return undefined;
 }
 
 /** Remembers an event id, forgetting the oldest past the bound. */
@@ -318,19 +342,8 @@ async function forward(pool: HttpPool, target: URL, req: IncomingMessage, body: 
  * stops, so a sender cannot fill the memory.
  */
 function readBody(message: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  if (Number(message.headers['content-length']) > limit) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const take = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      message.off('data', take);
-      message.pause();
-      resolve(undefined);
-    };
-    message.on('data', take);
-    message.on('end', () => resolve(Buffer.concat(chunks, size)));
-    message.on('error', reject);
+  return readCappedBody(message, limit).catch((error: unknown) => {
+    if (error instanceof BodyTooLargeError) return undefined;
+    throw error;
   });
 }

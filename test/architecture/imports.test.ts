@@ -78,9 +78,9 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['sandbox'], // the local store: routes from the table, handlers, state, events, deliverer
   ['config'], // profiles, tokens, the keychain
   ['output'], // the one output: render, tables, views, streams
-  ['lock.ts', 'options.ts'],
+  ['lock.ts', 'atomic-write.ts', 'options.ts'],
   ['api'], // the operation table, schemas and the client
-  ['io.ts', 'printable.ts', 'defaults.ts', 'usage-errors.ts', 'clock.ts'],
+  ['io.ts', 'printable.ts', 'defaults.ts', 'usage-errors.ts', 'clock.ts', 'capped-body.ts'],
 ];
 
 /** A module's room: its folder under src/, or the file itself at the top. */

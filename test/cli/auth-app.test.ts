@@ -5,6 +5,9 @@
 // and logout say, and a sweep for the secrets in everything the runs left behind.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { createServer as createHttpServer, request as httpRequest, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TOKEN_PATH } from '../../src/api/oauth.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
@@ -210,6 +213,8 @@ describe('auth login --app (scripted)', () => {
     const end = keep(await login(dir, ['--no-browser'], { STORE_ADMIN_CLIENT_SECRET: SECRET, STORE_ADMIN_LOGIN_WAIT: '1' }).exited);
     expect(end.code).toBe(1);
     expect(end.stderr).toContain('store-admin: No answer from the store within 1 second; nothing was saved');
+    // Said as it is: not "at most 0 minutes".
+    expect(end.stderr).toContain("Waiting for the store's answer (at most 1 second; Ctrl-C to stop)…");
     expect(end.stderr).toMatch(/^hint: Run the login again and approve the app in the browser/m);
   });
 
@@ -349,5 +354,74 @@ describe('auth login --app (scripted)', () => {
     expect(haystacks.some(([name, text]) => name.includes('stand-in') && text.includes('\nenv: '))).toBe(true);
     for (const secret of tokens) for (const [name, text] of haystacks) expect(text.includes(secret), `${name} holds a secret`).toBe(false);
     writeFileSync(join(root, 'swept'), 'ok');
+  });
+});
+
+describe('auth login --app against a token endpoint that misbehaves', () => {
+  let sandbox: Sandbox;
+  let port: number;
+  let proxy: ReturnType<typeof createHttpServer>;
+  let store: string;
+  /** How the store's token endpoint answers; every other request goes to the sandbox as it came. */
+  let tokenEndpoint: (res: ServerResponse) => void = () => {};
+  const root = useConfigDir();
+  let n = 0;
+
+  beforeAll(async () => {
+    port = await freePort();
+    sandbox = await startSandbox({ oauth: { clientSecret: SECRET, redirectUris: [`http://127.0.0.1:${port}/callback`] } });
+    const target = new URL(sandbox.url);
+    proxy = createHttpServer((req, res) => {
+      if (req.method === 'POST' && req.url === TOKEN_PATH) return void req.resume().on('end', () => tokenEndpoint(res));
+      const forwarded = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    store = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => proxy.close(resolve));
+    await sandbox.close();
+  });
+
+  const login = (dir: string) => {
+    const log = join(root, `stand-in-${n++}.log`);
+    const run = startLogin(['--client-id', 'sandbox-app', '--base-url', store, '--redirect-port', String(port)], {
+      STORE_ADMIN_CONFIG_DIR: dir,
+      BROWSER: STAND_IN,
+      STAND_IN_LOG: log,
+      STORE_ADMIN_CLIENT_SECRET: SECRET,
+    });
+    const standIn = () => until('the stand-in to read the tab', () => existsSync(log) && readFileSync(log, 'utf8').includes('tab page:') && readFileSync(log, 'utf8'));
+    return { run, standIn };
+  };
+
+  it('a token with a line break or a space is refused: exit 1, nothing saved, never "Logged in"', async () => {
+    for (const token of ['sbx_app_abc\r\nX-Injected: 1', 'sbx_app abc', 'sbx_app_\u0000abc']) {
+      tokenEndpoint = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: token, token_type: 'Bearer', scope: 'orders:read' }));
+      const dir = join(root, `cfg-${n}`);
+      const { run, standIn } = login(dir);
+      const end = await run.exited;
+      expect(end.code, end.stderr).toBe(1);
+      expect(end.stderr).toContain("store-admin: The store's token endpoint answered a token with a line break, a space or a control character in it, which no request can carry; nothing was saved");
+      expect(end.stderr).not.toContain('Logged in');
+      expect(existsSync(join(dir, 'config.json'))).toBe(false);
+      expect(await standIn()).toContain('GET redirect: 502 The login failed');
+    }
+  });
+
+  it('a client secret the store echoes is hidden in the tab page, as it is in the terminal', async () => {
+    tokenEndpoint = (res) =>
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_client', error_description: `client secret ${SECRET} does not match` }));
+    const { run, standIn } = login(join(root, `cfg-${n}`));
+    const end = await run.exited;
+    expect(end.code).toBe(4);
+    expect(end.stderr).toContain("The store rejected the app's client id or secret (client secret *** does not match)");
+    const tab = await standIn();
+    expect(tab).toContain("tab page: The store rejected the app's client id or secret (client secret *** does not match)");
+    expect(tab).not.toContain(SECRET);
   });
 });

@@ -4,7 +4,8 @@ import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../src/config/profiles.js';
-import { withLockFile } from '../../src/lock.js';
+import { holdLock, withLockFile } from '../../src/lock.js';
+import { hostname } from 'node:os';
 import { useSandbox } from '../helpers.js';
 import { spawnSync } from 'node:child_process';
 import { BIN, runCli, useConfigDir } from '../cli/run.js';
@@ -182,6 +183,35 @@ describe('the lock file', () => {
     const lock = join(root, 'held.lock');
     writeFileSync(lock, '');
     await expect(withLockFile(lock, async () => 1, { waitMs: 100 })).rejects.toThrow(`Gave up waiting for ${lock}: another command holds it`);
+  });
+
+  it('takes over at once a lock whose holder has ended, without waiting for it to age', async () => {
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const lock = join(root, 'dead.lock');
+    for (const started of ['1', undefined]) {
+      writeFileSync(lock, JSON.stringify({ pid: Number(gone.stdout), started, host: hostname(), at: new Date().toISOString() }));
+      expect(await withLockFile(lock, async () => 'taken', { waitMs: 200, staleMs: 60_000 })).toBe('taken');
+    }
+    // A pid given to another process since (this one) is told apart by its start time.
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, started: 'another-start', host: hostname(), at: new Date().toISOString() }));
+    expect(await withLockFile(lock, async () => 'taken', { waitMs: 200, staleMs: 60_000 })).toBe('taken');
+  });
+
+  it('names the live process that holds a lock, however old the lock: waiting gives up, a run is refused', async () => {
+    const lock = join(root, 'live.lock');
+    writeFileSync(lock, JSON.stringify({ pid: process.ppid, host: hostname(), at: '2026-01-01T00:00:00.000Z' }));
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lock, old, old);
+    await expect(withLockFile(lock, async () => 1, { waitMs: 100, staleMs: 1_000 })).rejects.toThrow(
+      `Gave up waiting for ${lock}: process ${process.ppid} holds it (since 2026-01-01T00:00:00.000Z)`,
+    );
+    await expect(holdLock(lock, (holder) => new Error(`held by ${holder.pid}`))).rejects.toThrow(`held by ${process.ppid}`);
+    // Taken and given back, a lock names its holder while held, and is gone after.
+    const free = join(root, 'free.lock');
+    const held = await holdLock(free, () => new Error('refused'));
+    expect(JSON.parse(readFileSync(free, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
+    held.release();
+    await expect(holdLock(free, () => new Error('refused')).then((again) => again.release())).resolves.toBeUndefined();
   });
 
   it('breaks a stale lock once, however many waiters saw it stale', async () => {

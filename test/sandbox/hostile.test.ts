@@ -1,15 +1,16 @@
 // The sandbox as a server facing hostile requests: ids that name Object.prototype's members,
 // bodies that try to set a prototype, JSON nested far too deep, many tokens, a full disk.
-import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { operationIds, operations, type OperationId } from '../../src/api/operations.js';
 import { fillPath } from '../../src/api/url.js';
 import { faultInjector } from '../../src/sandbox/faults.js';
-import { fileStore } from '../../src/sandbox/file-store.js';
 import { validInputs } from '../fixtures.js';
 import { FULL_TOKEN, raw, useSandbox } from '../helpers.js';
+import { BIN } from '../cli/run.js';
 
 const HOSTILE_IDS = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf'];
 
@@ -91,18 +92,31 @@ describe('rate-limit bookkeeping', () => {
 describe('the state file on a full disk', () => {
   const dir = mkdtempSync(join(tmpdir(), 'store-admin-enospc-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // A real full disk: a small tmpfs in a private mount namespace (root, as in CI). Without one (no
+  // unshare, no right to mount) the test says so and is skipped.
+  const fullDisk = spawnSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs -o size=16k tmpfs /mnt'], { encoding: 'utf8' }).status === 0;
 
-  it('fails with a clear error, keeps the old state and leaves no temporary file', async () => {
-    const path = join(dir, 'sandbox-state.json');
-    const store = fileStore(path);
-    await store.transact((state) => void (state.appSettings['sandbox-app']!.kept = 1), true);
-    // The writer's temporary file lands on /dev/full: every write to it fails with ENOSPC.
-    symlinkSync('/dev/full', `${path}.${process.pid}.tmp`);
-    const error = (await store.transact((state) => void (state.appSettings['sandbox-app']!.lost = 1), true).catch((e: unknown) => e)) as Error;
-    expect(error.message).toBe(`Cannot save the sandbox state to ${path}: no space left on the device; it is kept as it was`);
-    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
-    const settings = await store.transact((state) => ({ ...state.appSettings['sandbox-app'] }), false);
-    expect(settings).toMatchObject({ kept: 1 });
-    expect(settings).not.toHaveProperty('lost');
+  it.skipIf(!fullDisk)(`fails with a clear error, keeps the old state and leaves no temporary file${fullDisk ? '' : ' (skipped: cannot mount a small tmpfs here)'}`, () => {
+    // The embedded sandbox writes its state; then every byte left is taken, and a change must be saved.
+    const script = [
+      'set -u',
+      'mount -t tmpfs -o size=256k,mode=0700 tmpfs "$DISK"',
+      '"$NODE" "$BIN" --sandbox sandbox reset >/dev/null 2>&1 || exit 9',
+      'cp "$DISK/sandbox-state.json" "$DISK.before"',
+      'head -c 10000000 /dev/zero > "$DISK/filler" 2>/dev/null',
+      '"$NODE" "$BIN" --sandbox customers add-note 1 --message lost 2>"$DISK.stderr"; echo "exit=$?"',
+      'cmp -s "$DISK/sandbox-state.json" "$DISK.before" && echo same',
+      'ls -A "$DISK" > "$DISK.files"',
+    ].join('\n');
+    const disk = join(dir, 'disk');
+    mkdirSync(disk, { mode: 0o700 });
+    const r = spawnSync('unshare', ['-m', 'sh', '-c', script], {
+      env: { PATH: process.env.PATH ?? '', HOME: dir, DISK: disk, STORE_ADMIN_CONFIG_DIR: disk, NODE: process.execPath, BIN },
+      encoding: 'utf8',
+    });
+    expect(r.stdout, readFileSync(`${disk}.stderr`, 'utf8')).toContain('exit=1');
+    expect(r.stdout).toContain('same');
+    expect(readFileSync(`${disk}.stderr`, 'utf8')).toContain(`Cannot save the sandbox state to ${join(disk, 'sandbox-state.json')}: no space left on the device; it is kept as it was`);
+    expect(readFileSync(`${disk}.files`, 'utf8').split('\n').filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });

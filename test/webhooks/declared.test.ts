@@ -16,7 +16,8 @@ let n = 0;
 const read = (content: unknown, env?: Record<string, string>, allowUnknownEvent = false) => {
   const file = join(dir, `webhooks-${n++}.json`);
   writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
-  return readDeclaredWebhooks(file, io(env), { allowUnknownEvent });
+  // Every variable the test sets is one the command line names (--secret-env).
+  return readDeclaredWebhooks(file, io(env), { allowUnknownEvent, secretEnv: Object.keys(env ?? {}) });
 };
 const hook = (more: Record<string, unknown> = {}) => ({ name: 'orders', events: ['order.created'], target: 'https://hooks.example.com/orders', ...more });
 
@@ -52,7 +53,8 @@ describe('readDeclaredWebhooks', () => {
     await expect(problems).rejects.toThrow(/webhooks\[0\]\.events\[0\]: unknown event "order\.craeted"; did you mean order\.created\?/);
     const fixed = read({ webhooks: [hook({ name: 'inline', secret: 'hunter2' }), hook({ name: 'unset', secret: { env: 'NOT_SET_ANYWHERE' } }), hook({ name: 'own', secret: { env: 'STORE_ADMIN_TOKEN' } }), hook({ name: 'odd', secret: { vault: 'x' } })] });
     await expect(fixed).rejects.toThrow(/webhooks\[0\]\.secret: a secret is never written in the file/);
-    await expect(fixed).rejects.toThrow(/webhooks\[1\]\.secret\.env: NOT_SET_ANYWHERE is not set/);
+    // A variable the command line does not name is not read at all (--secret-env).
+    await expect(fixed).rejects.toThrow(/webhooks\[1\]\.secret\.env: NOT_SET_ANYWHERE is read only when the command names it: add --secret-env NOT_SET_ANYWHERE/);
     await expect(fixed).rejects.toThrow(/webhooks\[2\]\.secret\.env: STORE_ADMIN_TOKEN is one of store-admin's own settings, not a webhook secret/);
     await expect(fixed).rejects.toThrow(/webhooks\[3\]\.secret: must be \{"env": "VAR"\} or \{"file": "path"\}/);
     await expect(fixed).rejects.not.toThrow(/hunter2/);
