@@ -1,14 +1,15 @@
 // The sandbox as a server facing hostile requests: ids that name Object.prototype's members,
-// bodies that try to set a prototype, JSON nested far too deep, many tokens, a full disk.
-import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+// bodies that try to set a prototype, JSON nested far too deep, many tokens, a full disk under its state file.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadAllOperations, type Operation } from '../../src/api/operations.js';
 import { fillPath } from '../../src/api/url.js';
 import { faultInjector } from '../../src/sandbox/faults.js';
-import { fileStore } from '../../src/sandbox/file-store.js';
 import type { Rec } from '../../src/sandbox/kinds.js';
+import { BIN } from '../cli/run.js';
 import { FULL_TOKEN, raw, useSandbox } from '../helpers.js';
 import { inputFor, requestOf, type Input } from './inputs.js';
 import { RULES_TO_COME } from './rules-to-come.js';
@@ -95,18 +96,28 @@ describe('the state file on a full disk', () => {
   const dir = mkdtempSync(join(tmpdir(), 'store-admin-enospc-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('fails with a clear error, keeps the old state and leaves no temporary file', async () => {
-    const path = join(dir, 'sandbox-state.json');
-    const store = fileStore(path);
-    const settings = (state: { records: { apps: Record<string, Rec> } }) => state.records.apps['sandbox-app']!.settings as Rec;
-    await store.transact((state) => void (settings(state).kept = 1), true);
-    // The writer's temporary file lands on /dev/full: every write to it fails with ENOSPC.
-    symlinkSync('/dev/full', `${path}.${process.pid}.tmp`);
-    const error = (await store.transact((state) => void (settings(state).lost = 1), true).catch((e: unknown) => e)) as Error;
-    expect(error.message).toBe(`Cannot save the sandbox state to ${path}: no space left on the device; it is kept as it was`);
-    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
-    const kept = await store.transact((state) => ({ ...settings(state) }), false);
-    expect(kept).toMatchObject({ kept: 1 });
-    expect(kept).not.toHaveProperty('lost');
+  // A real full disk: a small tmpfs in a private mount namespace (root, as in CI) holds the
+  // embedded sandbox's state file. Without one (no unshare, no right to mount) the test says so.
+  const fullDisk = spawnSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs -o size=16k tmpfs /mnt'], { encoding: 'utf8' }).status === 0;
+  it.skipIf(!fullDisk)(`fails with a clear error, keeps the old state and leaves no temporary file${fullDisk ? '' : ' (skipped: cannot mount a small tmpfs here)'}`, () => {
+    const disk = join(dir, 'disk');
+    mkdirSync(disk, { mode: 0o700 });
+    // A first change saves the state; the disk is then filled; a second change cannot be saved.
+    const script = [
+      'set -u',
+      `mount -t tmpfs -o size=1200k,mode=0700 tmpfs "$DISK"`,
+      `STORE_ADMIN_CONFIG_DIR="$DISK" "$NODE" "$BIN" --sandbox customers add-note 1 --message kept >/dev/null; echo "first=$?"`,
+      `head -c 10000000 /dev/zero > "$DISK/filler" 2>/dev/null`,
+      `STORE_ADMIN_CONFIG_DIR="$DISK" "$NODE" "$BIN" --sandbox customers add-note 1 --message lost >/dev/null 2>"$DISK.stderr"; echo "second=$?"`,
+      `cp "$DISK/sandbox-state.json" "$DISK.after"; ls -a "$DISK" > "$DISK.files"`,
+    ].join('\n');
+    const run = spawnSync('unshare', ['-m', 'sh', '-c', script], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DISK: disk, NODE: process.execPath, BIN }, encoding: 'utf8' });
+    expect(run.stdout).toContain('first=0');
+    expect(run.stdout).toContain('second=1');
+    expect(readFileSync(`${disk}.stderr`, 'utf8')).toContain(`Cannot save the sandbox state to ${join(disk, 'sandbox-state.json')}: no space left on the device; it is kept as it was`);
+    const after = readFileSync(`${disk}.after`, 'utf8');
+    expect(after).toContain('"message":"kept"');
+    expect(after).not.toContain('"message":"lost"');
+    expect(readFileSync(`${disk}.files`, 'utf8').split('\n').filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });
