@@ -18,6 +18,7 @@ const token = `bench-${process.pid}-token`;
 const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--token', token, '--faults', 'rate=0'], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await listening(sandbox);
 const env = { ...process.env, STORE_ADMIN_BASE_URL: url, STORE_ADMIN_TOKEN: token, STORE_ADMIN_CONFIG_DIR: work, BENCH_CONCURRENCY: String(CONCURRENCY) };
+await createRecords(url);
 
 function timed(args, extraEnv = {}) {
   const started = process.hrtime.bigint();
@@ -120,6 +121,7 @@ async function rateLimitedRun() {
   const store = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--token', token, '--faults', 'rate=4'], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const storeUrl = await listening(store);
+    await createRecords(storeUrl);
     const lines = join(work, 'rated.txt');
     writeFileSync(lines, Array.from({ length: RATED_LINES }, (_, i) => `${(i % 4) + 1}\n`).join(''));
     const started = process.hrtime.bigint();
@@ -134,6 +136,29 @@ async function rateLimitedRun() {
   } finally {
     store.kill('SIGTERM');
   }
+}
+
+/**
+ * What the measured commands read and change, made through the raw `api` command so that the
+ * bench needs no seed data: category 1 and subscriptions 1 to 4.
+ */
+async function createRecords(storeUrl) {
+  const post = (path, body) => {
+    const file = join(work, 'body.json');
+    writeFileSync(file, JSON.stringify(body));
+    const result = spawnSync(process.execPath, [bin, 'api', path, '--input', file], { env: { ...env, STORE_ADMIN_BASE_URL: storeUrl }, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`creating ${path} failed (${result.status}): ${result.stderr}`);
+  };
+  post('/categories/', { name: 'Bench', slug: 'bench' });
+  const subscription = {
+    interval: 'month',
+    interval_count: 1,
+    lines: [{ product_id: 1, quantity: 1 }],
+    next_renewal_date: '2026-03-01T00:00:00Z',
+    payment_method: 'card_token',
+    user: { email: 'bench@example.com' },
+  };
+  for (let i = 0; i < 4; i++) post('/subscriptions/', subscription);
 }
 
 /** The URL a sandbox process prints once it listens. */
