@@ -78,7 +78,7 @@ export function createContext(
     }));
   const output = createOutput(
     io,
-    () => ({ format, query: options.query, raw: options.raw, color, quiet: options.quiet }),
+    () => ({ format, query: options.query, raw: options.raw, color, quiet: options.quiet, columns: options.columns, csvRaw: options.csvRaw }),
     () => [interrupts.signal, interrupts.forceSignal],
   );
   return {

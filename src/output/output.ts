@@ -12,6 +12,7 @@ import type { RunSignals } from './pager.js';
 import { render, type Format } from './render.js';
 import { startSpinner } from './spinner.js';
 import { statusLine, type StatusLine } from './status-line.js';
+import type { ListOptions, ListSink } from './list.js';
 import type { ViewName } from './views.js';
 
 /** What the run asked for, read when something is printed (the options are parsed after the context is made). */
@@ -22,6 +23,10 @@ export interface OutputSettings {
   raw?: boolean;
   color: ColorLevel;
   quiet?: boolean;
+  /** --columns, as dotted paths. */
+  columns?: readonly string[];
+  /** --csv-raw. */
+  csvRaw?: boolean;
 }
 
 export interface ResultOptions<T> {
@@ -46,6 +51,8 @@ export interface Output {
   result<T>(data: T, options?: ResultOptions<T>): Promise<void>;
   /** Records one at a time on stdout: one JSON line each, or a person's text with the table format. */
   records<T>(options?: RecordOptions<T>): Promise<RecordSink<T>>;
+  /** A list's records, page by page: streamed in the run's format, or shown whole as a result. */
+  list(options: ListOptions): Promise<ListSink>;
   /** A line for people on stderr, above the status line; nothing with --quiet. */
   prose(line: string): void;
   /** Text on stderr as it is, whatever --quiet says: an error, a --verbose trace, a URL the person must open. */
@@ -68,12 +75,21 @@ export function createOutput(io: IO, settings: () => OutputSettings, signals: Ru
   const stdout = (text: string) => void (line ? line.above(() => io.stdout.write(text)) : io.stdout.write(text));
   return {
     async result(data, options = {}) {
-      const { format, query, raw, color } = settings();
+      const { format, query, raw, color, columns, csvRaw } = settings();
       const chosen = options.table === false && format === 'table' ? 'json' : format;
       if (chosen === 'table' && options.text && query === undefined && !(raw && rawLines(data ?? null) !== undefined)) {
         return stdout(options.text(data));
       }
-      await render(data, io, { format: chosen, query, raw, color, signals, ...(options.view ? { view: options.view } : {}) });
+      await render(data, io, { format: chosen, query, raw, color, signals, csvRaw, ...(columns ? { columns } : {}), ...(options.view ? { view: options.view } : {}) });
+    },
+    async list(options) {
+      const [{ listSink }, { outputWidth }] = await Promise.all([import('./list.js'), import('./table.js')]);
+      const writers = {
+        text: stdout,
+        result: (data: unknown[], view: ViewName | undefined) => this.result(data, view ? { view } : {}),
+        table: () => ({ width: outputWidth(io.stdout, io.env), color: settings().color }),
+      };
+      return listSink(settings(), writers, options);
     },
     async records<T>(options: RecordOptions<T> = {}) {
       const { format, query } = settings();
