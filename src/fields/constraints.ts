@@ -41,15 +41,20 @@ export function isNullable(schema: Schema | undefined): boolean {
 
 const described = new WeakSet<Command>();
 
-/** Appends what the schema allows to each field's help: read when help is shown, not at start-up. */
-export function describeConstraints(command: Command, fields: readonly Field[], body: Schema | undefined): void {
+/**
+ * Appends what the schema allows to each field's help: read when help is shown, not at start-up.
+ * Each part is fields with the schema of the object they fill (the body, the query).
+ */
+export function describeConstraints(command: Command, parts: readonly (readonly [fields: readonly Field[], schema: Schema | undefined])[]): void {
   if (described.has(command)) return;
   described.add(command);
-  for (const field of fields) {
-    const option = command.options.find((o) => o.long === flagOf(field));
-    const schema = shapeOf(body)?.[field.key];
-    if (!option || !schema || field.kind === 'switch') continue;
-    option.description = helpWith(field, [...kindRules(field), ...constraintsOf(schema, field)]);
+  for (const [fields, object] of parts) {
+    for (const field of fields) {
+      const option = command.options.find((o) => o.long === flagOf(field));
+      const schema = shapeOf(object)?.[field.key];
+      if (!option || !schema || field.kind === 'switch') continue;
+      option.description = helpWith(field, [...kindRules(field), ...constraintsOf(schema, field)]);
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 // and `null` where the schema takes it. Flags and prompts convert alike; the schema checks after.
 import type { Context } from '../context.js';
 import { flagOf, type Field, type FlagValues } from './declare.js';
-import { BadValue, dateTime, droppedProtoNote, integerOrText, jsonObject, protoKeys } from './values.js';
+import { BadValue, dateTime, day, droppedProtoNote, integerOrText, jsonObject, jsonValue, numberOrText, protoKeys } from './values.js';
 
 /** Turns typed text into the field's value; throws BadValue with a reason. */
 export async function convert(field: Field, typed: string, ctx: Context, nullable: boolean): Promise<unknown> {
@@ -12,12 +12,18 @@ export async function convert(field: Field, typed: string, ctx: Context, nullabl
   switch (field.kind) {
     case 'integer':
       return integerOrText(text);
+    case 'number':
+      return numberOrText(text);
     case 'date':
       return dateTime(text, field.edge);
+    case 'day':
+      return day(text);
     case 'object':
       return withoutProtoKeys(await jsonObject(typed, flagOf(field), ctx.io, nullable), flagOf(field), ctx);
+    case 'json':
+      return withoutProtoKeys(await jsonValue(typed, flagOf(field), ctx.io), flagOf(field), ctx);
     case 'list':
-      return convertList(text);
+      return convertList(text).map((item) => convertItem(field, item));
     default:
       if (!text) throw new BadValue('is blank');
       return text;
@@ -31,16 +37,30 @@ export function withoutProtoKeys<T>(value: T, flag: string, ctx: Context): T {
   return value;
 }
 
+/** One item of a list, read as the field's items are. */
+export function convertItem(field: Field, item: string): unknown {
+  switch (field.item) {
+    case 'integer':
+      return integerOrText(item);
+    case 'number':
+      return numberOrText(item);
+    case 'day':
+      return day(item);
+    default:
+      return item;
+  }
+}
+
 /** A list from one flag or answer: comma-separated, blanks dropped. */
 export function convertList(item: string): string[] {
   return item.split(',').map((part) => part.trim()).filter(Boolean);
 }
 
-/** Items that pass the field's own check; the first that does not is refused with its reason. */
-export function checkedItems(field: Field, items: string[], opts: FlagValues): string[] {
+/** Items that pass the field's own check, each read as the field's items are; the first that does not pass is refused with its reason. */
+export function checkedItems(field: Field, items: string[], opts: FlagValues): unknown[] {
   for (const item of items) {
     const problem = field.checkItem?.(item, opts);
     if (problem) throw new BadValue(problem);
   }
-  return items;
+  return items.map((item) => convertItem(field, item));
 }

@@ -148,6 +148,19 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 // A date, then optionally a time after `T` or a space, then optionally a zone: Z, +01:00, +0100 or +01.
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
+/** Numbers become numbers; anything else is kept for the schema to reject with its rule. */
+export function numberOrText(value: string): number | string {
+  return /^-?(\d+\.?\d*|\.\d+)$/.test(value.trim()) ? Number(value) : value;
+}
+
+/**
+ * The day a typed date names, as the YYYY-MM-DD a date filter takes: a plain date, or a date-time
+ * in any form `dateTime` accepts (the day as written, whatever its zone).
+ */
+export function day(value: string): string {
+  return dateTime(value).slice(0, 10);
+}
+
 /**
  * A date people type, as the ISO 8601 date-time the store takes. A plain date means the start of
  * that day in UTC, or its last second for the end of a range (`--to 2026-01-31` covers all of the

@@ -43,7 +43,7 @@ export async function validated(spec: OperationCommand, ctx: Context, input: Inp
 /** The same through a preparer at hand: a bulk run checks thousands of lines without a pause between them. */
 export function validatedWith(prepare: Preparer, spec: OperationCommand, input: Input, opts?: RunFlags): Checked {
   try {
-    return { params: input.params, body: input.body, call: prepare(input) };
+    return { ...input, call: prepare(input) };
   } catch (error) {
     if (error instanceof ValidationError) throw explain(error, spec, input, opts);
     throw error;
@@ -60,12 +60,15 @@ function explain(error: ValidationError, spec: OperationCommand, input: Input, o
     if (where === 'params' && field) {
       label = labelOf(spec, 'params', field);
       value = input.params[field];
-    } else if (where === 'body' && field) {
-      const declared = spec.fields?.find((f) => f.key === field);
-      label = labelOf(spec, 'body', field);
-      if (rest.length > 0) label = `${label} (${rest.join('.')})`;
-      const typed = declared && rest.length === 0 ? opts[attributeOf(declared)] : undefined;
-      value = typeof typed === 'string' ? typed : rest.length === 0 ? (input.body as Record<string, unknown> | undefined)?.[field] : undefined;
+    } else if ((where === 'body' || where === 'query') && field) {
+      const declared = (where === 'body' ? spec.fields : spec.query)?.find((f) => f.key === field);
+      const given = (where === 'body' ? input.body : input.query) as Record<string, unknown> | undefined;
+      label = labelOf(spec, where, field);
+      // An item of a list is named by its value: `--status: "opn" is not …`, not by its index.
+      const item = declared?.kind === 'list' && rest.length === 1 && /^\d+$/.test(rest[0]!) ? (given?.[field] as unknown[] | undefined)?.[Number(rest[0])] : undefined;
+      if (rest.length > 0 && item === undefined) label = `${label} (${rest.join('.')})`;
+      const typed = declared && rest.length === 0 && declared.kind !== 'list' ? opts[attributeOf(declared)] : undefined;
+      value = item ?? (typeof typed === 'string' ? typed : rest.length === 0 ? given?.[field] : undefined);
       const guess = declared?.choices && typeof value === 'string' ? nearest(value, declared.choices) : undefined;
       if (guess && guess !== value) suggestion = `did you mean ${guess}?`;
     } else if (where === 'body') {
@@ -77,13 +80,13 @@ function explain(error: ValidationError, spec: OperationCommand, input: Input, o
   return new UsageError(parts.join('; '));
 }
 
-/** How a person names a path parameter or body field: its argument (`<id>`) or flag (`--reason`). */
-export function labelOf(spec: OperationCommand, part: 'params' | 'body', key: string): string {
+/** How a person names a path parameter, query parameter or body field: its argument (`<id>`) or flag (`--reason`). */
+export function labelOf(spec: OperationCommand, part: 'params' | 'query' | 'body', key: string): string {
   if (part === 'params') {
     const arg = spec.args?.find(([, param]) => param === key);
     return arg ? `<${arg[0]}>` : key;
   }
-  const declared = spec.fields?.find((f) => f.key === key);
+  const declared = (part === 'body' ? spec.fields : spec.query)?.find((f) => f.key === key);
   return declared ? flagOf(declared) : `--${key.replace(/_/g, '-')}`;
 }
 
