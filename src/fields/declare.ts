@@ -22,6 +22,8 @@ export interface Field<Key extends string = string> {
   kind?: 'text' | 'integer' | 'number' | 'date' | 'day' | 'object' | 'json' | 'list' | 'switch';
   /** For lists: how each item is read (text when not given). */
   item?: 'integer' | 'number' | 'day';
+  /** The API versions that have the field, when not all of its operation's versions do. */
+  versions?: readonly string[];
   /** What the flag does, in a few words; the schema's limits are added to it in --help. */
   help: string;
   /** Values offered in help, completion and pickers (the schema still decides what is valid). */

@@ -27,7 +27,12 @@ const ITEMS: Partial<Record<ScalarKind, Field['item']>> = { int: 'integer', numb
 /** What a kind of value is, in help: the schema adds its own limits when help is shown. */
 const WHAT: Partial<Record<ScalarKind, string>> = { email: 'an email address', uri: 'a URL', uuid: 'a UUID', decimal: 'a decimal such as 12.50', int: 'a whole number', number: 'a number' };
 
-export function fieldOf([name, kind, options = {}]: FieldFact, part: FieldPart): Field {
+export function fieldOf(fact: FieldFact, part: FieldPart): Field {
+  const field = declared(fact, part);
+  return fact[2]?.only ? { ...field, versions: fact[2].only } : field;
+}
+
+function declared([name, kind, options = {}]: FieldFact, part: FieldPart): Field {
   const words = name.replace(/_/g, ' ');
   const help = helpOf(words, kind, options, part);
   if (kind === 'json') return { key: name, kind: 'json', help, ...prompted(words, options, part) };

@@ -52,8 +52,10 @@ export function validatedWith(prepare: Preparer, spec: OperationCommand, input: 
 
 /** Names the flag or argument behind each bad field, with the value as typed and the nearest allowed one. */
 function explain(error: ValidationError, spec: OperationCommand, input: Input, opts: RunFlags = {}) {
-  const parts = error.issues.map((issue) => {
+  const parts = error.issues.flatMap((issue) => {
     const [where, field, ...rest] = issue.path.split('.');
+    const unknown = /^unknown fields?: (.*)$/.exec(issue.message);
+    if ((where === 'body' || where === 'query') && !field && unknown) return unknown[1]!.split(', ').map((key) => unknownField(spec, where, key));
     let label = issue.path;
     let value: unknown;
     let suggestion: string | undefined;
@@ -78,6 +80,13 @@ function explain(error: ValidationError, spec: OperationCommand, input: Input, o
     return `${label}: ${issue.message}${shown}${suggestion ? `; ${suggestion}` : ''}`;
   });
   return new UsageError(parts.join('; '));
+}
+
+/** A field the operation does not take at this version: one a flag gives belongs to another version; any other came with --data. */
+function unknownField(spec: OperationCommand, part: 'query' | 'body', key: string): string {
+  const declared = (part === 'body' ? spec.fields : spec.query)?.find((f) => f.key === key);
+  if (declared?.versions) return `${flagOf(declared)}: only in API version ${declared.versions.join(' or ')} (pass --api-version ${declared.versions[0]})`;
+  return `${part === 'body' ? '--data' : labelOf(spec, part, key)}: ${JSON.stringify(key)} is not a field of this operation`;
 }
 
 /** How a person names a path parameter, query parameter or body field: its argument (`<id>`) or flag (`--reason`). */
