@@ -53,14 +53,14 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
 
 /** The whole command tree, for help, the reference docs and completion. */
 export function commandTree(io: IO = processIO()): Promise<Command> {
-  const ctx: Context = createContext(io, listenForInterrupts(io), () => buildProgram(ctx));
+  const ctx: Context = createContext(io, listenForInterrupts(io), (argv) => buildProgram(ctx, argv));
   return buildProgram(ctx);
 }
 
 /** Runs one command line; tests (and programs embedding the CLI) may put in their own client and prompter. */
 export async function main(argv: string[], io: IO = processIO(), overrides: ContextOverrides = {}): Promise<number> {
   const interrupts = listenForInterrupts(io);
-  const ctx: Context = createContext(io, interrupts, () => buildProgram(ctx), overrides, argv);
+  const ctx: Context = createContext(io, interrupts, (line) => buildProgram(ctx, line), overrides, argv);
   const program = await buildProgram(ctx, argv);
   // The one context learns the parsed global options before any command runs.
   program.hook('preAction', (_root, action) => ctx.bind(action.optsWithGlobals()));
