@@ -109,7 +109,9 @@ less -FRX when installed; an empty value or cat turns it off.
 
 A list shows one page; stderr says how to get more: --all follows the pages to the end and
 --limit N stops after N records, printing each page as it arrives (at the platform's 4 requests a
-second), and --cursor starts at the page a note names. A list's CSV feeds --each as it is:
+second), and --cursor starts at the page a note names. As JSON a list is the page the store
+answered, {next, previous, results}; followed to the end, one page holding every record. A
+list's CSV feeds --each as it is:
   store-admin subscriptions list --status past_due --all -o csv --columns id |
     store-admin subscriptions cancel --each - --reason other --yes
 

@@ -105,7 +105,7 @@ export const refinements = [
     present: masked,
     view: 'webhooks',
     progress: 'Fetching webhooks…',
-    examples: ['store-admin webhooks list', 'store-admin webhooks list --all --inactive', "store-admin webhooks list --name 'Order sync' --json -q '[0].id'"],
+    examples: ['store-admin webhooks list', 'store-admin webhooks list --all --inactive', "store-admin webhooks list --name 'Order sync' --json -q 'results[0].id'"],
   }),
   refine({
     operation: 'webhooksUpdate',

@@ -1,9 +1,10 @@
 // A list's records as they arrive, page after page: written in the run's format as each page comes
-// (JSON as one array, NDJSON lines, CSV or TSV rows under one header, table rows under one head
-// with the first page's column widths), never gathered, so memory stays flat however long the list.
-// Every write is whole records: a run stopped between pages leaves no half line or row. A --query
-// over the whole list (or --raw) needs the whole list: then, and for a single page, the records are
-// gathered and shown as any result is.
+// (NDJSON lines, CSV or TSV rows under one header, table rows under one head with the first page's
+// column widths, and JSON in the platform's page shape, one page holding them all), never gathered,
+// so memory stays flat however long the list. Every write is whole records: a run stopped between
+// pages leaves no half line or row. A --query over the whole list (or --raw) needs the whole list:
+// then, and for a single page, the records are gathered and shown as any result is (JSON as the
+// page the store answered).
 import { headerRow, recordRow, type DelimitedOptions } from './csv.js';
 import { defaultPaths, project } from './columns.js';
 import { querier } from './query.js';
@@ -27,9 +28,15 @@ export interface ListOptions {
   stream: boolean;
 }
 
+/** A page's links as the store gave them (null on the last page, and for pages followed to the end). */
+export interface PageLinks {
+  next: unknown;
+  previous: unknown;
+}
+
 export interface ListSink {
   /** A page's records, written (or kept, for a whole result) at once. */
-  page(records: readonly unknown[]): void;
+  page(records: readonly unknown[], links: PageLinks): void;
   /**
    * Ends the list: the closing of an array or a table's last border, so that what was printed is
    * whole; or, when the list was gathered and is `complete`, the result.
@@ -41,7 +48,7 @@ export interface ListWriters {
   /** Writes whole lines to stdout. */
   text(text: string): void;
   /** Shows a gathered result as any command's result. */
-  result(data: unknown[], view: ViewName | undefined): Promise<void>;
+  result(data: unknown, view: ViewName | undefined): Promise<void>;
   /** The table's width and colour, for a streamed table. */
   table(): { width: number | undefined; color: ColorLevel };
 }
@@ -51,10 +58,14 @@ export async function listSink(settings: ListSettings, writers: ListWriters, opt
   const gather = !options.stream || settings.raw || (query !== undefined && format !== 'ndjson');
   if (gather) {
     const all: unknown[] = [];
+    let last: PageLinks = { next: null, previous: null };
     return {
-      page: (records) => void all.push(...records),
+      page: (records, links) => {
+        all.push(...records);
+        last = links;
+      },
       end: async (complete) => {
-        if (complete) await writers.result(all, options.view);
+        if (complete) await writers.result(format === 'json' ? { next: last.next ?? null, previous: last.previous ?? null, results: all } : all, options.view);
       },
     };
   }
@@ -86,16 +97,17 @@ function lineSink(writers: ListWriters, line: (record: unknown) => string): List
   };
 }
 
-/** One JSON array, a record per line: valid JSON even when the run stops between pages. */
+/** The platform's page shape, one page holding every record, a record per line: whole JSON even when the run stops between pages. */
 function jsonSink(writers: ListWriters, columns: readonly string[] | undefined): ListSink {
+  const HEAD = '{"next":null,"previous":null,"results":[';
   let started = false;
   return {
     page: (records) => {
       if (records.length === 0) return;
-      writers.text(records.map((record, i) => `${started || i > 0 ? ',\n' : '['}${JSON.stringify(shaped(record, columns) ?? null)}`).join(''));
+      writers.text(records.map((record, i) => `${started || i > 0 ? ',\n' : `${HEAD}\n`}${JSON.stringify(shaped(record, columns) ?? null)}`).join(''));
       started = true;
     },
-    end: async () => writers.text(started ? ']\n' : '[]\n'),
+    end: async () => writers.text(started ? '\n]}\n' : `${HEAD}]}\n`),
   };
 }
 

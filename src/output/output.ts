@@ -86,7 +86,7 @@ export function createOutput(io: IO, settings: () => OutputSettings, signals: Ru
       const [{ listSink }, { outputWidth }] = await Promise.all([import('./list.js'), import('./table.js')]);
       const writers = {
         text: stdout,
-        result: (data: unknown[], view: ViewName | undefined) => this.result(data, view ? { view } : {}),
+        result: (data: unknown, view: ViewName | undefined) => this.result(data, view ? { view } : {}),
         table: () => ({ width: outputWidth(io.stdout, io.env), color: settings().color }),
       };
       return listSink(settings(), writers, options);

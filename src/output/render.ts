@@ -72,10 +72,13 @@ async function recordsOf(data: unknown, options: RenderOptions): Promise<unknown
   return [data ?? null];
 }
 
-/** JSON with --columns: each record (or the one record) with only those paths. */
+/** JSON with --columns: each record (of a list, or of a page's results), or the one record, with only those paths. */
 async function projected(data: unknown, paths: readonly string[]): Promise<unknown> {
   const { project } = await import('./columns.js');
-  return Array.isArray(data) ? data.map((record) => project(record, paths)) : data === undefined || data === null ? data : project(data, paths);
+  if (Array.isArray(data)) return data.map((record) => project(record, paths));
+  if (data === undefined || data === null) return data;
+  const results = (data as { results?: unknown }).results;
+  return Array.isArray(results) ? { ...data, results: results.map((record) => project(record, paths)) } : project(data, paths);
 }
 
 async function colored(json: string, level: ColorLevel): Promise<string> {

@@ -43,7 +43,9 @@ export async function runList(spec: OperationCommand, ctx: Context, client: Stor
         cut = shown + records.length > limit || !!page.next;
         records = records.slice(0, limit - shown);
       }
-      sink.page(spec.present ? (spec.present(records, opts) as unknown[]) : records);
+      // Pages followed to the end (or cut at --limit) are one page with no links of its own.
+      const links = follow ? { next: null, previous: null } : { next: page.next ?? null, previous: page.previous ?? null };
+      sink.page(spec.present ? (spec.present(records, opts) as unknown[]) : records, links);
       shown += records.length;
       if (!follow) next = cursorOf(page.next);
       if (!follow || (limit !== undefined && shown >= limit)) break;

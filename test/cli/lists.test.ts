@@ -41,10 +41,12 @@ describe('a list against the sandbox', () => {
   const run = (...args: string[]) => runInProcess(['categories', 'list', ...args], env());
   const ids = (stdout: string) => stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: number }).id);
 
-  it('shows one page, and says on stderr how to get the next', async () => {
+  it('shows one page (as JSON, the page the store answered), and says on stderr how to get the next', async () => {
     const r = await run('--json');
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).map((c: { id: number }) => c.id)).toEqual([6, 5]);
+    const page = JSON.parse(r.stdout) as { next: string; results: { id: number }[] };
+    expect(page.results.map((c) => c.id)).toEqual([6, 5]);
+    expect(page.next).toMatch(/cursor=/);
     const cursor = /--cursor (\S+) for the next page/.exec(r.stderr)?.[1];
     expect(r.stderr).toMatch(/^2 shown; for more: --all for every page, --limit N for N records, or --cursor \S+ for the next page$/m);
     const next = await run('--cursor', cursor!, '-o', 'ndjson');
@@ -59,8 +61,10 @@ describe('a list against the sandbox', () => {
     const three = await run('--limit', '3', '-o', 'ndjson');
     expect(ids(three.stdout)).toEqual([6, 5, 4]);
     expect(three.stderr).toMatch(/^Stopped at --limit 3; there are more \(--all for every one\)$/m);
-    const array = await run('--all', '--json');
-    expect(JSON.parse(array.stdout)).toHaveLength(6);
+    // JSON keeps the platform's page shape: one page holding every record.
+    const one = await run('--all', '--json');
+    expect(JSON.parse(one.stdout)).toMatchObject({ next: null, previous: null, results: { length: 6 } });
+    expect(JSON.parse((await run('--limit', '3', '--json')).stdout)).toMatchObject({ next: null, results: { length: 3 } });
   });
 
   it('draws one table across the pages, under one head', async () => {
@@ -100,14 +104,16 @@ describe('a list against the sandbox', () => {
 
   it('gives JSON only the columns asked for, under their dotted names', async () => {
     const r = await run('--json', '--columns', 'id,missing.path');
-    expect(JSON.parse(r.stdout)).toEqual([
+    expect(JSON.parse(r.stdout).results).toEqual([
       { id: 6, 'missing.path': null },
       { id: 5, 'missing.path': null },
     ]);
+    const all = await run('--all', '--json', '--columns', 'id');
+    expect(JSON.parse(all.stdout).results).toEqual([6, 5, 4, 3, 2, 1].map((id) => ({ id })));
   });
 
   it('applies a --query to the whole list, and --raw prints it bare', async () => {
-    const r = await run('--all', '-q', '[].slug', '--raw');
+    const r = await run('--all', '-q', 'results[].slug', '--raw');
     expect(r.stdout).toBe('c6\nc5\nc4\nc3\nc2\nc1\n');
   });
 });

@@ -101,8 +101,8 @@ describe('a list', () => {
     const r = await run(['subscriptions', 'list', '--status', 'past_due,canceled', '--dry-run', '-q', 'url', '--raw']);
     expect(r.stdout.trim()).toBe(`${sandbox.url}/api/admin/subscriptions/?status=past_due&status=canceled`);
     const listed = await json(['subscriptions', 'list', '--status', 'past_due', '--status', 'canceled']);
-    expect(listed.map((s: { id: number }) => s.id).sort()).toEqual([2, 3]);
-    expect(await json(['subscriptions', 'list', '--status', 'past_due'])).toMatchObject([{ id: 2, status: 'past_due' }]);
+    expect(listed.results.map((s: { id: number }) => s.id).sort()).toEqual([2, 3]);
+    expect((await json(['subscriptions', 'list', '--status', 'past_due'])).results).toMatchObject([{ id: 2, status: 'past_due' }]);
   });
 
   it('checks an enum before sending and suggests the nearest value', async () => {
