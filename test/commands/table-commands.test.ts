@@ -8,6 +8,7 @@ import { loadAllOperations } from '../../src/api/operations.js';
 import { commandTree } from '../../src/cli.js';
 import { metaOf } from '../../src/commands/meta.js';
 import { processIO } from '../../src/output/stream.js';
+import { runInProcess } from '../cli/in-process.js';
 
 const program = await commandTree(processIO());
 const operations = await loadAllOperations();
@@ -97,5 +98,27 @@ describe('one command per operation', () => {
       expect(command.description(), words).toMatch(/^[A-Z]/);
       expect(command.description(), words).not.toMatch(/undefined/);
     }
+  });
+});
+
+describe('store-admin operations', () => {
+  it('lists every operation with its command, method, path, versions, scopes and whether it can be undone', async () => {
+    const r = await runInProcess(['operations', '--json'], {});
+    expect(r.code, r.stderr).toBe(0);
+    const listed = JSON.parse(r.stdout) as Record<string, unknown>[];
+    expect(listed).toHaveLength(operations.length);
+    for (const op of operations) {
+      expect(listed).toContainEqual(
+        expect.objectContaining({ id: op.id, command: op.command, method: op.method, path: op.path, versions: op.versions, version: op.version, scopes: op.scopes, irreversible: op.irreversible }),
+      );
+    }
+    expect(listed.find((entry) => entry.id === 'ordersLinesDestroy')).toMatchObject({ command: 'orders lines delete', irreversible: true, aliases: ['orders remove-line'] });
+  });
+
+  it('shows a table a person can scan, in 80 columns', async () => {
+    const r = await runInProcess(['operations', '-o', 'table', '--no-color'], {});
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/│ orders lines delete +│ DELETE +│/);
+    expect(r.stdout.split('\n').filter((line) => [...line].length > 80)).toEqual([]);
   });
 });
