@@ -67,7 +67,7 @@ describe('from orders list to a change and back', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^store-admin: Remove line 101 from order 10001\? The order's totals will be recomputed: confirmation needed$/m);
     await cli('orders', 'add-note', '10001', '--message', 'Called the customer');
-    expect((await cli('orders', 'notes', 'list', '10001', '-q', '[].message', '--raw')).stdout).toContain('Called the customer\n');
+    expect((await cli('orders', 'notes', 'list', '10001', '-q', 'results[].message', '--raw')).stdout).toContain('Called the customer\n');
   });
 });
 
