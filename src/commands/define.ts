@@ -62,8 +62,8 @@ export function addOperationCommand<Id extends OperationId, Flags extends FlagTa
     operation: spec.operation,
     learnMore: [
       ...learnMoreOf(spec.operation),
-      ...(registration.aliasOf ? [`Also: store-admin ${registration.aliasOf} (this command's name)`] : []),
-      ...(!registration.aliasOf && earlier.length > 0 ? [`Also answers to its earlier name: store-admin ${earlier.join(', store-admin ')}`] : []),
+      ...(registration.aliasOf ? [`An earlier name of: store-admin ${registration.aliasOf}`] : []),
+      ...(!registration.aliasOf && earlier.length > 0 ? [`Its earlier name still works: store-admin ${earlier.join(', store-admin ')}`] : []),
     ],
     examples: spec.examples,
     // Asked always where the change cannot be undone, or where confirmsWhen says when; a review alone is no confirmation.

@@ -107,7 +107,8 @@ export async function askArguments(spec: OperationCommand, ctx: Context, given: 
   const args = spec.args ?? [];
   const missing = args.slice(given.length);
   if (!ctx.interactive) {
-    throw missingError([...missing.map(([label]) => `<${label}>`), ...missingFlags(spec.fields ?? [], opts)], ctx);
+    // Fields --data may hold are checked once the body is read, not named here.
+    throw missingError([...missing.map(([label]) => `<${label}>`), ...(opts.data === undefined ? missingFlags(spec.fields ?? [], opts) : [])], ctx);
   }
   const op = operation(spec.operation);
   const values = [...given];

@@ -64,6 +64,9 @@ describe('a create', () => {
     expect(await sent(async () => (r = await run(['categories', 'create'])))).toBe(0);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^store-admin: Missing --name and --slug$/m);
+    // Arguments and flags together; what --data may hold is left to the body's own check.
+    expect((await run(['categories', 'replace'])).stderr).toMatch(/^store-admin: Missing <id>, --name and --slug$/m);
+    expect((await run(['categories', 'replace', '--data', '{"name":"A","slug":"a"}'])).stderr).toMatch(/^store-admin: Missing <id>$/m);
   });
 
   it('asks for the required fields at a terminal, each checked by its schema', async () => {
