@@ -11,13 +11,11 @@ export async function convert(field: Field, typed: string, ctx: Context, nullabl
   if (nullable && text === 'null') return null;
   switch (field.kind) {
     case 'integer':
-      return integerOrText(text);
     case 'number':
-      return numberOrText(text);
+    case 'day':
+      return PLAIN[field.kind](text);
     case 'date':
       return dateTime(text, field.edge);
-    case 'day':
-      return day(text);
     case 'object':
       return withoutProtoKeys(await jsonObject(typed, flagOf(field), ctx.io, nullable), flagOf(field), ctx);
     case 'json':
@@ -37,18 +35,12 @@ export function withoutProtoKeys<T>(value: T, flag: string, ctx: Context): T {
   return value;
 }
 
-/** One item of a list, read as the field's items are. */
+/** How a plain value of a kind is read, alone or as an item of a list. */
+const PLAIN: Record<NonNullable<Field['item']>, (text: string) => unknown> = { integer: integerOrText, number: numberOrText, day };
+
+/** One item of a list, read as the field's items are (text when they are not numbers or days). */
 export function convertItem(field: Field, item: string): unknown {
-  switch (field.item) {
-    case 'integer':
-      return integerOrText(item);
-    case 'number':
-      return numberOrText(item);
-    case 'day':
-      return day(item);
-    default:
-      return item;
-  }
+  return field.item ? PLAIN[field.item](item) : item;
 }
 
 /** A list from one flag or answer: comma-separated, blanks dropped. */
