@@ -44,4 +44,14 @@ export const refinements = [
     examples: ['store-admin orders fulfillments events get 10001 201 301', 'store-admin orders fulfillments events get 10001 201 302 --json'],
   }),
   refine({ operation: 'ordersRetrieve', view: 'order' }),
+  refine({
+    operation: 'ordersRefundCreate',
+    args: [['number', 'number', 'order number']],
+    progress: 'Refunding…',
+    examples: [
+      `store-admin orders refund 10001 --transactions '[{"id": 501, "amount": "12.00"}]' --note "Damaged in transit"`,
+      'store-admin orders refund-calculate 10001 --refund-lines @lines.json --json',
+      'store-admin orders refund 10001 --data @refund.json --yes',
+    ],
+  }),
 ];

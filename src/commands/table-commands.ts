@@ -173,6 +173,7 @@ function examplesOf(op: Operation, args: readonly [string, string, string][], bo
   if (op.method === 'GET') return [line(), line('--json')];
   if (op.method === 'DELETE') return [line(), line('--yes')];
   if (body.length === 0) return [line(), line('--json')];
-  const some = required.length > 0 ? required : body.slice(0, 1);
-  return [line(...some.map(flagWithValue)), line('--data', `@${singular(pathPairs(op.path).at(-1)!.segment).replace(/ /g, '-')}.json`)];
+  // The first runs as it is (what it requires, typed); the second shows the whole body from a file.
+  const first = required.length > 0 ? line(...required.map(flagWithValue)) : op.method === 'PATCH' ? line(flagWithValue(body[0]!)) : line();
+  return [first, line('--data', `@${singular(pathPairs(op.path).at(-1)!.segment).replace(/ /g, '-')}.json`)];
 }
