@@ -138,6 +138,14 @@ describe('a change', () => {
     expect(await json(['customers', 'get', String(made.id)])).toMatchObject({ email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' });
   });
 
+  it('takes null where the field may be null, on a partial update as anywhere', async () => {
+    const r = await run(['subscriptions', 'update', '1', '--shipping-code', 'null', '--dry-run', '-q', 'body', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ shipping_code: null });
+    const help = await run(['subscriptions', 'update', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/--shipping-price <price> shipping price \(a decimal [^)]*; or null\)/);
+  });
+
   it('refuses a partial update that changes nothing', async () => {
     const r = await run(['customers', 'update', '1']);
     expect(r.code).toBe(2);
