@@ -112,8 +112,10 @@ A list shows one page; stderr says how to get more: --all follows the pages to t
 second), and --cursor starts at the page a note names. As JSON a list is the page the store
 answered, {next, previous, results}; followed to the end, one page holding every record. A
 list's CSV feeds --each as it is:
-  store-admin subscriptions list --status past_due --all -o csv --columns id |
-    store-admin subscriptions cancel --each - --reason other --yes
+  store-admin subscriptions list --status past_due \\
+    --all -o csv --columns id |
+  store-admin subscriptions cancel --each - \\
+    --reason other --yes
 
 Data goes to stdout; progress, warnings and errors go to stderr. Secrets the store sends back
 (a webhook's secret_key) are masked unless --show-secret is given.
