@@ -2,7 +2,7 @@
 // and `null` where the schema takes it. Flags and prompts convert alike; the schema checks after.
 import type { Context } from '../context.js';
 import { flagOf, type Field, type FlagValues } from './declare.js';
-import { BadValue, dateTime, day, droppedProtoNote, integerOrText, jsonObject, jsonValue, numberOrText, protoKeys } from './values.js';
+import { BadValue, dateTime, day, droppedProtoNote, jsonObject, jsonValue, numberOrText, protoKeys } from './values.js';
 
 /** Turns typed text into the field's value; throws BadValue with a reason. */
 export async function convert(field: Field, typed: string, ctx: Context, nullable: boolean): Promise<unknown> {
@@ -36,7 +36,7 @@ export function withoutProtoKeys<T>(value: T, flag: string, ctx: Context): T {
 }
 
 /** How a plain value of a kind is read, alone or as an item of a list. */
-const PLAIN: Record<NonNullable<Field['item']>, (text: string) => unknown> = { integer: integerOrText, number: numberOrText, day };
+const PLAIN: Record<NonNullable<Field['item']>, (text: string) => unknown> = { integer: numberOrText, number: numberOrText, day };
 
 /** One item of a list, read as the field's items are (text when they are not numbers or days). */
 export function convertItem(field: Field, item: string): unknown {

@@ -83,6 +83,8 @@ describe('a create', () => {
       [['categories', 'create', '--name', 'A', '--slug', 'a b'], /^store-admin: --slug: must match .* \(got "a b"\)$/m],
       [['categories', 'create', '--data', '{"name":"A","slug":"a","colour":"red"}'], /^store-admin: --data: "colour" is not a field of this operation$/m],
       [['orders', 'create', '--lines', '[{'], /^store-admin: --lines: not valid JSON/m],
+      [['subscriptions', 'update', '1', '--interval-count', '1.5'], /^store-admin: --interval-count: must be a whole number \(got "1.5"\)$/m],
+      [['orders', 'list', '--product', '2,x'], /^store-admin: --product: must be a number \(got "x"\)$/m],
       [['orders', 'refund', '10001', '--transactions', '[]', '--amount', '3', '--yes'], /^store-admin: --amount: only in API version 2023-02-10 \(pass --api-version 2023-02-10\)$/m],
     ] as const) {
       let r!: Awaited<ReturnType<typeof run>>;
