@@ -43,7 +43,7 @@ export async function tableStream(
       const rows = records.map((record) => (columns ??= table.autoColumns([record]), cells(record)));
       if (!colWidths) {
         const head = table.headingOf(columns!.map(([label]) => label), color);
-        colWidths = table.fitColumns([head, ...rows], width) ?? naturalWidths([head, ...rows]);
+        colWidths = table.fitColumns([head, ...rows], width) ?? roomy(naturalWidths([head, ...rows]), width);
         const lines = draw(head, rows);
         bottom = lines.pop();
         writers.text(`${lines.join('\n')}\n`);
@@ -54,6 +54,19 @@ export async function tableStream(
     },
     end: async () => writers.text(bottom === undefined ? `${fmt.dim('(none)')}\n` : `${bottom}\n`),
   };
+}
+
+/** Later pages may hold longer values than the first: each column gets some room beyond it, while the table still fits. */
+function roomy(widths: number[], width: number | undefined): number[] {
+  const ROOM = 18;
+  const budget = (width ?? Infinity) - (widths.length + 1);
+  const wanted = widths.map((w) => Math.max(w, ROOM));
+  const total = wanted.reduce((a, b) => a + b, 0);
+  if (total <= budget) return wanted;
+  // As much of that room as there is, shared alike.
+  const spare = Math.max(0, budget - widths.reduce((a, b) => a + b, 0));
+  const growing = widths.filter((w) => w < ROOM).length || 1;
+  return widths.map((w) => (w < ROOM ? Math.min(ROOM, w + Math.floor(spare / growing)) : w));
 }
 
 /** Each column as wide as its widest line, padding included (what cli-table3 would choose). */
