@@ -66,7 +66,7 @@ function describeSubGroups(group: Command, ops: readonly Operation[]): void {
   const walk = (command: Command, depth: number) => {
     for (const sub of command.commands) {
       if (sub.commands.length === 0) continue;
-      const op = ops.find((o) => o.command.split(' ')[depth] === sub.name() && o.command.startsWith(`${group.name()} `));
+      const op = ops.find((o) => o.command.split(' ')[depth] === sub.name());
       const pairs = op ? pathPairs(op.path) : [];
       const at = pairs.findIndex((pair) => pair.segment === sub.name() || singular(pair.segment) === singular(sub.name()));
       const owner = at > 0 ? withArticle(singular(pairs[at - 1]!.segment)) : undefined;
