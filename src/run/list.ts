@@ -51,6 +51,7 @@ export async function runList(spec: OperationCommand, ctx: Context, client: Stor
       if (!follow || (limit !== undefined && shown >= limit)) break;
       stop = ctx.output.spinner(`Fetching… (${shown} so far)`);
     }
+    stop();
   } catch (error) {
     stop();
     // A reader that went away (`| head`) wanted no more: nothing is wrong.

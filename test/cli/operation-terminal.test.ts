@@ -60,5 +60,7 @@ describe.skipIf(!hasTmux)('a command of the table in a terminal', () => {
     expect(screen.match(/^┌/gm)).toHaveLength(1);
     expect(screen.match(/^└/gm)).toHaveLength(1);
     for (const name of ['One', 'Two', 'Three', 'Four', 'Five']) expect(screen).toMatch(new RegExp(`│ ${name} +│ ${name.toLowerCase()} +│`));
+    // The spinner that said which page was on its way is gone with the last one.
+    expect(screen).not.toContain('Fetching');
   });
 });
