@@ -146,7 +146,7 @@ describe('commands against the sandbox', () => {
       [['subscriptions', 'update', '1', '--next-renewal-date', 'soon'], /--next-renewal-date: "soon" is not a date/],
       [['subscriptions', 'update', '1', '--data', '{bad json'], /--data: not valid JSON/],
       [['subscriptions', 'update', '1', '--billing-address', '[1]'], /--billing-address: expected a JSON object or null/],
-      [['subscriptions', 'update', '1', '--data', '{"colour":"red"}'], /unknown field: colour/],
+      [['subscriptions', 'update', '1', '--data', '{"colour":"red"}'], /--data: "colour" is not a field of this operation/],
       [['fulfillment-orders', 'reject-cancellation', '2147483648'], /<id>: must be at most 2147483647/],
       [['exports', 'create', '--type', 'order_list', '--from', '2026-01-01'], /Missing --to/],
       [['exports', 'create', '--type', 'order_list', '--from', 'last week', '--to', '2026-01-01'], /--from: "last week" is not a date/],
