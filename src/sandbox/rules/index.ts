@@ -8,6 +8,7 @@ import { disputeRules } from './disputes.js';
 import { exportRules } from './exports.js';
 import { fulfillmentOrderRules } from './fulfillment-orders.js';
 import { orderRules } from './orders.js';
+import { refundRules } from './refunds.js';
 import { subscriptionRules } from './subscriptions.js';
 import { webhookRules } from './webhooks.js';
 
@@ -17,6 +18,7 @@ export const rules: Partial<Record<OperationId, Rule>> = {
   ...exportRules,
   ...fulfillmentOrderRules,
   ...orderRules,
+  ...refundRules,
   ...subscriptionRules,
   ...webhookRules,
 };
