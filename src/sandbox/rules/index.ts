@@ -8,6 +8,7 @@ import { disputeRules } from './disputes.js';
 import { exportRules } from './exports.js';
 import { fulfillmentOrderRules } from './fulfillment-orders.js';
 import { orderRules } from './orders.js';
+import { paymentRules } from './payments.js';
 import { refundRules } from './refunds.js';
 import { subscriptionRules } from './subscriptions.js';
 import { webhookRules } from './webhooks.js';
@@ -18,6 +19,7 @@ export const rules: Partial<Record<OperationId, Rule>> = {
   ...exportRules,
   ...fulfillmentOrderRules,
   ...orderRules,
+  ...paymentRules,
   ...refundRules,
   ...subscriptionRules,
   ...webhookRules,
