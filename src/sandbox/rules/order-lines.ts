@@ -59,13 +59,14 @@ function removeFromLine(ctx: RuleContext, order: Rec, line: Rec, units: number):
   withdrawUnits(ctx, order, line, units);
 }
 
-/** Removes a whole line: only one every unit of which may still change. */
+/** Removes a whole line: only one every unit of which may still change. It stays on the order with nothing left. */
 const removeLine: Rule = (ctx) => {
   const order = findOrder(ctx);
   const line = findLine(order, ctx.params.lineId);
   refuseIfCanceled(order, 'its lines cannot change');
   const [editable, current] = [count(line, 'editable_quantity'), count(line, 'current_quantity')];
-  if (current === 0) throw badRequest(`Line ${String(line.id)} of order ${order.number} has nothing left to remove: it was removed or refunded already.`);
+  // Nothing of it left to delete: deleting it again finds nothing, as a DELETE repeated does.
+  if (current === 0) throw NOT_FOUND();
   if (editable <= 0) throw badRequest(`Line ${String(line.id)} has no editable quantity left (${NOT_EDITABLE}) and cannot be removed.`);
   if (editable < current) {
     throw badRequest(`Only ${editable} of the ${current} units of line ${String(line.id)} can still change (the rest are ${NOT_EDITABLE}); set its quantity to ${current - editable} instead of removing it.`);
