@@ -123,6 +123,16 @@ describe('line items added after the sale', () => {
     expect(s.events().map((e) => e.event_type)).toEqual(['transaction.created', 'order.updated']);
   });
 
+  it('starts a subscription for a line that asks for one, kept on the same card', async () => {
+    const added = await s.cli('POST', '/orders/9945/add-line-items/', { lines: [{ product_id: 2104, quantity: 1, subscription: { interval: 'month', interval_count: 1 } }] });
+    expect(added.code, added.stderr).toBe(0);
+    const [link] = added.json.subscriptions;
+    const subscription = s.record('subscriptions', link.id);
+    expect(subscription).toMatchObject({ status: 'active', interval: 'month', user_id: added.json.user.id, payment_details: s.record('transactions', 512).payment_details });
+    expect(subscription.shipping_address).toEqual(added.json.shipping_address);
+    expect(s.events().map((e) => e.event_type)).toEqual(['subscription.created', 'transaction.created', 'order.updated']);
+  });
+
   it('refuses an order that takes none, or one first paid in a way the store cannot charge again', async () => {
     expect((await s.cli('POST', '/orders/9949/add-line-items/', { lines: [{ product_id: 2104, quantity: 1 }] })).stderr).toContain(
       'Order 9949 takes no post-purchase line items (supports_post_purchase_upsells is false); add lines with POST /orders/9949/lines/ and collect the payment.',
