@@ -103,6 +103,16 @@ describe('canceling orders', () => {
     expect(kept.json).toMatchObject({ status: 'canceled', payment_status: 'paid', refunds: [] });
   });
 
+  it('cancels an authorized order with a full refund through the void of its authorization', async () => {
+    const canceled = await s.cli('POST', '/orders/9947/cancel/', { cancel_reason: 'Out of stock', full_refund: true });
+    expect(canceled.code, canceled.stderr).toBe(0);
+    expect(canceled.json).toMatchObject({ status: 'canceled', payment_status: 'voided', total_incl_tax: '0.00' });
+    expect(canceled.json.refunds).toEqual([expect.objectContaining({ total_refund_amount: '490.80', adjustments: [expect.objectContaining({ type: 'refund_shipping' })], transactions: [expect.objectContaining({ type: 'void', amount: '490.80', parent_id: 514 })] })]);
+    // An expired authorization has lapsed already: nothing to void, nothing to refund.
+    const lapsed = await s.cli('POST', '/orders/9950/cancel/', { cancel_reason: 'Never paid', full_refund: true });
+    expect(lapsed.json).toMatchObject({ status: 'canceled', payment_status: 'expired', refunds: [], total_outstanding: '0.00' });
+  });
+
   it('refuses an order with shipped items or work in a location’s hands, changing nothing', async () => {
     const before = JSON.stringify(s.store.state.records);
     expect((await s.cli('POST', '/orders/9964/cancel/', { cancel_reason: 'late' })).stderr).toMatch(/Order 9964 has shipped items \(fulfillment \d+\) and cannot be canceled; refund what comes back instead \(POST \/orders\/9964\/refund\/\)\./);

@@ -111,6 +111,8 @@ describe('order refunds: calculate, then create', () => {
     expect(partial.code).not.toBe(0);
     expect(partial.stderr).toContain("Order 9969's payment is authorized but not captured, and an uncaptured payment cannot be refunded in part: capture it first (POST /orders/9969/capture/), or refund the whole order.");
     const lines = [158, 159].map((id) => ({ line_id: id, quantity: 1, restock_type: 'cancel' }));
+    const unnamed = await s.cli('POST', '/orders/9969/refund/', { refund_lines: lines, refund_shipping: { full_refund: true }, transactions: [] });
+    expect(unnamed.stderr).toContain('Refunding all of order 9969 gives back a payment only authorized: name transaction 541 (116.40) to void it.');
     const whole = await s.cli('POST', '/orders/9969/refund/', { refund_lines: lines, refund_shipping: { full_refund: true }, transactions: [{ id: 541, amount: '116.40' }] });
     expect(whole.code, whole.stderr).toBe(0);
     expect(whole.json.transactions).toEqual([expect.objectContaining({ type: 'void', amount: '116.40', parent_id: 541 })]);

@@ -120,13 +120,11 @@ const cancelOrder: Rule = (ctx) => {
   refuseIfUnderway(ctx, order);
   const refunding = body.full_refund ? wholeOrder(order) : undefined;
   const transactions = transactionsOf(ctx.state.records, order.number);
-  for (const { authorization, cents } of liveAuthorizations(order, transactions)) {
-    recordTransaction(ctx, { ...ofOrder(order), ...payerOfTransaction(authorization), ...byStaff(), type: 'void', amount: fromCents(cents), parent: authorization });
-  }
-  if (refunding) {
-    const payments = refundableCharges(transactions).map(({ charge, cents }) => ({ charge, amount: fromCents(cents) }));
-    makeRefund(ctx, order, refunding, payments, body.cancel_reason || null);
-  }
+  const open = liveAuthorizations(order, transactions);
+  // With full_refund, the money goes back (and the authorizations are voided) through a refund of everything.
+  const payments = [...(refunding ? refundableCharges(transactions).map(({ charge, cents }) => ({ charge, cents })) : []), ...open.map(({ authorization, cents }) => ({ charge: authorization, cents }))];
+  if (refunding && payments.length > 0) makeRefund(ctx, order, refunding, payments.map(({ charge, cents }) => ({ charge, amount: fromCents(cents) })), body.cancel_reason || null);
+  else for (const { authorization, cents } of open) recordTransaction(ctx, { ...ofOrder(order), ...payerOfTransaction(authorization), ...byStaff(), type: 'void', amount: fromCents(cents), parent: authorization });
   for (const fo of liveFulfillmentOrders(ctx, order)) {
     Object.assign(fo, { status: 'canceled', updated_at: ctx.now, supported_actions: supportedActions('canceled', String(fo.request_status)) });
   }

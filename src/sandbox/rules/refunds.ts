@@ -258,6 +258,11 @@ const create: Rule = (ctx) => {
   const whole = isWhole(order, plan);
   if (!whole && refundableCharges(transactions).length === 0 && openAuthorizations(transactions).length > 0) refuseUncapturedPart(order);
   const payments = paymentsNamed(order, transactions, body.transactions ?? [], whole);
+  const held = refundableCharges(transactions).length === 0 ? openAuthorizations(transactions).filter(({ authorization }) => !payments.some((p) => p.charge === authorization)) : [];
+  if (whole && held.length > 0) {
+    const named = held.map(({ authorization, cents }) => `transaction ${String(authorization.id)} (${fromCents(cents)})`).join(' and ');
+    throw fieldError('transactions', `Refunding all of order ${order.number} gives back a payment only authorized: name ${named} to void it.`);
+  }
   if (goodsOf(plan) === 0 && plan.lines.every((l) => l.quantity === 0) && payments.length === 0) {
     throw badRequest('Nothing to refund: name the lines (refund_lines), the shipping (refund_shipping) or the money (transactions).');
   }
