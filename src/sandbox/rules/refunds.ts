@@ -8,6 +8,7 @@
 // order. Money alone (2023-02-10's refund, a transaction's refund) is a refund without lines.
 import type { CalculateRefundRequest, RefundOrder, RefundTransaction, RefundTransactionRequest } from '../../api/generated/types.js';
 import type { OperationId } from '../../api/operations.js';
+import { netOf } from '../amounts.js';
 import { runtimeSeeding } from '../builders.js';
 import { NOT_FOUND } from '../collections.js';
 import type { Rule, RuleContext } from '../engine.js';
@@ -16,8 +17,7 @@ import type { Rec } from '../kinds.js';
 import { withdrawUnits } from '../line-units.js';
 import { fromCents, toCents } from '../money.js';
 import { childrenOf, openAuthorizations, refundableCents, refundableCharges, transactionsOf } from '../payments.js';
-import { markReturned, refund, type RefundPayment, type RestockType } from '../seed/orders.js';
-import { netOf } from '../amounts.js';
+import { markReturned, refund, refundLineAmounts, type RefundPayment, type RestockType } from '../seed/orders.js';
 import { SHIPPING_TAX } from '../seed/store-facts.js';
 import { byStaff, payerOfTransaction, recordTransaction } from './charges.js';
 import { SANDBOX_AGENT } from './notes.js';
@@ -52,7 +52,7 @@ function restockOf(line: Rec, quantity: number, given: RestockType | undefined, 
   if (restock === 'return' && line.requires_shipping !== true) throw refuse('restock_type', `Line ${id} is a digital product: its fulfilled units are refunded with no_restock.`);
   const [pool, other] = restock === 'cancel' ? [left.unfulfilled, left.fulfilled] : [left.fulfilled, left.unfulfilled];
   if (quantity > pool) {
-    const [what, instead] = restock === 'cancel' ? ['unfulfilled', 'return or no_restock'] : ['fulfilled', 'cancel'];
+    const [what, instead] = restock === 'cancel' ? ['unfulfilled', line.requires_shipping === true ? 'return or no_restock' : 'no_restock'] : ['fulfilled', 'cancel'];
     throw refuse('restock_type', `${pool} unit${pool === 1 ? '' : 's'} of line ${id} ${pool === 1 ? 'is' : 'are'} ${what} (refunded with ${restock}); the other ${other} ${other === 1 ? 'is' : 'are'} refunded with ${instead}.`);
   }
   if (restock === 'cancel') left.unfulfilled -= quantity;
@@ -74,8 +74,8 @@ function planOf(order: OrderRecord, body: CalculateRefundRequest): Plan {
     if (quantity > units.refundable) throw refuse('quantity', `Line ${String(line.id)} has ${units.refundable} unit${units.refundable === 1 ? '' : 's'} left to refund; ${quantity} were asked for.`);
     units.refundable -= quantity;
     const restock = restockOf(line, quantity, given.restock_type, units, refuse);
-    const share = (amount: unknown) => (current === 0 ? 0 : Math.round((toCents(amount) * quantity) / current));
-    return { line, quantity, restock, excl: share(line.price_excl_tax), incl: share(line.price_incl_tax) };
+    const { excl, incl } = refundLineAmounts(line, quantity);
+    return { line, quantity, restock, excl: toCents(excl), incl: toCents(incl) };
   });
   const shippingLeft = toCents(order.shipping_incl_tax);
   const shipping = body.refund_shipping;
@@ -118,7 +118,6 @@ const calculate: Rule = (ctx) => {
   const plan = planOf(order, (ctx.body ?? {}) as CalculateRefundRequest);
   const transactions = transactionsOf(ctx.state.records, order.number);
   const currency = String(order.currency);
-  const money = (cents: number) => fromCents(cents);
   const linesExcl = plan.lines.reduce((sum, l) => sum + l.excl, 0);
   const method = (payment: Rec) => (payment.payment_details as Rec | undefined)?.gateway as Rec | undefined;
   return ctx.answer({
@@ -127,9 +126,9 @@ const calculate: Rule = (ctx) => {
       quantity,
       restock_type: restock,
       refundable_quantity: count(line, 'current_quantity'),
-      amount_excl_tax: money(excl),
-      amount_incl_tax: money(incl),
-      total_tax: money(incl - excl),
+      amount_excl_tax: fromCents(excl),
+      amount_incl_tax: fromCents(incl),
+      total_tax: fromCents(incl - excl),
       product_id: line.product_id,
       product_image: line.product_image,
       product_title: line.product_title,
@@ -139,26 +138,26 @@ const calculate: Rule = (ctx) => {
       variant_title: line.variant_title,
     })),
     refund_shipping: {
-      amount_excl_tax: money(plan.shippingExcl),
-      amount_incl_tax: money(plan.shippingIncl),
-      total_tax: money(plan.shippingIncl - plan.shippingExcl),
+      amount_excl_tax: fromCents(plan.shippingExcl),
+      amount_incl_tax: fromCents(plan.shippingIncl),
+      total_tax: fromCents(plan.shippingIncl - plan.shippingExcl),
       currency,
-      refundable_amount: money(toCents(order.shipping_incl_tax)),
+      refundable_amount: fromCents(toCents(order.shipping_incl_tax)),
       shipping_code: order.shipping_code,
       shipping_method: order.shipping_method,
     },
     transactions: allocate(refundablePayments(transactions), goodsOf(plan)).map(({ payment, cents, left }) => ({
       id: payment.id,
       type: payment.type,
-      amount: money(cents),
-      refundable_amount: money(left),
+      amount: fromCents(cents),
+      refundable_amount: fromCents(left),
       gateway_id: Number(method(payment)?.id ?? 0),
       gateway_name: String(method(payment)?.name ?? ''),
       payment_method: String(payment.payment_method ?? 'external'),
     })),
-    amount_excl_tax: money(linesExcl + plan.shippingExcl),
-    amount_incl_tax: money(goodsOf(plan)),
-    total_tax: money(goodsOf(plan) - linesExcl - plan.shippingExcl),
+    amount_excl_tax: fromCents(linesExcl + plan.shippingExcl),
+    amount_incl_tax: fromCents(goodsOf(plan)),
+    total_tax: fromCents(goodsOf(plan) - linesExcl - plan.shippingExcl),
     currency,
   });
 };
@@ -256,11 +255,13 @@ const create: Rule = (ctx) => {
   const plan = planOf(order, body);
   const transactions = transactionsOf(ctx.state.records, order.number);
   const whole = isWhole(order, plan);
-  if (!whole && refundableCharges(transactions).length === 0 && openAuthorizations(transactions).length > 0) refuseUncapturedPart(order);
+  // Nothing captured but money held: only the whole order can be refunded, voiding what is held.
+  const uncaptured = refundableCharges(transactions).length === 0 ? openAuthorizations(transactions) : [];
+  if (uncaptured.length > 0 && !whole) refuseUncapturedPart(order);
   const payments = paymentsNamed(order, transactions, body.transactions ?? [], whole);
-  const held = refundableCharges(transactions).length === 0 ? openAuthorizations(transactions).filter(({ authorization }) => !payments.some((p) => p.charge === authorization)) : [];
-  if (whole && held.length > 0) {
-    const named = held.map(({ authorization, cents }) => `transaction ${String(authorization.id)} (${fromCents(cents)})`).join(' and ');
+  const unvoided = uncaptured.filter(({ authorization }) => !payments.some((p) => p.charge === authorization));
+  if (unvoided.length > 0) {
+    const named = unvoided.map(({ authorization, cents }) => `transaction ${String(authorization.id)} (${fromCents(cents)})`).join(' and ');
     throw fieldError('transactions', `Refunding all of order ${order.number} gives back a payment only authorized: name ${named} to void it.`);
   }
   if (goodsOf(plan) === 0 && plan.lines.every((l) => l.quantity === 0) && payments.length === 0) {

@@ -264,8 +264,9 @@ export interface RefundFacts {
 }
 
 /** A refund line's money: its share of what the line's remaining units cost. */
-function refundLineAmounts(line: Rec, quantity: number): { excl: string; incl: string } {
-  const share = (amount: unknown) => fromCents(Math.round((toCents(amount) * quantity) / Number(line.current_quantity)));
+export function refundLineAmounts(line: Rec, quantity: number): { excl: string; incl: string } {
+  const current = Number(line.current_quantity);
+  const share = (amount: unknown) => fromCents(current === 0 ? 0 : Math.round((toCents(amount) * quantity) / current));
   return { excl: share(line.price_excl_tax), incl: share(line.price_incl_tax) };
 }
 
