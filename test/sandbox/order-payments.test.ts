@@ -85,7 +85,7 @@ describe('canceling orders', () => {
     expect(canceled.json.refunds).toEqual([expect.objectContaining({ note: 'Customer changed their mind', total_refund_amount: '66.00', refund_line_items: [expect.objectContaining({ line_item_id: 111, quantity: 2, restock_type: 'cancel' })] })]);
     expect(canceled.json.lines[0]).toMatchObject({ current_quantity: 0, fulfillable_quantity: 0, editable_quantity: 0 });
     expect(s.record('fulfillmentOrders', 406)).toMatchObject({ status: 'canceled', supported_actions: [] });
-    expect(s.events().map((e) => e.event_type)).toEqual(['transaction.created', 'order.updated']);
+    expect(s.events().map((e) => e.event_type)).toEqual(['transaction.created', 'transaction.updated', 'order.updated']);
     expect((await s.cli('POST', '/orders/9945/cancel/', { cancel_reason: 'again' })).stderr).toContain('Order 9945 is already canceled.');
   });
 

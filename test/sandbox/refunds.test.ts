@@ -50,8 +50,10 @@ describe('order refunds: calculate, then create', () => {
     expect((parcel.line_items as Rec[]).find((i) => i.order_line_id === 149)).toMatchObject({ returned_quantity: '1', returnable_quantity: '1' });
     expect(s.events().map((e) => [e.event_type, e.data.id ?? e.data.number])).toEqual([
       ['transaction.created', made.json.transactions[0].id],
+      ['transaction.updated', 536],
       ['order.updated', '9964'],
     ]);
+    expect(s.events()[1]!.data.amount_available_for_refund).toBe(((32100 - toCents(calc.amount_incl_tax)) / 100).toFixed(2));
 
     // The rest, shipping and all: refunded.
     const rest = await s.cli('POST', '/orders/9964/refund/', {
@@ -138,7 +140,7 @@ describe('transaction refunds', () => {
     expect(made.json).toMatchObject({ type: 'refund', amount: '21.00', parent_id: 536, is_external: true, order: '9964' });
     expect((await s.cli('GET', '/transactions/536/')).json.amount_available_for_refund).toBe('300.00');
     expect(s.record('orders', '9964')).toMatchObject({ payment_status: 'partially_refunded', total_outstanding: '0.00' });
-    expect(s.events().map((e) => e.event_type)).toEqual(['transaction.created', 'order.updated']);
+    expect(s.events().map((e) => e.event_type)).toEqual(['transaction.created', 'transaction.updated', 'order.updated']);
     const tooMuch = await s.cli('POST', '/transactions/536/refund/', { amount: '300.01' });
     expect(tooMuch.stderr).toContain('Transaction 536 has 300.00 left to refund (amount_available_for_refund); 300.01 was asked for.');
     expect((await s.cli('POST', '/transactions/536/refund/', { amount: '300.00' })).code).toBe(0);

@@ -19,7 +19,6 @@ import { fromCents, toCents } from '../money.js';
 import { childrenOf, openAuthorizations, refundableCents, refundableCharges, transactionsOf } from '../payments.js';
 import { markReturned, refund, refundLineAmounts, type RefundPayment, type RestockType } from '../seed/orders.js';
 import { SHIPPING_TAX } from '../seed/store-facts.js';
-import { byStaff, payerOfTransaction, recordTransaction } from './charges.js';
 import { SANDBOX_AGENT } from './notes.js';
 import { fieldError, findOrder, itemError, orderChanged, type OrderRecord } from './order-state.js';
 
@@ -206,7 +205,13 @@ export function makeRefund(ctx: RuleContext, order: OrderRecord, plan: Plan, pay
     else returned(ctx, order, line, quantity);
   }
   for (const transaction of Object.values(ctx.state.records.transactions).filter((t) => t.refund_id === made.id)) ctx.emit('transaction.created', transaction);
+  refunded(ctx, payments.map((payment) => payment.charge));
   return made;
+}
+
+/** Charges refunded have less left to refund (`amount_available_for_refund`): each is updated. */
+function refunded(ctx: RuleContext, charges: readonly Rec[]): void {
+  for (const charge of charges) if (charge.type === 'debit') ctx.emit('transaction.updated', charge);
 }
 
 /** Fulfilled units given back: marked returned on the parcels that shipped them, first parcel first. */
@@ -274,8 +279,8 @@ const create: Rule = (ctx) => {
 
 /**
  * A charge refunded in part or whole (a dispute settled, money already given back at the
- * gateway: `is_external`): on an order, a refund of money alone; on a renewal that made no order,
- * only its refund transaction. Answered with the refund transaction.
+ * gateway: `is_external`): a refund of money alone on its order, answered with the refund
+ * transaction.
  */
 const refundTransaction: Rule = (ctx) => {
   const charge = ctx.state.records.transactions[String(ctx.params.id)];
@@ -288,11 +293,8 @@ const refundTransaction: Rule = (ctx) => {
   const cents = toCents(body.amount);
   if (cents <= 0) throw fieldError('amount', 'Ensure this value is greater than 0.');
   if (cents > left) throw fieldError('amount', `Transaction ${id} has ${fromCents(left)} left to refund (amount_available_for_refund); ${body.amount} was asked for.`);
-  const order = charge.order === null || charge.order === undefined ? undefined : (ctx.state.records.orders[String(charge.order)] as OrderRecord | undefined);
-  if (!order) {
-    const made = recordTransaction(ctx, { order: null, userId: charge.user_id, ...payerOfTransaction(charge), ...byStaff(), ...(body.is_external ? { external: true } : {}), type: 'refund', amount: fromCents(cents), parent: charge });
-    return ctx.answer(made);
-  }
+  // Every charge that went through belongs to an order (a renewal's too).
+  const order = findOrder(ctx, charge.order);
   const made = makeRefund(ctx, order, { lines: [], shippingIncl: 0, shippingExcl: 0 }, [{ charge, amount: fromCents(cents), ...(body.is_external ? { external: true } : {}) }], null);
   orderChanged(ctx, order);
   return ctx.answer(Object.values(ctx.state.records.transactions).find((t) => t.refund_id === made.id)!);
