@@ -19,7 +19,11 @@ describe('commands against the sandbox', () => {
     it('orders remove-line', async () => {
       const r = await cli(['orders', 'remove-line', '10002', '104', '--yes']);
       expect(r.code).toBe(0);
-      expect(r.json().lines.map((l: { id: number }) => l.id)).toEqual([105]);
+      // The line stays on the order with nothing left (the platform's current_quantity).
+      expect(r.json().lines.map((l: { id: number; current_quantity: number }) => [l.id, l.current_quantity])).toEqual([
+        [104, 0],
+        [105, 2],
+      ]);
     });
 
     it('orders add-note, from a flag and from stdin', async () => {
