@@ -128,7 +128,7 @@ describe('auth login --app (scripted)', () => {
     const status = await cli(dir, ['auth', 'status', '--json']);
     const uncovered = status.json().not_covered as { command: string; missing: string[] }[];
     expect(uncovered).toContainEqual({ command: 'orders fulfillment-orders', missing: ['orders:read'] });
-    expect(uncovered).toContainEqual({ command: 'fulfillment-orders reject-cancellation', missing: ['fulfillment_service:write', 'fulfillment_orders:write'] });
+    expect(uncovered).toContainEqual({ command: 'fulfillment-orders cancellation-request-reject', missing: ['fulfillment_service:write', 'fulfillment_orders:write'] });
     expect(uncovered.map((u) => u.command)).not.toContain('categories get');
     const table = await cli(dir, ['auth', 'status', '-o', 'table']);
     expect(table.stdout).toContain('  - Login: the partner app sandbox-app, on ');
