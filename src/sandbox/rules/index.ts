@@ -9,7 +9,10 @@ import { catalogueRules } from './catalogue.js';
 import { disputeRules } from './disputes.js';
 import { exportRules } from './exports.js';
 import { fulfillmentOrderRules } from './fulfillment-orders.js';
+import { orderLineRules } from './order-lines.js';
 import { orderRules } from './orders.js';
+import { paymentRules } from './payments.js';
+import { refundRules } from './refunds.js';
 import { serviceRules } from './service.js';
 import { subscriptionRules } from './subscriptions.js';
 import { webhookRules } from './webhooks.js';
@@ -21,7 +24,10 @@ export const rules: Partial<Record<OperationId, Rule>> = {
   ...disputeRules,
   ...exportRules,
   ...fulfillmentOrderRules,
+  ...orderLineRules,
   ...orderRules,
+  ...paymentRules,
+  ...refundRules,
   ...serviceRules,
   ...subscriptionRules,
   ...webhookRules,
