@@ -105,7 +105,8 @@ describe('sandbox OAuth: consent page and token exchange', () => {
     const { response, location } = await answer(good(), 'approve');
     expect(response.status).toBe(303);
     expect(`${location!.origin}${location!.pathname}`).toBe(EXTRA_REDIRECT);
-    expect(location!.searchParams.get('store')).toBe(new URL(ctx.sandbox.url).host);
+    // The store's platform domain, whatever address the login went through.
+    expect(location!.searchParams.get('store')).toBe('shop.northwind-outfitters.example');
     expect(location!.searchParams.get('state')).toBe('st-123');
     const code = location!.searchParams.get('code')!;
     expect(code).toMatch(/^[\w-]{20,}$/);

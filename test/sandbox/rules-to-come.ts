@@ -24,18 +24,6 @@ export const RULES_TO_COME: Partial<Record<OperationId, string>> = {
   ]),
   ...rulesOf('fulfillments with tracking', ['fulfillmentsCreate', 'ordersFulfillmentsCreate']),
   ...rulesOf('stock records', ['stockrecordsCreate']),
-  ...rulesOf('orders and their payments', [
-    'ordersCreate',
-    'ordersAddLineItemsCreate',
-    'ordersCancelCreate',
-    'ordersCaptureCreate',
-    'ordersCollectPaymentCreate',
-    'ordersMarkAsPaidCreate',
-    'ordersLinesCreate',
-    'ordersLinesPartialUpdate',
-  ]),
-  ...rulesOf('refunds', ['ordersRefundCreate', 'ordersRefundCalculateCreate']),
-  ...rulesOf('transactions', ['transactionsCaptureCreate', 'transactionsRefundCreate', 'transactionsVerifyCreate']),
   ...rulesOf('subscriptions: create, lines, retry', ['subscriptionsCreate', 'subscriptionsLinesCreate', 'subscriptionsLinesUpdate', 'subscriptionsLinesDestroy', 'subscriptionsRetryCreate']),
   ...rulesOf('disputes: resolve', ['disputesResolveCreate']),
 };
