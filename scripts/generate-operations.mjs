@@ -468,15 +468,17 @@ class ZodWriter {
     let id = this.byCode.get(`${base}\n${code}`);
     if (!id) {
       id = this.code.has(base) ? `${base}_${version.replace(/-/g, '_')}` : base;
+      // Two shapes of one name at one version (an input and an answer never share a base).
+      while (this.code.has(id)) id = `${id}_`;
       this.code.set(id, code);
       this.byCode.set(`${base}\n${code}`, id);
-      this.refName.set(id, name.trim());
+      this.refName.set(id, name);
     }
     this.named.set(key, id);
     // A circle resolved through the provisional name keeps pointing at it: alias it.
     if (provisional !== id && this.usesProvisional(provisional)) {
       this.code.set(provisional, `${id}()`);
-      this.refName.set(provisional, name.trim());
+      this.refName.set(provisional, name);
     }
     return id;
   }
@@ -539,6 +541,9 @@ class ZodWriter {
     }
     if (props.length === 0 && !schema.properties) return mode === 'in' ? 'z.record(z.string(), z.unknown())' : 'z.looseObject({})';
     const required = new Set(schema.required ?? []);
+    // A field the reference requires without describing it (a product's `title`, a discount's
+    // `description`) is a field all the same, of a type it does not say.
+    for (const name of required) if (!props.some(([field]) => field === name)) props.push([name, {}]);
     const fields = props.map(([name, s]) => {
       const value = this.expr(s, mode, version);
       const optional = !required.has(name);
@@ -592,8 +597,9 @@ ${lines.join('\n')}
   }
 }
 
+/** A component's name as an identifier; `Product ` (the reference's own name, with its space) is not `Product`. */
 function identifier(name) {
-  return name.trim().replace(/[^A-Za-z0-9_]/g, '_');
+  return name.replace(/[^A-Za-z0-9_]/g, '_');
 }
 
 function withChecks(base, checks) {
