@@ -543,7 +543,8 @@ class ZodWriter {
     const required = new Set(schema.required ?? []);
     // A field the reference requires without describing it (a product's `title`, a discount's
     // `description`) is a field all the same, of a type it does not say.
-    for (const name of required) if (!props.some(([field]) => field === name)) props.push([name, {}]);
+    // (A field described but left out here, one a request cannot send, stays left out.)
+    for (const name of required) if (!(name in (schema.properties ?? {}))) props.push([name, {}]);
     const fields = props.map(([name, s]) => {
       const value = this.expr(s, mode, version);
       const optional = !required.has(name);
