@@ -1,5 +1,6 @@
 // What a record does not keep itself, derived when it is answered (render.ts): joins such as an
 // order's `user`, and the fields only an older API version has.
+import { fulfillmentDerivations } from './fulfillment-views.js';
 import type { Records } from './kinds.js';
 import type { Derivations } from './render.js';
 
@@ -9,4 +10,4 @@ export interface ViewContext {
   origin: string;
 }
 
-export const derivations: Derivations<ViewContext> = {};
+export const derivations: Derivations<ViewContext> = { ...fulfillmentDerivations };

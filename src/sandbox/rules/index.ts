@@ -7,6 +7,7 @@ import { appRules } from './apps.js';
 import { disputeRules } from './disputes.js';
 import { exportRules } from './exports.js';
 import { fulfillmentOrderRules } from './fulfillment-orders.js';
+import { fulfillmentRules } from './fulfillments.js';
 import { orderRules } from './orders.js';
 import { subscriptionRules } from './subscriptions.js';
 import { webhookRules } from './webhooks.js';
@@ -16,6 +17,7 @@ export const rules: Partial<Record<OperationId, Rule>> = {
   ...disputeRules,
   ...exportRules,
   ...fulfillmentOrderRules,
+  ...fulfillmentRules,
   ...orderRules,
   ...subscriptionRules,
   ...webhookRules,
