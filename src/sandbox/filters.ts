@@ -6,12 +6,28 @@ import type { OperationId } from '../api/operations.js';
 import type { KindName, Rec } from './kinds.js';
 import { toCents } from './money.js';
 import type { SandboxState } from './state.js';
+import { assignmentStatus } from './supported-actions.js';
 
 /** How one list reads one filter: the values of the record it compares, or a test of its own. */
 export type Reading = (record: Rec, state: SandboxState) => unknown;
 
+const lineValues = (field: string): Reading => (record) => ((record.line_items as Rec[] | undefined) ?? []).map((line) => line[field]);
+const createdAt: Reading = (record) => record.created_at;
+
 /** Per list operation, the filters whose value is not the record's field of the same name. */
-export const FILTERS: Partial<Record<OperationId, Record<string, Reading>>> = {};
+export const FILTERS: Partial<Record<OperationId, Record<string, Reading>>> = {
+  fulfillmentOrdersList: {
+    fulfillment_order_id: (record) => record.id,
+    shipping_method: (record) => (record.shipping_method as Rec | undefined)?.code,
+    sku: lineValues('sku'),
+    product: lineValues('product_id'),
+    date_created: createdAt,
+  },
+  assignedFulfillmentOrdersList: {
+    assignment_status: (record) => assignmentStatus(record.status, record.request_status),
+    date_created: createdAt,
+  },
+};
 
 /** The fields `search_text` looks in, per kind (a record's own text fields when not listed). */
 export const SEARCHED: Partial<Record<KindName, Reading>> = {};
