@@ -6,6 +6,7 @@ import type { OperationId } from '../api/operations.js';
 import type { KindName, Rec } from './kinds.js';
 import { toCents } from './money.js';
 import type { SandboxState } from './state.js';
+import { availability } from './stock.js';
 import { assignmentStatus } from './supported-actions.js';
 
 /** How one list reads one filter: the values of the record it compares, or a test of its own. */
@@ -13,6 +14,8 @@ export type Reading = (record: Rec, state: SandboxState) => unknown;
 
 const lineValues = (field: string): Reading => (record) => ((record.line_items as Rec[] | undefined) ?? []).map((line) => line[field]);
 const createdAt: Reading = (record) => record.created_at;
+const variantOf = (record: Rec, state: SandboxState) => state.records.variants[String(record.variant_id)];
+const stockAvailability = (record: Rec, state: SandboxState) => availability(state.records, record.variant_id, [record]);
 
 /** Per list operation, the filters whose value is not the record's field of the same name. */
 export const FILTERS: Partial<Record<OperationId, Record<string, Reading>>> = {
@@ -27,10 +30,22 @@ export const FILTERS: Partial<Record<OperationId, Record<string, Reading>>> = {
     assignment_status: (record) => assignmentStatus(record.status, record.request_status),
     date_created: createdAt,
   },
+  stockrecordsList: {
+    sku: (record, state) => variantOf(record, state)?.sku,
+    inventory_availability: (record, state) => stockAvailability(record, state).inventory,
+    purchase_availability: (record, state) => stockAvailability(record, state).purchase,
+  },
 };
 
 /** The fields `search_text` looks in, per kind (a record's own text fields when not listed). */
-export const SEARCHED: Partial<Record<KindName, Reading>> = {};
+export const SEARCHED: Partial<Record<KindName, Reading>> = {
+  // A stock record is found by its variant's SKU and title, or its location's name.
+  stockrecords: (record, state) => {
+    const variant = variantOf(record, state);
+    const product = state.records.products[String(variant?.product_id)];
+    return [variant?.sku, variant?.title, product?.title, state.records.locations[String(record.location_id)]?.name];
+  },
+};
 
 const RANGE = /^(.*)_(from|to|min|max)$/;
 

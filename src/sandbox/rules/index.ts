@@ -9,6 +9,7 @@ import { exportRules } from './exports.js';
 import { fulfillmentOrderRules } from './fulfillment-orders.js';
 import { fulfillmentRules } from './fulfillments.js';
 import { orderRules } from './orders.js';
+import { stockRecordRules } from './stockrecords.js';
 import { subscriptionRules } from './subscriptions.js';
 import { webhookRules } from './webhooks.js';
 
@@ -19,6 +20,7 @@ export const rules: Partial<Record<OperationId, Rule>> = {
   ...fulfillmentOrderRules,
   ...fulfillmentRules,
   ...orderRules,
+  ...stockRecordRules,
   ...subscriptionRules,
   ...webhookRules,
 };
