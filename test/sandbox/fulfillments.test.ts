@@ -134,6 +134,7 @@ describe('fulfillments with tracking', () => {
     expect(label.code, label.stderr).toBe(0);
     expect(label.json).toMatchObject({ status: 'label_printed', fulfillment: made.id, order: '10001', city: '' });
     const transit = await s.cli('POST', path, { status: 'in_transit', city: 'Reno', happened_at: '2026-01-11T08:00:00Z' });
+    expect(transit.json).toMatchObject({ status: 'in_transit', city: 'Reno' });
     expect((await s.cli('GET', `/orders/10001/fulfillments/${made.id}/`)).json).toMatchObject({ delivery_status: 'in_transit', last_event_date: '2026-01-11T08:00:00Z' });
     await s.cli('POST', path, { status: 'delivered', happened_at: '2026-01-12T15:30:00Z' });
     expect(s.record('fulfillments', made.id)).toMatchObject({ delivery_status: 'delivered', last_event_date: '2026-01-12T15:30:00Z' });
@@ -149,7 +150,6 @@ describe('fulfillments with tracking', () => {
       ['fulfillment.updated', 'in_transit'],
     ]);
     expect((await s.cli('POST', `/orders/10002/fulfillments/${made.id}/events/`, { status: 'delivered' })).stderr).toContain('Not found.');
-    void transit;
   });
 
   it.each(REFERENCE_VERSIONS)('answers in the reference shape at %s', async (version) => {
