@@ -13,8 +13,9 @@ import type { OperationId } from '../../src/api/operations.js';
 import type { Rec } from '../../src/sandbox/kinds.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { supportedActions } from '../../src/sandbox/supported-actions.js';
-import { createSeed } from '../../src/sandbox/seed.js';
-import type { SandboxState } from '../../src/sandbox/state.js';
+import { seedClockOffset } from '../../src/sandbox/clock.js';
+import { KIND_NAMES, type Records } from '../../src/sandbox/kinds.js';
+import { STATE_SCHEMA, withNullPrototypes, type SandboxState } from '../../src/sandbox/state.js';
 import { memoryStore } from '../../src/sandbox/store.js';
 import { runInProcess } from '../cli/in-process.js';
 import { useConfigDir } from '../cli/run.js';
@@ -110,7 +111,9 @@ export function fulfillmentOrder(id: number, orderNumber: string, locationId: nu
  * 1 mug) is split between 502 at Portland (the mug) and 503 at Austin (the tee).
  */
 export function fulfillmentStore(): SandboxState {
-  const state = createSeed();
+  // Its own records only, whatever the seeded store holds.
+  const records = Object.fromEntries(KIND_NAMES.map((kind) => [kind, {}])) as Records;
+  const state = withNullPrototypes({ schema: STATE_SCHEMA, clockOffsetMs: seedClockOffset(), records, lastIds: {}, webhookOutbox: [], deliveryLog: [], exportFiles: {}, exportsReadyAt: {} });
   const put = (kind: keyof SandboxState['records'], key: string | number, record: Rec) => (state.records[kind][String(key)] = record);
   for (const l of [location(1, 'Portland Warehouse', 'Portland'), location(2, 'Austin Warehouse', 'Austin'), location(3, 'Denver Warehouse', 'Denver')]) put('locations', l.id as number, l);
   put('products', 10, { id: 10, title: 'Tee' });
@@ -123,7 +126,7 @@ export function fulfillmentStore(): SandboxState {
   put('orders', '10002', order('10002', [orderLine(1003, 101, 'TEE-M', 1), orderLine(1004, 102, 'MUG', 1)]));
   put('fulfillmentOrders', 502, fulfillmentOrder(502, '10002', 1, [foLine(603, 502, 1004, 203, 'MUG', 1, 11)]));
   put('fulfillmentOrders', 503, fulfillmentOrder(503, '10002', 2, [foLine(604, 503, 1003, 202, 'TEE-M', 1, 10)]));
-  state.lastIds = { ...state.lastIds, fulfillmentOrders: 600, fulfillmentOrderLines: 700, fulfillments: 800, fulfillmentLines: 900, fulfillmentEvents: 950, stockrecords: 300 };
+  state.lastIds = { fulfillmentOrders: 600, fulfillmentOrderLines: 700, fulfillments: 800, fulfillmentLines: 900, fulfillmentEvents: 950, stockrecords: 300 };
   return state;
 }
 
