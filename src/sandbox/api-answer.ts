@@ -23,8 +23,8 @@ export interface Answering {
   pageSize: number;
   exportDelayMs: number;
   signExportLink(id: number, nowMs: number): string;
-  /** Renders a record for a schema at a version (render.ts over the store's views). */
-  render(state: SandboxState, version: string, schema: Schema, record: Rec): unknown;
+  /** Renders records for a schema at a version (render.ts over the store's views), in one view of the store. */
+  render(state: SandboxState, version: string, schema: Schema, records: readonly Rec[]): unknown[];
   /** The data of an event about a record, at a version. */
   eventData(state: SandboxState, event: string, version: string, record: Rec): unknown;
 }
@@ -127,7 +127,7 @@ export function answer(
       signExportLink: (id) => answering.signExportLink(id, nowMs),
       emit: (event, record) => onEvent(emitEvent(state, event, (version) => answering.eventData(state, event, version, structuredClone(record)), nowMs)),
     },
-    (schema, record) => answering.render(state, request.version, schema, record),
+    (schema, records) => answering.render(state, request.version, schema, records),
   );
   const rule = rules[request.op.id as OperationId];
   return rule ? rule(ctx) : generic(ctx);

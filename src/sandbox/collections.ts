@@ -3,7 +3,7 @@
 // of its kind must have; rules.ts overrides what the platform's guides describe.
 import type * as z from 'zod/mini';
 import { HttpError } from './http-error.js';
-import { KINDS, type KindName, type Landing, type Rec, type Records } from './kinds.js';
+import { KINDS, storageKey, type KindName, type Landing, type Rec, type Records } from './kinds.js';
 
 type Schema = z.ZodMiniType;
 type Def = { type: string; innerType?: Schema; element?: Schema; shape?: Record<string, Schema> };
@@ -31,10 +31,10 @@ export function recordsUnder(records: Records, { landing, params }: Reach): Rec[
 /** The item the path names, or 404. */
 export function itemOf(records: Records, reach: Reach): Rec {
   const kind = KINDS[reach.landing.kind];
-  const key = String(reach.params[itemParam(reach)] ?? '');
-  const record = records[reach.landing.kind]?.[key];
+  const own = { [kind.key]: reach.params[itemParam(reach)] ?? '' } as Rec;
+  for (const parent of reach.landing.parents) own[parent.field] = reach.params[parent.param];
+  const record = records[reach.landing.kind]?.[storageKey(reach.landing.kind, own)];
   if (!record || !reach.landing.parents.every((p) => sameKey(record[p.field], reach.params[p.param]))) throw NOT_FOUND();
-  void kind;
   return record;
 }
 
@@ -54,7 +54,7 @@ export function create(records: Records, keys: Keys, reach: Reach, body: Rec, ca
   } else if (record[kind.key] === undefined || record[kind.key] === null || record[kind.key] === '') {
     throw new HttpError(400, { [kind.key]: ['This field is required.'] });
   }
-  const key = String(record[kind.key]);
+  const key = storageKey(reach.landing.kind, record);
   if (!kind.numbered && records[reach.landing.kind][key]) throw new HttpError(400, { [kind.key]: [`An object with this ${kind.key} already exists.`] });
   complete(record, canonical, now);
   records[reach.landing.kind][key] = record;
@@ -70,7 +70,7 @@ export function change(record: Rec, body: Rec, now: string): Rec {
 
 export function remove(records: Records, reach: Reach): void {
   const record = itemOf(records, reach);
-  delete records[reach.landing.kind][String(record[KINDS[reach.landing.kind].key])];
+  delete records[reach.landing.kind][storageKey(reach.landing.kind, record)];
 }
 
 const DATE_FIELDS = new Set(['created_at', 'updated_at', 'date_created', 'date_updated', 'date_joined', 'happened_at']);

@@ -163,16 +163,16 @@ function emitChange(ctx: RuleContext, kind: KindName, what: 'created' | 'updated
 /** The context of one request, made by the server inside its transaction. */
 export function ruleContext(
   base: Omit<RuleContext, 'answer' | 'list' | 'renderAs' | 'next' | 'generic' | 'landing'>,
-  render: (schema: Schema, record: Rec) => unknown,
+  render: (schema: Schema, records: readonly Rec[]) => unknown[],
 ): RuleContext {
   const item = itemSchema(base.op, base.schemas.response);
   const ctx: RuleContext = {
     ...base,
     landing: landingOf(base.op.path),
-    answer: (record) => render(item, record),
-    renderAs: render,
+    answer: (record) => render(item, [record])[0],
+    renderAs: (schema, record) => render(schema, [record])[0],
     list: (records) => {
-      const rendered = (page: readonly Rec[]) => page.map((record) => render(item, record));
+      const rendered = (page: readonly Rec[]) => render(item, page);
       if (base.op.answer !== 'page') return rendered(records);
       const kind = ctx.landing?.kind;
       const key = kind ? KINDS[kind].key : 'id';

@@ -18,6 +18,8 @@ export interface Kind {
   key: string;
   /** Whether new keys are numbers handed out in sequence (else the body names the key). */
   numbered: boolean;
+  /** The key is unique only under the parent (a product's price per currency): kept as `<parent key>/<key>`. */
+  keyedUnderParent?: boolean;
 }
 
 const top = (path: string) => ({ path });
@@ -53,12 +55,12 @@ export const KINDS = {
   giftCards: { collections: [top('/gift-cards/')], key: 'id', numbered: true },
   locations: { collections: [top('/locations/')], key: 'id', numbered: true },
   metadata: { collections: [top('/metadata/')], key: 'id', numbered: true },
-  orders: { collections: [top('/orders/')], key: 'number', numbered: true },
+  orders: { collections: [top('/orders/'), under('/users/{id}/orders/', { param: 'id', field: 'user_id' })], key: 'number', numbered: true },
   orderNotes: { collections: [under('/orders/{number}/notes/', { param: 'number', field: 'order_number' })], key: 'id', numbered: true },
   pages: { collections: [top('/pages/')], key: 'id', numbered: true },
   products: { collections: [top('/products/')], key: 'id', numbered: true },
   productImages: { collections: [under('/products/{id}/images/', { param: 'id', field: 'product_id' })], key: 'id', numbered: true },
-  productPrices: { collections: [under('/products/{id}/prices/', { param: 'id', field: 'product_id' })], key: 'currency', numbered: false },
+  productPrices: { collections: [under('/products/{id}/prices/', { param: 'id', field: 'product_id' })], key: 'currency', numbered: false, keyedUnderParent: true },
   variants: {
     collections: [
       top('/products/variants/'),
@@ -73,7 +75,7 @@ export const KINDS = {
   stockrecords: { collections: [top('/stockrecords/')], key: 'id', numbered: true },
   /** The store itself: one record, answered as a list of one. */
   store: { collections: [top('/store/')], key: 'primary_domain', numbered: false },
-  subscriptions: { collections: [top('/subscriptions/')], key: 'id', numbered: true },
+  subscriptions: { collections: [top('/subscriptions/'), under('/users/{id}/subscriptions/', { param: 'id', field: 'user_id' })], key: 'id', numbered: true },
   themes: { collections: [top('/themes/')], key: 'id', numbered: true },
   tickets: { collections: [top('/tickets/')], key: 'id', numbered: true },
   ticketTypes: { collections: [top('/tickettypes/')], key: 'id', numbered: true },
@@ -90,6 +92,13 @@ export const KIND_NAMES = Object.keys(KINDS) as KindName[];
 export type Rec = Record<string, unknown>;
 /** Every kind's records by key (as text). */
 export type Records = Record<KindName, Record<string, Rec>>;
+
+/** The key a record is kept under in its kind's map (its parent's key first where keys repeat across parents). */
+export function storageKey(kind: KindName, record: Rec): string {
+  const { key, collections } = KINDS[kind] as Kind;
+  const parent = (KINDS[kind] as Kind).keyedUnderParent ? collections[0]!.parents!.at(-1)! : undefined;
+  return parent ? `${String(record[parent.field])}/${String(record[key])}` : String(record[key]);
+}
 
 /** Where an operation's path lands: a kind's collection or one of its items, with the parents it names. */
 export interface Landing {

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AUTHORIZE_PATH, TOKEN_PATH } from '../api/oauth.js';
 import { consentPage, errorPage } from './consent-page.js';
 import { readBody } from './read-body.js';
-import { STORE } from './store-facts.js';
+import { STORE } from './seed/store-facts.js';
 import { DEFAULT_CLIENT_SECRET, PARTNER_APP, REGISTERED_REDIRECT_URIS } from './settings.js';
 
 /** As on the platform: a code is good once, for ten minutes; a consent page as long. */

@@ -48,7 +48,9 @@ export function renderer<Ctx>(derivations: Derivations<Ctx>) {
     for (const key of Object.keys(shape)) {
       const field = shape[key]!;
       let value = Object.hasOwn(record, key) ? record[key] : undefined;
-      if (value === undefined) value = own[key]?.(record, ctx) ?? any[key]?.(record, ctx);
+      // A field the record lacks is derived, and so is a null this version cannot carry (a
+      // 2023-02-10 fulfillment's `last_event_date`, where the newer shape kept null).
+      if (value === undefined || (value === null && !allowsNull(field))) value = own[key]?.(record, ctx) ?? any[key]?.(record, ctx) ?? value;
       if (value === undefined) {
         // A field the record lacks: left out where the schema allows, null where it allows that.
         if (!isOptional(field) && allowsNull(field)) out[key] = null;

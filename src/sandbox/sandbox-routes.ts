@@ -8,15 +8,14 @@ import { attemptOutcome, deliveryHeaders, DELIVERY_TIMEOUT_MS, post } from './de
 import { DELIVERY_ID, deliveryLog, findAttempt, recordAttempt } from './delivery-log.js';
 import type { Deliverer } from './deliverer.js';
 import type { Answering } from './api-answer.js';
-import { eventSources } from './event-sources.js';
 import { emitEvent, outbox } from './events.js';
-import { landingOf, type Rec } from './kinds.js';
+import type { Rec } from './kinds.js';
+import { EVENT_DATA } from './views.js';
 import { checkDeliveryTarget } from './rules/webhooks.js';
 import { badRequest, HttpError } from './http-error.js';
 import { SANDBOX_PATH, SANDBOX_ROUTES } from './paths.js';
 import type { Scheduler } from './scheduler.js';
 import type { DeliveryAttempt, SandboxState } from './state.js';
-import { operationPath } from './event-sources.js';
 import type { StateStore } from './store.js';
 
 export interface SandboxParts {
@@ -122,9 +121,8 @@ async function moveClockTo(parts: SandboxParts, body: Record<string, unknown>) {
  */
 async function sendEvent({ store, deliverer, answering }: SandboxParts, body: Record<string, unknown>) {
   const event = typeof body.event === 'string' ? body.event : '';
-  const source = eventSources[event.split('.')[0] ?? ''];
-  const kind = source && landingOf(operationPath(source))?.kind;
-  if (!kind || !/^[a-z]+\.(created|updated|deleted|abandoned|uninstalled)$/.test(event)) {
+  const kind = Object.hasOwn(EVENT_DATA, event) ? EVENT_DATA[event]!.kind : undefined;
+  if (!kind) {
     throw new HttpError(400, { event: [`"${event}" is not a valid choice.`] });
   }
   const answer = await store.transact((state) => {

@@ -11,7 +11,6 @@ import { router } from '../api/routes.js';
 import { answer, checkedBody, checkedQuery, checkScopes, checkVersion, type Answering } from './api-answer.js';
 import { clockNow } from './clock.js';
 import { createDeliverer, type DeliveryOptions } from './deliverer.js';
-import { eventSources } from './event-sources.js';
 import { checkLink, EXPORT_FILES, signedLink } from './exports.js';
 import { faultInjector, type Decision, type FaultKind, type FaultSpec } from './faults.js';
 import { HttpError } from './http-error.js';
@@ -26,7 +25,7 @@ import { applyDueChanges, createScheduler, nextChangeAt } from './scheduler.js';
 import { DEFAULT_EXPORT_DELAY_SECONDS, DEFAULT_LINK_TTL_SECONDS, PLATFORM_RATE_PER_SECOND } from './settings.js';
 import type { SandboxState } from './state.js';
 import { memoryStore, type StateStore } from './store.js';
-import { derivations, type ViewContext } from './views.js';
+import { derivations, EVENT_DATA, type ViewContext } from './views.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -214,20 +213,23 @@ function exportLinks(options: SandboxOptions, counters: SandboxCounters) {
 async function answeringFor(ops: readonly Operation[], base: Pick<Answering, 'origin' | 'pageSize' | 'exportDelayMs' | 'signExportLink'>): Promise<Answering> {
   const render = renderer<ViewContext>(derivations);
   const eventSchemas = new Map<string, z.ZodMiniType>();
-  for (const [object, id] of Object.entries(eventSources)) {
+  for (const [event, { operation: id }] of Object.entries(EVENT_DATA)) {
     const op = ops.find((candidate) => candidate.id === id)!;
-    for (const version of op.versions) eventSchemas.set(`${object}@${version}`, itemOf((await op.schemas(version)).response));
+    for (const version of op.versions) eventSchemas.set(`${event}@${version}`, itemOf((await op.schemas(version)).response));
   }
-  const renderAt = (state: SandboxState, version: string, schema: z.ZodMiniType, record: Rec) =>
-    render(schema, record, { records: state.records, version, origin: base.origin() });
+  // One view of the store per call: the views index the records they join, once.
+  const renderAt = (state: SandboxState, version: string, schema: z.ZodMiniType, records: readonly Rec[]) => {
+    const ctx: ViewContext = { records: state.records, version, origin: base.origin() };
+    return records.map((record) => render(schema, record, ctx));
+  };
   return {
     ...base,
     render: renderAt,
     eventData: (state, event, version, record) => {
       // product.deleted carries only the id (platform facts).
-      if (event.endsWith('.deleted')) return record;
-      const schema = eventSchemas.get(`${event.split('.')[0]}@${version}`);
-      return schema ? renderAt(state, version, schema, record) : record;
+      if (EVENT_DATA[event]?.keyOnly) return record;
+      const schema = eventSchemas.get(`${event}@${version}`);
+      return schema ? renderAt(state, version, schema, [record])[0] : record;
     },
   };
 }

@@ -7,7 +7,8 @@ import { NOT_FOUND } from '../collections.js';
 import type { Rule, RuleContext } from '../engine.js';
 import { HttpError } from '../http-error.js';
 import type { Rec } from '../kinds.js';
-import { recomputeOrderTotals } from '../totals.js';
+import { applyOrderTotals } from '../amounts.js';
+import { sumCents } from '../money.js';
 import { addNote } from './notes.js';
 
 export type OrderRecord = Order & Rec;
@@ -23,9 +24,15 @@ export function transactionsOf(ctx: Pick<RuleContext, 'state'>, number: unknown)
   return (Object.values(ctx.state.records.transactions) as (Transaction & Rec)[]).filter((t) => String(t.order) === String(number));
 }
 
+/** What the order's payments brought in: successful charges less refunds, in cents. */
+export function paidCents(ctx: Pick<RuleContext, 'state'>, number: unknown): number {
+  const ok = transactionsOf(ctx, number).filter((t) => t.status === 'succeeded');
+  return sumCents(ok.filter((t) => t.type === 'debit').map((t) => t.amount)) - sumCents(ok.filter((t) => t.type === 'refund').map((t) => t.amount));
+}
+
 /** The order's totals after a change, and its `updated` event. */
 export function orderChanged(ctx: RuleContext, order: OrderRecord): void {
-  recomputeOrderTotals(order, transactionsOf(ctx, order.number));
+  applyOrderTotals(order, paidCents(ctx, order.number));
   order.updated_at = ctx.now;
   ctx.emit('order.updated', order);
 }

@@ -4,7 +4,9 @@ import type { OperationId } from '../../api/operations.js';
 import { NOT_FOUND } from '../collections.js';
 import type { Rule, RuleContext } from '../engine.js';
 import { HttpError } from '../http-error.js';
-import { fromCents, sumCents, toCents } from '../money.js';
+import { subscriptionTotal } from '../amounts.js';
+import { fromCents, toCents } from '../money.js';
+import type { Rec } from '../kinds.js';
 import { renewSubscription, type SubscriptionRecord } from '../renewal.js';
 
 export function findSubscription(ctx: RuleContext): SubscriptionRecord {
@@ -24,9 +26,7 @@ const RENEW_REFUSALS = new Map([
 
 /** The subscription's total: its lines' prices times quantities, and its shipping. */
 export function recomputeTotal(subscription: SubscriptionRecord): void {
-  const lines = subscription.lines ?? [];
-  subscription.total = fromCents(sumCents(lines.map((l) => fromCents(toCents(l.price) * (l.quantity ?? 1)))) + toCents(subscription.shipping_price));
-  subscription.num_lines = lines.length;
+  subscription.total = subscriptionTotal((subscription.lines ?? []) as Rec[], String(subscription.shipping_price ?? '0.00'));
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
