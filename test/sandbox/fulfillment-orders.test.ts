@@ -159,7 +159,8 @@ describe('the fulfillment-order lifecycle', () => {
     expect((await post('/fulfillment-orders/501/close/', { message: 'x' })).stderr).toContain('Fulfillment order 501 cannot be closed: it is open (request_status pending).');
     ok(await post('/fulfillment-orders/501/fulfillment-request/'));
     ok(await post('/fulfillment-orders/501/fulfillment-request/accept/'));
-    ok(await post('/fulfillment-orders/501/fulfillments/', { fulfillment_order_line_items: [{ id: 601, quantity: 2 }], tracking_info: [{ carrier: 'ups', tracking_code: '1Z' }] }));
+    const shipped = ok(await post('/fulfillment-orders/501/fulfillments/', { fulfillment_order_line_items: [{ id: 601, quantity: 2 }], tracking_info: [{ carrier: 'ups', tracking_code: '1Z' }] }));
+    expect(shipped.line_items).toMatchObject([{ fulfillment_service: 'Portland Warehouse', price_excl_tax: '20.00' }]);
     const closed = ok(await post('/fulfillment-orders/501/close/', { message: 'Out of mugs.' }));
     expect(closed).toMatchObject({ status: 'incomplete', request_status: 'closed', supported_actions: ['create_fulfillment', 'cancel'] });
     expect(s.record('orders', '10001').fulfillment_status).toBe('incomplete');

@@ -68,6 +68,8 @@ describe('fulfillments with tracking', () => {
     });
     expect(made.code, made.stderr).toBe(0);
     expect(made.json).toMatchObject({ tracking_carrier: 'ups', tracking_carriers: 'ups,other', tracking_codes: '1Z1,B2', tracking_links: 'https://track.example/1Z1,https://track.example/B2' });
+    // One of the line's two tees: half its money, shipped by the merchant.
+    expect(made.json.line_items).toMatchObject([{ quantity: 1, price_excl_tax: '10.00', price_incl_tax: '12.00', total_discount: '0.00', fulfillment_service: 'manual' }]);
     const fo = s.record('fulfillmentOrders', 501);
     expect(fo.status).toBe('open');
     expect((fo.line_items as Rec[]).map((l) => l.fulfillable_quantity)).toEqual(['1', '1']);

@@ -10,9 +10,13 @@ import { itemSchema, type Rule, type RuleContext } from '../engine.js';
 import { expectAction, findFulfillmentOrder, fulfillable, fulfillmentOrdersOf, locationName, orderFollows, touch, unitsNamed, type FoRecord } from '../fulfillment.js';
 import { HttpError } from '../http-error.js';
 import type { Rec } from '../kinds.js';
+import { fromCents, toCents } from '../money.js';
 import { ship } from '../stock.js';
 
 type FulfillmentRecord = FulfillmentResponse & Rec & { id: number };
+
+/** Request states in which the location has accepted the fulfillment order. */
+const ACCEPTED = new Set(['accepted', 'cancel_requested', 'cancel_rejected']);
 type Tracking = Pick<TrackingInfo, 'carrier' | 'tracking_code' | 'tracking_link'>;
 
 /**
@@ -39,20 +43,25 @@ function fulfil(ctx: RuleContext, fo: FoRecord, units: ReadonlyMap<number, numbe
   const order = records.orders[String(fo.order_number)];
   const location = records.locations[String(fo.location_id)];
   const id = ctx.next('fulfillments');
+  // A location that accepted the request fulfils as its service; otherwise the merchant does, by hand.
+  const service = ACCEPTED.has(String(fo.request_status)) ? locationName(records, fo.location_id) : 'manual';
   const lineItems = fo.line_items
     .filter((line) => units.has(line.id))
     .map((line) => {
       const shipped = units.get(line.id)!;
       line.fulfillable_quantity = String(fulfillable(line) - shipped);
       ship(records, line.stockrecord_id, shipped, ctx.now);
+      // The line's money is the order line's, for its whole quantity: the fulfilment carries its share.
+      const whole = Number(((order?.lines as Rec[] | undefined) ?? []).find((ordered) => ordered.id === line.order_line_id)?.quantity ?? line.quantity ?? shipped);
+      const share = (amount: unknown) => fromCents(Math.round((toCents(amount) * shipped) / whole));
       return {
         currency: line.currency,
         fulfilled_quantity: String(shipped),
-        fulfillment_service: locationName(records, fo.location_id),
+        fulfillment_service: service,
         id: ctx.next('fulfillmentLines'),
         order_line_id: line.order_line_id,
-        price_excl_tax: line.price_excl_tax,
-        price_incl_tax: line.price_incl_tax,
+        price_excl_tax: share(line.price_excl_tax),
+        price_incl_tax: share(line.price_incl_tax),
         product_id: Number(line.product_id),
         product_image: line.product_image,
         product_title: line.product_title,
@@ -61,8 +70,8 @@ function fulfil(ctx: RuleContext, fo: FoRecord, units: ReadonlyMap<number, numbe
         returnable_quantity: String(shipped),
         returned_quantity: '0',
         sku: line.sku,
-        tax_lines: structuredClone(line.tax_lines ?? []),
-        total_discount: line.total_discount,
+        tax_lines: (line.tax_lines ?? []).map((tax) => ({ ...structuredClone(tax), amount: share(tax.amount), ...(tax.report_values ? { report_values: { ...tax.report_values, amount: share(tax.report_values.amount) } } : {}) })),
+        total_discount: share(line.total_discount),
       };
     });
   const fulfillment: FulfillmentRecord = {
@@ -77,7 +86,7 @@ function fulfil(ctx: RuleContext, fo: FoRecord, units: ReadonlyMap<number, numbe
     last_event_date: null,
     line_items: lineItems,
     requires_shipping: true,
-    shipping_method: fo.shipping_method?.name ?? '',
+    shipping_method: String(order?.shipping_method ?? fo.shipping_method?.name ?? ''),
     status: 'success',
     ...trackingFields(packages, String(order?.order_status_url ?? '')),
   };
