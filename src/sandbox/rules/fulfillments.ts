@@ -14,10 +14,10 @@ import { fromCents, toCents } from '../money.js';
 import { ship } from '../stock.js';
 
 type FulfillmentRecord = FulfillmentResponse & Rec & { id: number };
+type Tracking = Pick<TrackingInfo, 'carrier' | 'tracking_code' | 'tracking_link'>;
 
 /** Request states in which the location has accepted the fulfillment order. */
 const ACCEPTED = new Set(['accepted', 'cancel_requested', 'cancel_rejected']);
-type Tracking = Pick<TrackingInfo, 'carrier' | 'tracking_code' | 'tracking_link'>;
 
 /**
  * The tracking fields of a fulfillment: the first package's, and every package's joined by
