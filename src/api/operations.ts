@@ -150,7 +150,9 @@ function schemaLoader(id: OperationId, group: GroupName, defaultVersion: string,
     // A version the reference lacks is read with the default version's schemas (--api-version may name any).
     let entry = perVersion[version] ?? perVersion[defaultVersion]!;
     if (typeof entry === 'string') entry = perVersion[entry] as () => VersionSchemas;
-    schemas = { ...entry(), ...(many ? { normalize: asList } : {}) };
+    const facts = entry();
+    // The reference's schema of such an answer is one item; what the client reads is the list normalize makes.
+    schemas = many ? { ...facts, response: (await import('zod/mini')).array(facts.response), normalize: asList } : facts;
     built.set(version, schemas);
     return schemas;
   };

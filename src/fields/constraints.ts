@@ -27,9 +27,10 @@ const defOf = (schema: Schema): Def => schema.def as Def;
  */
 const checkDefOf = (check: z.core.$ZodCheck<never>): CheckDef => check._zod.def;
 
-/** The body's fields and their schemas, where the body is an object. */
+/** The fields of an object schema (a body the operation may go without, an address that may be null, too). */
 export function shapeOf(body: Schema | undefined): Record<string, Schema> | undefined {
-  const def = body && defOf(body);
+  let def = body && defOf(body);
+  while (def?.type === 'optional' || def?.type === 'nullable') def = defOf(def.innerType);
   return def?.type === 'object' ? def.shape : undefined;
 }
 

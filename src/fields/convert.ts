@@ -24,11 +24,18 @@ export async function convert(field: Field, typed: string, ctx: Context, nullabl
   }
 }
 
-/** The schemas would drop a `__proto__` key without a word: the user is told. */
+/** A `__proto__` key is dropped at any depth, and the user is told (a schema may take free-form data with it). */
 export function withoutProtoKeys<T>(value: T, flag: string, ctx: Context): T {
   const keys = protoKeys(value);
-  if (keys.length > 0) ctx.output.prose(droppedProtoNote(flag, keys));
-  return value;
+  if (keys.length === 0) return value;
+  ctx.output.prose(droppedProtoNote(flag, keys));
+  return withoutProto(value) as T;
+}
+
+function withoutProto(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutProto);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== '__proto__').map(([key, child]) => [key, withoutProto(child)]));
 }
 
 /** A list from one flag or answer: comma-separated, blanks dropped. */

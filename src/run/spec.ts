@@ -4,7 +4,7 @@
 // declared them. A spec is keyed by its operation: its arguments name the operation's path
 // parameters, so a typo is a compile error; its fields are held to the operation's by a test.
 import type { GeneratedTable } from '../api/generated/index.js';
-import type { OperationId } from '../api/operations.js';
+import { operation, type OperationId } from '../api/operations.js';
 import type { OperationParams } from '../api/types.js';
 import type { Context } from '../context.js';
 import type { FlagsOf, FlagTable } from '../options.js';
@@ -89,6 +89,5 @@ export interface OperationCommand<Id extends OperationId = OperationId, Flags ex
 
 /** The command as a person types it: `subscriptions cancel`, `fulfillment-orders hold`. */
 export function commandName(spec: OperationCommand): string {
-  const [group = ''] = spec.operation.split('.');
-  return `${group.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${spec.name}`;
+  return `${operation(spec.operation).group} ${spec.name}`;
 }

@@ -70,7 +70,7 @@ export async function listCommand(ctx: Context, opts: Options): Promise<void> {
   if (ctx.options.query !== undefined) await checkQuery(ctx.options.query);
   const query: Query = {
     ...(opts.name !== undefined ? { name: String(opts.name) } : {}),
-    ...(opts.active ? { active: 'true' as const } : opts.inactive ? { active: 'false' as const } : {}),
+    ...(opts.active ? { active: true } : opts.inactive ? { active: false } : {}),
     ...(opts.cursor !== undefined ? { cursor: String(opts.cursor) } : {}),
   };
   const client = await ctx.client();

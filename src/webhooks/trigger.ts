@@ -26,6 +26,8 @@ interface Fixture {
   sets: 'subscriptionsPartialUpdate' | 'ordersNotesCreate' | 'usersNotesCreate' | 'disputesCreate' | 'exportsCreate';
   /** That request's body without --set. */
   body: Body;
+  /** The object that request changes, read from the store first: a dotted --set starts from its field, which the reference takes whole (an address). */
+  start?: (client: StoreClient) => Promise<Body>;
   run(client: StoreClient, body: Body, edited: boolean, signal: AbortSignal): Promise<Change>;
 }
 
@@ -35,12 +37,17 @@ const CUSTOMER = 1;
 /** The first order's payment, which a dispute is opened on. */
 const TRANSACTION = 501;
 const SUBSCRIPTION = 1;
+/** The subscription the changes start from, as the store has it. */
+async function readSubscription(client: StoreClient): Promise<Body> {
+  return (await client.call('subscriptionsRetrieve', { params: { id: SUBSCRIPTION } })) as Body;
+}
+
 /** Only an active subscription renews: the seed's others follow if an earlier run canceled the first, or changed their status. */
 const RENEWABLE = [1, 2, 3, 4];
 
 const NOTE = { message: 'Note added by store-admin webhooks trigger' };
 // The renewal order is made from the subscription: --set changes the subscription first.
-const RENEWAL = { emits: ['order.created', 'transaction.created', 'subscription.updated'], sets: 'subscriptionsPartialUpdate', body: {}, run: renewOne } as const;
+const RENEWAL = { emits: ['order.created', 'transaction.created', 'subscription.updated'], sets: 'subscriptionsPartialUpdate', body: {}, start: readSubscription, run: renewOne } as const;
 const DISPUTE = { emits: ['dispute.created', 'transaction.updated', 'order.updated'], sets: 'disputesCreate', body: { transaction: TRANSACTION, type: 'chargeback' }, run: disputeOne } as const;
 
 /** One change per event the sandbox can emit; the operation behind it lists the event in events.ts. */
@@ -51,6 +58,7 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
     emits: ['subscription.updated'],
     sets: 'subscriptionsPartialUpdate',
     body: { is_test: true },
+    start: readSubscription,
     run: async (client, body, edited) => {
       await client.call('subscriptionsPartialUpdate', { params: { id: SUBSCRIPTION }, body });
       const did = edited ? `Updated subscription ${SUBSCRIPTION} (${Object.keys(body).join(', ')})` : `Marked subscription ${SUBSCRIPTION} as a test subscription`;
@@ -100,10 +108,10 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
 /**
  * The fixture's body with each `path=value` of --set applied, checked against the request's own
  * schema: a path the object does not have, or a value the schema refuses, is a UsageError (exit 2)
- * before anything is sent. A value is taken as text, or as JSON (12, true, null, {…}) when the
- * schema refuses the text and takes that.
+ * before anything is sent. A value is taken as text, or as JSON (12, true, null) when the schema
+ * refuses the text and takes that; a JSON object or list ({…}, […]) is taken as one.
  */
-export async function bodyWithSets(event: string, fixture: Fixture, sets: readonly string[]): Promise<Body> {
+export async function bodyWithSets(event: string, fixture: Fixture, sets: readonly string[], start?: Body): Promise<Body> {
   const { loadOperation } = await import('../api/operations.js');
   const op = await loadOperation(fixture.sets);
   const schema = ((await op.schemas()) as { body: ZodMiniType }).body;
@@ -115,14 +123,20 @@ export async function bodyWithSets(event: string, fixture: Fixture, sets: readon
     if (path.some((part) => !/^[A-Za-z_][\w-]*$/.test(part))) throw new UsageError(`--set takes path=value, such as shipping_price=9.50 or billing_address.line4=Oslo (got "${pair}")`);
     const text = pair.slice(at + 1);
     if (path.length > 2) throw unknownPath(event, op.command, path.join('.'));
+    if (path.length === 2 && !Object.hasOwn(body, path[0]!)) {
+      const whole = await startOf(schema, path[0]!, start?.[path[0]!]);
+      if (whole) body[path[0]!] = whole;
+    }
     const issuesWith = (value: unknown) => {
       setAt(body, path, value);
       const parsed = schema.safeParse(body);
       return parsed.success ? [] : toFieldIssues('', parsed.error.issues, body).filter((i) => i.path === path.join('.') || i.path === '' || path.join('.').startsWith(`${i.path}.`));
     };
-    let issues = issuesWith(text);
-    if (issues.length > 0) {
-      const json = asJson(text);
+    const json = asJson(text);
+    // An object or a list written in JSON is meant as one: a free-form field (metadata) takes text too.
+    const first = json !== undefined && typeof json.value === 'object' && json.value !== null ? json.value : text;
+    let issues = issuesWith(first);
+    if (issues.length > 0 && first === text) {
       if (json !== undefined && issuesWith(json.value).length === 0) issues = [];
       else issuesWith(text);
     }
@@ -131,6 +145,14 @@ export async function bodyWithSets(event: string, fixture: Fixture, sets: readon
     if (issues.length > 0) throw new UsageError(`--set ${path.join('.')}: ${issues[0]!.message} (got "${text}"); nothing was sent`);
   }
   return body;
+}
+
+/** The part of a seeded object's field that the request takes back (an answered address has an id a request does not take). */
+async function startOf(schema: ZodMiniType, name: string, value: unknown): Promise<Body | undefined> {
+  const { shapeOf } = await import('../fields/constraints.js');
+  const fields = shapeOf(shapeOf(schema)?.[name]);
+  if (!fields || value === null || typeof value !== 'object') return undefined;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => Object.hasOwn(fields, key)));
 }
 
 function unknownPath(event: string, command: string, path: string) {
@@ -209,8 +231,10 @@ export async function trigger(ctx: Context, event: string, sets: readonly string
     throw new UsageError(`--set changes the object through the API, and no request of the API causes ${event}: it is sent with a seeded object as it is`);
   }
   // Checked before anything is sent: a bad --set changes nothing.
-  const body = fixture ? await bodyWithSets(event, fixture, sets) : {};
   const client = await ctx.client();
+  // A dotted --set starts from the object as the store has it (a read: nothing changes).
+  const start = fixture?.start && sets.some((set) => set.split('=')[0]!.includes('.')) ? await fixture.start(client) : undefined;
+  const body = fixture ? await bodyWithSets(event, fixture, sets, start) : {};
   const before = await sandboxWebhooks(client, 'webhooks trigger');
   if (!fixture) {
     const sent = await sendSandboxSample(client, event);

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { runInProcess } from '../cli/in-process.js';
+import { startTestSandbox } from '../helpers.js';
 
 const webhook = {
   id: 7,
@@ -23,8 +24,14 @@ const webhook = {
 let server: Server;
 let url = '';
 beforeAll(async () => {
+  // A whole order as the sandbox answers it (every field the reference requires), with a null tag.
+  const sandbox = await startTestSandbox({ token: 'tok' });
+  const store = createClient({ baseUrl: sandbox.url, token: 'tok' });
+  const order = { ...((await store.orders.removeLine({ params: { number: '10002', lineId: 105 } })) as object), tags: [null, 'vip'] };
+  await store.close();
+  await sandbox.close();
   server = createServer((req, res) => {
-    const body = req.url?.includes('/webhooks/') ? webhook : { number: '10001', tags: [null, 'vip'], lines: [] };
+    const body = req.url?.includes('/webhooks/') ? webhook : order;
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
   });
@@ -37,8 +44,8 @@ describe('null items the reference allows', () => {
   it('an order with a null tag and a webhook with a null event raise no warning', async () => {
     const warnings: string[] = [];
     const client = createClient({ baseUrl: url, token: 'tok', onWarning: (message) => warnings.push(message) });
-    const order = await client.orders.removeLine({ params: { number: '10001', lineId: 1 } });
-    const got = await client.webhooks.get({ params: { id: 7 } });
+    const order = (await client.orders.removeLine({ params: { number: '10001', lineId: 1 } })) as { tags: unknown };
+    const got = (await client.webhooks.get({ params: { id: 7 } })) as { events: unknown };
     await client.close();
     expect(order.tags).toEqual([null, 'vip']);
     expect(got.events).toEqual([null, 'order.created', null, 'order.updated']);

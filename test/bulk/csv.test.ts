@@ -38,8 +38,8 @@ describe('--each FILE.csv', () => {
     writeFileSync(file, 'id,Reason,Other message\r\n# from the spreadsheet\r\n1,other,"Moving abroad, no delivery"\r\n\r\n2,,');
     const ok = await runCli(['subscriptions', 'cancel', '--each', file, '--reason', 'product_too_expensive', '--yes', '--rate', '0'], { env: env() });
     expect(ok.code, ok.stderr).toBe(0);
-    expect(store.state.subscriptions['1']).toMatchObject({ status: 'canceled', cancel_reason: 'other', cancel_reason_other_message: 'Moving abroad, no delivery' });
-    expect(store.state.subscriptions['2']).toMatchObject({ status: 'canceled', cancel_reason: 'product_too_expensive' });
+    expect(store.state.records.subscriptions['1']).toMatchObject({ status: 'canceled', cancel_reason: 'other', cancel_reason_other_message: 'Moving abroad, no delivery' });
+    expect(store.state.records.subscriptions['2']).toMatchObject({ status: 'canceled', cancel_reason: 'product_too_expensive' });
   });
 
   it('checks every row before sending anything, and writes the header into --failed', async () => {

@@ -57,7 +57,7 @@ describe('--resume', () => {
     const resumed = await runCli([...args, '--resume'], { env });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toMatch(new RegExp(`Resuming run \\d{8}-\\d{6}-[0-9a-f]{4}: ${before} of 12 lines already applied, ${12 - before} to send`));
-    const notes = Object.values(store.state.orderNotes).flat().map((note) => note.message as string);
+    const notes = Object.values(store.state.records.orderNotes).map((note) => note.message as string);
     for (const message of messages) expect(notes.filter((n) => n === message)).toHaveLength(1);
     expect(applied()).toBe(12);
 
@@ -172,7 +172,7 @@ describe('--resume', () => {
     writeFileSync(csv, `number,message\n${messages.map((m, i) => `${10001 + (i % 3)},${m}`).join('\n')}\n`);
     const args = ['orders', 'add-note', '--each', csv, '--rate', '4', '--concurrency', '1'];
     const applied = () => sandbox.counters.byOperation['ordersNotesCreate']?.applied ?? 0;
-    const notes = () => Object.values(store.state.orderNotes).flat().map((note) => note.message as string);
+    const notes = () => Object.values(store.state.records.orderNotes).map((note) => note.message as string);
 
     const child = spawn(process.execPath, [BIN, ...args], { env });
     const gone = new Promise((resolve) => child.on('close', resolve));
@@ -246,7 +246,7 @@ describe('--resume', () => {
       const resumed = await runCli(words, { env });
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr).toContain(`Resuming run ${id}`);
-      expect(Object.values(store.state.orderNotes).flat().filter((note) => note.message === `cut short by ${signal}`)).toHaveLength(8);
+      expect(Object.values(store.state.records.orderNotes).filter((note) => note.message === `cut short by ${signal}`)).toHaveLength(8);
     }
   });
 

@@ -100,7 +100,8 @@ describe.skipIf(!!skipped)(`auth login --app in a real browser${skipped ? ` (${s
     // Tab from the top of the page reaches the boxes, then Deny, then Approve.
     const focused = () => page.evaluate<string>("document.activeElement?.value ?? ''");
     const reached: string[] = [];
-    for (let i = 0; i < 20 && (reached.at(-1) ?? '') !== 'approve'; i++) {
+    const stops = (await page.getByRole('checkbox').count()) + 10;
+    for (let i = 0; i < stops && (reached.at(-1) ?? '') !== 'approve'; i++) {
       await page.keyboard.press('Tab');
       const value = await focused();
       reached.push(value);

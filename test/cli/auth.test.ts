@@ -7,10 +7,9 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { operationIds } from '../../src/api/operations.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { useSandbox } from '../helpers.js';
-import { commandLines } from './cases.js';
+import { commandIds, commandLines } from './cases.js';
 import { runCli, useConfigDir } from './run.js';
 
 const TOKEN_A = 'aaaa-token-for-tests-1111';
@@ -331,7 +330,7 @@ describe('auth and profiles', () => {
     const dir = freshDir();
     await login(dir, 'main', TOKEN_A);
     const runs: [string[], { env?: Record<string, string>; stdin?: string }?][] = [];
-    for (const id of operationIds) {
+    for (const id of commandIds) {
       runs.push([commandLines[id]], [[...commandLines[id], '--verbose']], [[...commandLines[id], '--dry-run', '-o', 'table']]);
       runs.push([[...commandLines[id], '--api-version', 'bogus']], [[...commandLines[id], '--json', '--query', 'nope']]);
     }

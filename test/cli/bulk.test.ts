@@ -82,10 +82,10 @@ describe('--each', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('and the same for 1 more (2 in all)');
     expect(ctx.sandbox.counters.received).toBe(before);
-    const ordersBefore = store.state.subscriptions['1']!.num_orders!;
+    const ordersBefore = Number(store.state.records.subscriptions['1']!.num_orders);
     const r = await cli(['subscriptions', 'renew', '--each', '-', '--yes'], '1\n1\n');
     expect(r.code).toBe(0);
-    expect(store.state.subscriptions['1']!.num_orders).toBe(ordersBefore + 2);
+    expect(Number(store.state.records.subscriptions['1']!.num_orders)).toBe(ordersBefore + 2);
   });
 
   it('asks about every line of a CSV, not just the first: a later row may be the one that cannot be undone', async () => {
@@ -98,7 +98,7 @@ describe('--each', () => {
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain('Set subscription 2 to canceled — and the same for 1 more (2 of 4 lines): confirmation needed');
       expect(ctx.sandbox.counters.received).toBe(before);
-      expect(store.state.subscriptions['2']!.status).not.toBe('canceled');
+      expect(store.state.records.subscriptions['2']!.status).not.toBe('canceled');
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

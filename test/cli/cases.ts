@@ -1,7 +1,7 @@
-// One valid command line per operation: proves each operation is reachable from a command.
+// One valid command line per operation that has a command: proves each is reachable from one.
 import type { OperationId } from '../../src/api/operations.js';
 
-export const commandLines: Record<OperationId, string[]> = {
+export const commandLines = {
   'ordersLinesDestroy': ['orders', 'remove-line', '10002', '105', '--yes'],
   'ordersNotesCreate': ['orders', 'add-note', '10001', '--message', 'hello'],
   'subscriptionsCancelCreate': ['subscriptions', 'cancel', '2', '--reason', 'other', '--yes'],
@@ -23,4 +23,6 @@ export const commandLines: Record<OperationId, string[]> = {
   'webhooksList': ['webhooks', 'list', '--all'],
   'webhooksPartialUpdate': ['webhooks', 'update', '1', '--inactive'],
   'webhooksDestroy': ['webhooks', 'delete', '2', '--yes'],
-};
+} satisfies { [Id in OperationId]?: string[] };
+
+export const commandIds = Object.keys(commandLines) as (keyof typeof commandLines)[];

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { operations, type OperationId } from '../../src/api/operations.js';
+import { loadAllOperations, operation, type OperationId } from '../../src/api/operations.js';
 import { commandTree } from '../../src/cli.js';
 import { metaOf } from '../../src/commands/meta.js';
 import { processIO } from '../../src/output/stream.js';
@@ -39,12 +39,13 @@ describe('changes that cannot be undone', () => {
   const declared = join(dir, 'webhooks.json');
   const examples = confirming.map(({ path, command }) => [path.join(' '), metaOf(command)!.confirms!.example] as const);
 
-  it('every operation the table marks irreversible is run by a command that confirms', () => {
-    const irreversible = Object.entries(operations).filter(([, op]) => 'irreversible' in op).map(([id]) => id);
-    expect(irreversible.length).toBeGreaterThan(0);
-    for (const id of irreversible) {
-      const runners = all.filter(({ command }) => metaOf(command)?.operation === id);
-      expect(runners.length, id).toBeGreaterThan(0);
+  // Operations only the platform's reference describes have no command of their own yet.
+  it('every operation the table marks irreversible is run only by commands that confirm, and those of the spec and earlier releases have one', async () => {
+    const irreversible = (await loadAllOperations()).filter((op) => op.irreversible);
+    expect(irreversible.filter((op) => op.section !== undefined || op.renamed !== undefined).length).toBeGreaterThan(0);
+    for (const op of irreversible) {
+      const runners = all.filter(({ command }) => metaOf(command)?.operation === op.id);
+      if (op.section !== undefined || op.renamed !== undefined) expect(runners.length, op.id).toBeGreaterThan(0);
       for (const { path, command } of runners) expect(metaOf(command)?.confirms, path.join(' ')).toBeDefined();
     }
   });
@@ -81,7 +82,7 @@ describe('changes that cannot be undone', () => {
   /** The requests for changes the store has received: anything but a read. */
   const changes = () =>
     Object.entries(ctx.sandbox.counters.byOperation)
-      .filter(([id]) => operations[id as OperationId].method !== 'GET')
+      .filter(([id]) => operation(id as OperationId).method !== 'GET')
       .reduce((sum, [, counts]) => sum + (counts?.received ?? 0), 0);
 
   /** Runs a command and checks that it changed nothing: no change sent, the config file as it was. */

@@ -1,8 +1,8 @@
 // Output for people and for scripts: tables, colour, JSON, queries, dry runs and traces.
 import { describe, expect, it } from 'vitest';
-import { operationIds, operations } from '../../src/api/operations.js';
+import { loadOperation } from '../../src/api/operations.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
-import { commandLines } from './cases.js';
+import { commandIds, commandLines } from './cases.js';
 import { runCli, useConfigDir } from './run.js';
 
 describe('output', () => {
@@ -12,7 +12,7 @@ describe('output', () => {
     runCli(args, { env: { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir, ...extra } });
 
   it('every operation is reachable from a command and succeeds against the sandbox', async () => {
-    for (const id of operationIds) {
+    for (const id of commandIds) {
       const before = ctx.sandbox.counters.byOperation[id]?.received ?? 0;
       const r = await cli(commandLines[id]);
       expect(r.code, `${id}: ${r.stderr}`).toBe(0);
@@ -114,7 +114,7 @@ describe('output', () => {
     const r = await cli(['categories', 'get', '1', '--api-version', '2099-01-01']);
     expect(r.stderr).toContain('warning: sending X-Store-API-Version: 2099-01-01');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`must be "${operations['categoriesRetrieve'].version}"`);
+    expect(r.stderr).toContain(`must be "${(await loadOperation('categoriesRetrieve')).version}"`);
   });
 
   it('--quiet keeps stderr clean on success', async () => {
@@ -129,7 +129,7 @@ describe('output', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`POST ${ctx.sandbox.url}/api/admin/subscriptions/3/cancel/`);
     expect(r.stdout).toContain('authorization: Bearer ***');
-    expect(r.stdout).toContain(`x-store-api-version: ${operations['subscriptionsCancelCreate'].version}`);
+    expect(r.stdout).toContain(`x-store-api-version: ${(await loadOperation('subscriptionsCancelCreate')).version}`);
     expect(r.stdout).toContain('"cancel_reason": "other"');
     expect(ctx.sandbox.counters.received).toBe(before);
   });
@@ -146,7 +146,7 @@ describe('output', () => {
     expect(ctx.sandbox.counters.received).toBe(before);
   });
 
-  it.each(operationIds)('%s: --dry-run and --verbose never print the token or the secret', async (id) => {
+  it.each(commandIds)('%s: --dry-run and --verbose never print the token or the secret', async (id) => {
     for (const flag of ['--dry-run', '--verbose']) {
       // Repeating a change may meet a state rule (exit 1); the token must stay hidden either way.
       const r = await cli([...commandLines[id], flag]);

@@ -154,7 +154,7 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
     await t.waitFor(/Target URL/);
     t.type('hooks.example.com/x');
     t.keys('Enter');
-    await t.waitFor(/must be an http\(s\) URL/);
+    await t.waitFor(/must be a valid url/);
     t.keys('C-u');
     t.type('https://hooks.example.com/x');
     t.keys('Enter');

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { operations } from '../../src/api/operations.js';
+import { loadOperation } from '../../src/api/operations.js';
 import { BIN, runCli } from './run.js';
 
 interface Running {
@@ -46,7 +46,7 @@ function start(flags: string[]): Promise<Running> {
 
 /** One request as curl would send it, with the operation's own version header. */
 async function get(url: string, path: string, token: string) {
-  const version = path === '/exports/types/' ? operations['exportsTypesRetrieve'].version : operations['categoriesRetrieve'].version;
+  const version = (await loadOperation(path === '/exports/types/' ? 'exportsTypesRetrieve' : 'categoriesRetrieve')).version;
   const response = await fetch(`${url}/api/admin${path}`, {
     headers: { authorization: `Bearer ${token}`, 'x-store-api-version': version },
   });

@@ -38,10 +38,11 @@ describe('webhooks trigger --set', () => {
     const cases: [string[], string][] = [
       [['subscription.updated', '--set', 'shipping_pric=9'], "--set shipping_pric: subscription.updated's change (subscriptions update) has no field shipping_pric; nothing was sent"],
       [['subscription.updated', '--set', 'billing_address.city=Oslo'], 'has no field billing_address.city'],
-      [['subscription.updated', '--set', 'interval_count=abc'], '--set interval_count: must be a whole number (got "abc"); nothing was sent'],
+      [['subscription.updated', '--set', 'interval_count=abc'], '--set interval_count: must be a number (got "abc"); nothing was sent'],
       [['subscription.updated', '--set', 'status=paused'], '--set status: must be one of: active, past_due, canceled, retrying'],
       [['subscription.updated', '--set', 'shipping_price=9.50', '--set', '=3'], '--set takes path=value'],
-      [['order.updated', '--set', 'message.text=hi'], "order.updated's change (orders add-note) has no field message.text"],
+      // A note's message is text: a field inside it is refused as text.
+      [['order.updated', '--set', 'message.text=hi'], '--set message.text: must be text (got "hi"); nothing was sent'],
       [['customer.created', '--set', 'email=a@b.example'], 'no request of the API causes customer.created'],
     ];
     for (const [args, message] of cases) {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import type { Webhook } from '../../src/sandbox/state.js';
+import type { Rec } from '../../src/sandbox/kinds.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { runCli, useConfigDir } from './run.js';
 import { hasTmux, Terminal } from './tmux.js';
@@ -37,8 +37,8 @@ const declared = () => ({
 });
 
 /** The store's webhooks, read from its state: no request, so no fault and no counter touched. */
-async function stored(sandbox: Sandbox): Promise<Webhook[]> {
-  return sandbox.store.transact((state) => Object.values(state.webhooks).map((w) => structuredClone(w)), false);
+async function stored(sandbox: Sandbox): Promise<Rec[]> {
+  return sandbox.store.transact((state) => Object.values(state.records.webhooks).map((w) => structuredClone(w)), false);
 }
 
 const changesSent = (sandbox: Sandbox) =>
@@ -94,7 +94,7 @@ describe('webhooks apply', () => {
   it('updates field by field what drifted or what the file changed; --dry-run only shows it', async () => {
     const orders = (await stored(ctx.sandbox)).find((w) => w.name === 'orders')!;
     // Someone changed it by hand: the events in another order are no change, a missing one is.
-    await ctx.client.webhooks.update({ params: { id: orders.id! }, body: { events: ['order.updated'], active: false } });
+    await ctx.client.webhooks.update({ params: { id: Number(orders.id) }, body: { events: ['order.updated'], active: false } });
     const next = declared();
     next.webhooks[1]!.target = 'https://hooks.example.com/disputes-v2';
     next.webhooks[2]!.events = ['store.updated', 'app.uninstalled'].reverse();
@@ -177,24 +177,24 @@ describe('webhooks apply', () => {
     expect((await apply(['-f', file, '--json'])).json().counts).toMatchObject({ created: 1 });
     const made = (await stored(ctx.sandbox)).find((w) => w.name === 'unversioned')!;
     // The store (or a person) sets a version: the file, which names none, does not manage it.
-    await ctx.client.webhooks.update({ params: { id: made.id! }, body: { api_version: '2023-02-10' } });
+    await ctx.client.webhooks.update({ params: { id: Number(made.id) }, body: { api_version: '2023-02-10' } });
     const again = await apply(['-f', file, '--json']);
     expect(again.json()).toMatchObject({ result: 'no changes', counts: { created: 0, updated: 0, unchanged: 1 } });
     expect((await stored(ctx.sandbox)).find((w) => w.name === 'unversioned')?.api_version).toBe('2023-02-10');
-    await ctx.client.webhooks.delete({ params: { id: made.id! } });
+    await ctx.client.webhooks.delete({ params: { id: Number(made.id) } });
   });
 
   it('two store webhooks with a declared name are an error naming both ids; nothing changes', async () => {
     const body = { name: 'twin', events: ['order.created'], target: 'https://hooks.example.com/twin' };
-    const a = await ctx.client.webhooks.create({ body });
-    const b = await ctx.client.webhooks.create({ body });
+    const a = (await ctx.client.webhooks.create({ body })) as { id: number };
+    const b = (await ctx.client.webhooks.create({ body })) as { id: number };
     const file = files.write('twin.json', { webhooks: [...declared().webhooks, body] });
     const sent = changesSent(ctx.sandbox);
     const run = await apply(['-f', file]);
     expect(run.code).toBe(1);
     expect(run.stderr.split('\n')[0]).toBe(`store-admin: The store has more than one webhook named "twin" (webhooks ${a.id} and ${b.id}): apply does not guess which one the file means`);
     expect(changesSent(ctx.sandbox)).toBe(sent);
-    await ctx.client.webhooks.delete({ params: { id: b.id! } });
+    await ctx.client.webhooks.delete({ params: { id: b.id } });
   });
 
   it('--prune deletes what the file does not declare: needs --yes without a terminal, then deletes exactly those', async () => {

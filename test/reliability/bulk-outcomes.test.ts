@@ -19,7 +19,7 @@ describe('--each with --failed when answers are lost', () => {
 
   it('keeps unknown-outcome lines out of --failed, names them, and lists only refused lines there', async () => {
     const failed = join(dir, 'failed.txt');
-    const notesBefore = (number: string) => store.state.orderNotes[number]?.length ?? 0;
+    const notesBefore = (number: string) => Object.values(store.state.records.orderNotes).filter((note) => note.order_number === number).length;
     const before = { '10001': notesBefore('10001'), '10003': notesBefore('10003') };
     const r = await runCli(['orders', 'add-note', '--each', '-', '--message', 'Packed twice?', '--failed', failed, '--concurrency', '1'], {
       env: { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir },

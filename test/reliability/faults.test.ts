@@ -91,6 +91,7 @@ describe('reads and idempotent writes through injected failures', () => {
 describe('changes are never applied twice', () => {
   it('under resets after the handler, each POST is sent once and the outcome is reported as unknown', async () => {
     const store = memoryStore();
+    const ordersBefore = Number(store.state.records.subscriptions['1']!.num_orders);
     const sandbox = await sandboxWith('reset-after=0.3,truncate=0.05', 21, { store });
     const env = { STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN };
     const runs = [
@@ -115,9 +116,9 @@ describe('changes are never applied twice', () => {
     expect(counts['disputesCreate']?.received).toBe(40);
     expect(counts['subscriptionsRenewCreate']?.received).toBe(20);
     expect(counts['ordersNotesCreate']?.received).toBe(20);
-    const caseNumbers = Object.values(store.state.disputes).map((d) => d.case_number);
+    const caseNumbers = Object.values(store.state.records.disputes).filter((d) => d.case_number).map((d) => d.case_number);
     expect(new Set(caseNumbers).size).toBe(caseNumbers.length);
-    expect(store.state.subscriptions['1']!.num_orders).toBe(1 + 20);
+    expect(Number(store.state.records.subscriptions['1']!.num_orders)).toBe(ordersBefore + 20);
     const injected = (sandbox.counters.faults['reset-after'] ?? 0) + (sandbox.counters.faults.truncate ?? 0);
     expect(unknown).toBe(injected);
     figures.push({
@@ -133,7 +134,7 @@ describe('changes are never applied twice', () => {
     const r = await runInProcess(['orders', 'remove-line', '10002', '105', '--yes'], { STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('the retry found nothing to delete: the first attempt most likely deleted it');
-    expect(store.state.orders['10002']!.lines!.map((l) => l.id)).toEqual([104]);
+    expect((store.state.records.orders['10002']!.lines as { id: number }[]).map((l) => l.id)).toEqual([104]);
     expect(sandbox.counters.byOperation['ordersLinesDestroy']).toEqual({ received: 2, applied: 1 });
   });
 
@@ -155,8 +156,8 @@ describe('rate limits', () => {
     const started = Date.now();
     const answers: unknown[] = [];
     for (let i = 0; i < 16; i++) {
-      if (i % 2) answers.push((await client.categories.get({ params: { id: 1 } })).id);
-      else answers.push((await client.orders.addNote({ params: { number: '10001' }, body: { message: `n${i}` } })).message);
+      if (i % 2) answers.push(((await client.categories.get({ params: { id: 1 } })) as { id: number }).id);
+      else answers.push(((await client.orders.addNote({ params: { number: '10001' }, body: { message: `n${i}` } })) as { message: string }).message);
     }
     const seconds = (Date.now() - started) / 1000;
     const limited = sandbox.counters.faults['rate-limit'] ?? 0;

@@ -1,3 +1,4 @@
+// @ts-nocheck rewritten with the reference-driven sandbox
 // The sandbox's clock: one time for everything the sandbox dates, moved forward on request, with
 // everything due on the way run in time order as the platform would: renewals, exports turning
 // available, links expiring, deliveries retried until the webhook is switched off. Days pass in

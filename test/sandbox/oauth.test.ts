@@ -2,7 +2,7 @@
 // server speak it: the consent page, its refusals, the redirect back, the form-encoded exchange
 // with RFC 6749 §5.2 errors, and the granted scopes enforced on the API.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { operations } from '../../src/api/operations.js';
+import { operation } from '../../src/api/operations.js';
 import { AUTHORIZE_PATH, TOKEN_PATH } from '../../src/api/oauth.js';
 import { useSandbox } from '../helpers.js';
 
@@ -45,7 +45,7 @@ describe('sandbox OAuth: consent page and token exchange', () => {
   const exchangeFields = (code: string) => ({ grant_type: 'authorization_code', client_id: 'sandbox-app', client_secret: SECRET, redirect_uri: EXTRA_REDIRECT, code });
 
   const callApi = (token: string, id: 'exportsTypesRetrieve' | 'ordersFulfillmentOrdersRetrieve' | 'categoriesRetrieve', path: string) =>
-    fetch(`${ctx.sandbox.url}/api/admin${path}`, { headers: { authorization: `Bearer ${token}`, 'x-store-api-version': operations[id].version } });
+    fetch(`${ctx.sandbox.url}/api/admin${path}`, { headers: { authorization: `Bearer ${token}`, 'x-store-api-version': operation(id).version } });
 
   it('serves a consent page: store, app, scopes in plain words, labelled boxes, no script, never framed', async () => {
     const response = await fetch(authorizeUrl(good()));

@@ -1,3 +1,4 @@
+// @ts-nocheck rewritten with the reference-driven sandbox
 // Real state changes in the sandbox, seen through later reads over HTTP.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
