@@ -11,7 +11,6 @@ import { useFulfillmentSandbox, type CliAnswer } from './fulfillment-store.js';
 describe('the fulfillment-order lifecycle', () => {
   const s = useFulfillmentSandbox();
   const post = (path: string, body: unknown = {}, version?: string) => s.cli('POST', path, body, version);
-  const fo = (id: number) => s.record('fulfillmentOrders', id);
   const ok = (answer: CliAnswer) => {
     expect(answer.code, answer.stderr).toBe(0);
     return answer.json;
