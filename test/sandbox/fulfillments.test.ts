@@ -9,7 +9,7 @@ import { useFulfillmentSandbox } from './fulfillment-store.js';
 
 describe('fulfillments with tracking', () => {
   const s = useFulfillmentSandbox();
-  const hook = async (events: string[]) => s.cli('POST', '/webhooks/', { target: 'https://hooks.example.com/fulfil', events });
+  const hook = async (events: string[]) => s.cli('POST', '/webhooks/', { target: 'http://127.0.0.1:9/fulfil', events });
   const queued = () => s.store.state.webhookOutbox.map((delivery) => JSON.parse(delivery.body) as { event_type: string; data: Rec });
 
   it('fulfils every unit left of a fulfillment order, answering the carrier as tracking_carrier with a 201', async () => {
