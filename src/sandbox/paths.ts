@@ -10,8 +10,10 @@ export const SANDBOX_ROUTES = {
   webhooks: 'webhooks/',
   /** POST {"event"}: sends an event that no change in its API causes (`webhooks trigger`). */
   events: 'events/',
-  /** GET: its clock; POST {"to"}: moves it forward (`sandbox clock`). */
+  /** GET: its clock and its next change due; POST {"to"}: moves it forward (`sandbox clock`, `webhooks trigger`). */
   clock: 'clock/',
   /** GET: the delivery log; `deliveries/ID` one attempt, `deliveries/ID/replay/` sends it again. */
   deliveries: 'deliveries/',
+  /** POST, with the full-access token: back to the seed data and the seed's moment (`sandbox reset --base-url`). */
+  reset: 'reset/',
 } as const;

@@ -6,6 +6,7 @@
 import { clockNow, isoSeconds, moveClock } from './clock.js';
 import type { Deliverer } from './deliverer.js';
 import type { Answering } from './api-answer.js';
+import { deliveryLog } from './delivery-log.js';
 import { emitEvent } from './events.js';
 import { markAvailable } from './exports.js';
 import type { Rec } from './kinds.js';
@@ -23,6 +24,8 @@ export interface ClockMove {
   exports: { id: number; at: string }[];
   /** Delivery attempts made on the way (first tries and retries). */
   delivery_attempts: number;
+  /** Webhooks an attempt on the way switched off (a 410, or the last retry failing), in time order. */
+  webhooks_switched_off: { webhook: number; at: string; attempt: number; delivery: string; answer: string }[];
 }
 
 type Change = { at: number; kind: 'renewal'; subscription: number } | { at: number; kind: 'export'; id: number };
@@ -122,8 +125,8 @@ export function createScheduler(
   }
 
   async function advance(toMs: number): Promise<ClockMove> {
-    const from = await store.transact((state) => clockNow(state), false);
-    const did: ClockMove = { from: isoSeconds(from), now: '', renewals: [], exports: [], delivery_attempts: 0 };
+    const { from, lastDelivery } = await store.transact((state) => ({ from: clockNow(state), lastDelivery: state.lastIds.delivery }), false);
+    const did: ClockMove = { from: isoSeconds(from), now: '', renewals: [], exports: [], delivery_attempts: 0, webhooks_switched_off: [] };
     // Deliveries in flight finish first: their outcome decides their retry's time.
     await deliverer.settle();
     for (let steps = 0; steps < MAX_CHANGES; steps++) {
@@ -137,6 +140,12 @@ export function createScheduler(
     }
     const { now, nextChange } = await store.transact((state) => {
       moveClock(state, toMs);
+      // The attempts made on the way have ids above the last one before it.
+      for (const attempt of deliveryLog(state)) {
+        if (!attempt.deactivated || Number(attempt.id.slice(4)) <= (lastDelivery ?? 0)) continue;
+        const answer = attempt.status === null ? (attempt.error ?? 'no answer') : String(attempt.status);
+        did.webhooks_switched_off.push({ webhook: attempt.webhook, at: attempt.sent_at, attempt: attempt.attempt, delivery: attempt.id, answer });
+      }
       return { now: clockNow(state), nextChange: nextChangeAt(state) };
     }, true);
     did.now = isoSeconds(now);
