@@ -8,7 +8,10 @@ import { disputeRules } from './disputes.js';
 import { exportRules } from './exports.js';
 import { fulfillmentOrderRules } from './fulfillment-orders.js';
 import { fulfillmentRules } from './fulfillments.js';
+import { orderLineRules } from './order-lines.js';
 import { orderRules } from './orders.js';
+import { paymentRules } from './payments.js';
+import { refundRules } from './refunds.js';
 import { stockRecordRules } from './stockrecords.js';
 import { subscriptionRules } from './subscriptions.js';
 import { webhookRules } from './webhooks.js';
@@ -19,7 +22,10 @@ export const rules: Partial<Record<OperationId, Rule>> = {
   ...exportRules,
   ...fulfillmentOrderRules,
   ...fulfillmentRules,
+  ...orderLineRules,
   ...orderRules,
+  ...paymentRules,
+  ...refundRules,
   ...stockRecordRules,
   ...subscriptionRules,
   ...webhookRules,
