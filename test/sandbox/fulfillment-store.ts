@@ -1,11 +1,12 @@
 // A small store for the fulfillment rules' tests: three locations, two variants stocked at two of
 // them, orders whose fulfillment orders start open, built from a few record builders. Each test
-// starts from it afresh, drives the sandbox through the CLI (`store-admin api`, in process), and
+// starts from it afresh, drives the sandbox through the CLI's commands (in process), and
 // every answer the sandbox gave is held to the platform's reference at the version it was asked
 // for (skipped without ../shared).
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { ANSWERS_MANY } from '../../src/api/refinements.js';
-import type { OperationId } from '../../src/api/operations.js';
+import { loadAllOperations, operation, type OperationId } from '../../src/api/operations.js';
+import { router } from '../../src/api/routes.js';
 import type { Rec } from '../../src/sandbox/kinds.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { supportedActions } from '../../src/sandbox/supported-actions.js';
@@ -127,6 +128,23 @@ export function fulfillmentStore(): SandboxState {
   return state;
 }
 
+let route: ReturnType<typeof router> | undefined;
+
+/**
+ * The command a person types for a request: the operation's own words, its path parameters as
+ * arguments, its query as filter flags and its body as `--data`.
+ */
+async function commandFor(method: string, path: string, body: unknown): Promise<string[]> {
+  route ??= router(await loadAllOperations());
+  const url = new URL(path, 'http://store.invalid');
+  const match = route(method, `/api/admin${url.pathname}`);
+  if (match.kind !== 'found') throw new Error(`No operation answers ${method} ${path}`);
+  const words = operation(match.id).command.split(' ');
+  const flags = [...url.searchParams].flatMap(([name, value]) => [`--${name.replaceAll('_', '-')}`, value]);
+  const data = body !== undefined && (typeof body !== 'object' || Object.keys(body as object).length > 0) ? ['--data', JSON.stringify(body)] : [];
+  return [...words, ...Object.values(match.params).map(String), ...flags, ...data];
+}
+
 export interface CliAnswer {
   code: number;
   stdout: string;
@@ -135,8 +153,8 @@ export interface CliAnswer {
 }
 
 /**
- * The sandbox and the CLI for a describe block: `cli(method, path, body?)` runs `store-admin api`
- * in process and parses what it prints. Every answer is checked against the reference after each
+ * The sandbox and the CLI for a describe block: `cli(method, path, body?)` runs the operation's
+ * command in process and parses the JSON it prints. Every answer is checked against the reference after each
  * test; `answered` lists the (operation, version) pairs answered so far.
  */
 export function useFulfillmentSandbox() {
@@ -149,10 +167,15 @@ export function useFulfillmentSandbox() {
     store,
     answered: new Set<string>(),
     async cli(method: string, path: string, body?: unknown, version?: string): Promise<CliAnswer> {
-      const args = ['api', path, '-X', method, '--yes', ...(version ? ['--api-version', version] : []), ...(body === undefined ? [] : ['--input', '-'])];
       const env = { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
-      const run = await runInProcess(args, env, body === undefined ? '' : JSON.stringify(body));
+      const run = await runInProcess([...(await commandFor(method, path, body)), ...(version ? ['--api-version', version] : []), '--yes', '--json'], env);
       return { ...run, json: run.stdout.trim() ? JSON.parse(run.stdout) : undefined };
+    },
+    /** The sandbox's own answer to a request the CLI would refuse before sending: status and body. */
+    async raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+      const headers = { authorization: `Bearer ${FULL_TOKEN}`, 'x-store-api-version': '2024-04-01', 'content-type': 'application/json' };
+      const response = await fetch(`${ctx.sandbox.url}/api/admin${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      return { status: response.status, body: await response.json() };
     },
     /** The stored record of a kind, as the rules left it. */
     record(kind: keyof SandboxState['records'], key: string | number): Rec {

@@ -27,7 +27,8 @@ describe('stock records', () => {
     expect(again.stderr).toContain(`Variant 102 already has stock record ${made.json.id} at location 2; change that one instead.`);
     expect((await s.cli('POST', '/stockrecords/', { product: 999, location_id: 2 })).stderr).toContain('product: Invalid pk "999" - object does not exist.');
     expect((await s.cli('POST', '/stockrecords/', { product: 102, location_id: 9 })).stderr).toContain('location_id: Invalid pk "9" - object does not exist.');
-    expect((await s.cli('POST', '/stockrecords/', { location_id: 2 })).stderr).toContain('product: This field is required.');
+    expect((await s.cli('POST', '/stockrecords/', { location_id: 2 })).stderr).toContain('Missing --product');
+    expect(await s.raw('POST', '/stockrecords/', { location_id: 2 })).toEqual({ status: 400, body: { product: ['This field is required.'] } });
   });
 
   it('a stock take changes what can be sold, and the variant follows', async () => {
