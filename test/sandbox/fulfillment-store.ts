@@ -153,12 +153,13 @@ export interface CliAnswer {
 }
 
 /**
- * The sandbox and the CLI for a describe block: `cli(method, path, body?)` runs the operation's
- * command in process and parses the JSON it prints. Every answer is checked against the reference after each
+ * The sandbox and the CLI for a describe block, over the store `build` makes afresh for each test
+ * (this small one unless told): `cli(method, path, body?)` runs the operation's command in
+ * process and parses the JSON it prints. Every answer is checked against the reference after each
  * test; `answered` lists the (operation, version) pairs answered so far.
  */
-export function useFulfillmentSandbox() {
-  const store = memoryStore(fulfillmentStore());
+export function useFulfillmentSandbox(build: () => SandboxState = fulfillmentStore) {
+  const store = memoryStore(build());
   const dir = useConfigDir();
   const validators = REFERENCE_PRESENT ? new Map(VERSIONS.map((version) => [version as string, referenceValidators(version)])) : undefined;
   const answers: { id: OperationId; version: string; body: unknown }[] = [];
@@ -193,7 +194,7 @@ export function useFulfillmentSandbox() {
     });
   });
   beforeEach(() => {
-    store.state = fulfillmentStore();
+    store.state = build();
   });
   afterEach(() => {
     if (!validators) return;
