@@ -6,6 +6,8 @@ import type { OperationId } from '../api/operations.js';
 import type { KindName, Rec } from './kinds.js';
 import { toCents } from './money.js';
 import type { SandboxState } from './state.js';
+import { availability } from './stock.js';
+import { assignmentStatus } from './supported-actions.js';
 
 /** The records of `kind` whose `field` is `value`, indexed once per list asked for. */
 export type Linked = (kind: KindName, field: string, value: unknown) => Rec[];
@@ -47,6 +49,11 @@ const orderTransactions = (record: Rec, linked: Linked) => linked('transactions'
 const chargeOf = (record: Rec, state: SandboxState): Rec | undefined => state.records.transactions[String(record.transaction)];
 /** A charge's order or subscription: where its attribution and life cycle come from. */
 const saleOf = (record: Rec, state: SandboxState): Rec | undefined => state.records.orders[String(record.order)] ?? state.records.subscriptions[String(record.subscription_id)];
+
+const lineValues = (field: string): Reading => (record) => ((record.line_items as Rec[] | undefined) ?? []).map((line) => line[field]);
+const createdAt: Reading = (record) => record.created_at;
+const variantOf = (record: Rec, state: SandboxState) => state.records.variants[String(record.variant_id)];
+const stockAvailability = (record: Rec, state: SandboxState) => availability(state.records, record.variant_id, [record]);
 
 /** Per list operation, the filters whose value is not the record's field of the same name. */
 export const FILTERS: Partial<Record<OperationId, Record<string, Reading>>> = {
@@ -138,6 +145,22 @@ export const FILTERS: Partial<Record<OperationId, Record<string, Reading>>> = {
     product: (record) => record.products,
     created: (record) => record.created_at,
   },
+  fulfillmentOrdersList: {
+    fulfillment_order_id: (record) => record.id,
+    shipping_method: (record) => (record.shipping_method as Rec | undefined)?.code,
+    sku: lineValues('sku'),
+    product: lineValues('product_id'),
+    date_created: createdAt,
+  },
+  assignedFulfillmentOrdersList: {
+    assignment_status: (record) => assignmentStatus(record.status, record.request_status),
+    date_created: createdAt,
+  },
+  stockrecordsList: {
+    sku: (record, state) => variantOf(record, state)?.sku,
+    inventory_availability: (record, state) => stockAvailability(record, state).inventory,
+    purchase_availability: (record, state) => stockAvailability(record, state).purchase,
+  },
 };
 
 /** The fields `search_text` (or `filter_text`) looks in, per kind (a record's own text fields when not listed). */
@@ -146,6 +169,12 @@ export const SEARCHED: Partial<Record<KindName, Reading>> = {
   subscriptions: (record, state) => [record.id, ...userText(user(record, state)), ...(lines('sku')(record, state, () => []) as unknown[]), ...(lines('product_title')(record, state, () => []) as unknown[])],
   giftCards: (record, state) => [record.id, record.last_four, ...userText(user(record, state))],
   tickets: (record, state) => [record.id, record.subject, record.from_email, record.order, ...userText(state.records.users[String(record.requester)]), ...((record.comments ?? []) as Rec[]).map((comment) => comment.body)],
+  // A stock record is found by its variant's SKU and title, or its location's name.
+  stockrecords: (record, state) => {
+    const variant = variantOf(record, state);
+    const product = state.records.products[String(variant?.product_id)];
+    return [variant?.sku, variant?.title, product?.title, state.records.locations[String(record.location_id)]?.name];
+  },
 };
 
 /** What a person is found by: e-mail, name, phone. */

@@ -8,6 +8,7 @@ import type { RuleContext } from './engine.js';
 import type { Rec } from './kinds.js';
 import { buildFulfillmentOrder, fulfillmentOrderLine } from './seed/orders.js';
 import type { Currency } from './seed/store-facts.js';
+import { allocate, release } from './stock.js';
 import { supportedActions } from './supported-actions.js';
 
 /** Statuses in which a fulfillment order still has units to fulfil. */
@@ -50,6 +51,8 @@ export function addUnits(ctx: RuleContext, order: Rec, line: Rec, units: number)
   else if (holder) Object.assign(item, { quantity: Number(item.quantity) + units, fulfillable_quantity: String(fulfillable(item) + units) });
   else Object.assign(item, { quantity: units, fulfillable_quantity: String(units) });
   for (const each of itemsOf(fo).filter((candidate) => candidate.order_line_id === line.id)) priced(each, line);
+  // The units wait at the fulfillment order's location: its stock holds them.
+  allocate(ctx.state.records, itemsOf(fo).find((candidate) => candidate.order_line_id === line.id)!.stockrecord_id, units, ctx.now);
   settle(ctx, fo);
 }
 
@@ -62,6 +65,7 @@ export function withdrawUnits(ctx: RuleContext, order: Rec, line: Rec, units: nu
     for (const item of items) {
       const taken = Math.min(left, fulfillable(item));
       Object.assign(item, { quantity: Number(item.quantity) - taken, fulfillable_quantity: String(fulfillable(item) - taken) });
+      release(ctx.state.records, item.stockrecord_id, taken, ctx.now);
       priced(item, line);
       left -= taken;
     }

@@ -14,6 +14,7 @@ import { fromCents, sumCents, toCents } from './money.js';
 import { refundableCents } from './payments.js';
 import type { Derivations } from './render.js';
 import { slugOf } from './seed/catalogue.js';
+import { netStockLevel } from './stock.js';
 
 export interface ViewContext {
   records: Records;
@@ -213,7 +214,7 @@ export const derivations: Derivations<ViewContext> = {
   },
   StockRecord: {
     location: (record, ctx) => one(ctx, 'locations', record.location_id),
-    net_stock_level: (record) => Number(record.num_in_stock ?? 0) - Number(record.num_allocated ?? 0),
+    net_stock_level: (record) => netStockLevel(record),
     sku: (record, ctx) => variantOf(ctx, record)?.sku ?? '',
     product: (record, ctx) => {
       const variant = variantOf(ctx, record);

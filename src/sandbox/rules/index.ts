@@ -9,11 +9,13 @@ import { catalogueRules } from './catalogue.js';
 import { disputeRules } from './disputes.js';
 import { exportRules } from './exports.js';
 import { fulfillmentOrderRules } from './fulfillment-orders.js';
+import { fulfillmentRules } from './fulfillments.js';
 import { orderLineRules } from './order-lines.js';
 import { orderRules } from './orders.js';
 import { paymentRules } from './payments.js';
 import { refundRules } from './refunds.js';
 import { serviceRules } from './service.js';
+import { stockRecordRules } from './stockrecords.js';
 import { subscriptionRules } from './subscriptions.js';
 import { webhookRules } from './webhooks.js';
 
@@ -24,11 +26,13 @@ export const rules: Partial<Record<OperationId, Rule>> = {
   ...disputeRules,
   ...exportRules,
   ...fulfillmentOrderRules,
+  ...fulfillmentRules,
   ...orderLineRules,
   ...orderRules,
   ...paymentRules,
   ...refundRules,
   ...serviceRules,
+  ...stockRecordRules,
   ...subscriptionRules,
   ...webhookRules,
 };

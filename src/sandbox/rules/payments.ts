@@ -14,6 +14,7 @@ import { liveFulfillmentOrders, openToChanges } from '../line-units.js';
 import { fromCents, toCents } from '../money.js';
 import { capturableCents, childrenOf, liveAuthorizations, refundableCharges, transactionsOf } from '../payments.js';
 import { STORE } from '../seed/store-facts.js';
+import { release } from '../stock.js';
 import { supportedActions } from '../supported-actions.js';
 import { byStaff, gatewayFor, ofOrder, OUTSIDE, payerOfTransaction, recordTransaction } from './charges.js';
 import { fieldError, findOrder, orderChanged, refuseIfCanceled, type OrderRecord } from './order-state.js';
@@ -126,6 +127,8 @@ const cancelOrder: Rule = (ctx) => {
   if (refunding && payments.length > 0) makeRefund(ctx, order, refunding, payments.map(({ charge, cents }) => ({ charge, amount: fromCents(cents) })), body.cancel_reason || null);
   else for (const { authorization, cents } of open) recordTransaction(ctx, { ...ofOrder(order), ...payerOfTransaction(authorization), ...byStaff(), type: 'void', amount: fromCents(cents), parent: authorization });
   for (const fo of liveFulfillmentOrders(ctx, order)) {
+    // What was to ship gives its units back to the location's stock.
+    for (const item of fo.line_items as Rec[]) release(ctx.state.records, item.stockrecord_id, Number(item.fulfillable_quantity ?? 0), ctx.now);
     Object.assign(fo, { status: 'canceled', updated_at: ctx.now, supported_actions: supportedActions('canceled', String(fo.request_status)) });
   }
   for (const line of (order.lines ?? []) as Rec[]) Object.assign(line, { editable_quantity: 0, fulfillable_quantity: 0 });
