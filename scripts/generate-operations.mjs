@@ -628,6 +628,7 @@ function requestString(s) {
     const values = s.enum.filter((v) => typeof v === 'string');
     return `z.enum(${JSON.stringify(values)})`;
   }
+  const checks = [];
   let base;
   switch (s.format) {
     case 'date-time':
@@ -640,7 +641,13 @@ function requestString(s) {
       base = 'z.email()';
       break;
     case 'uri':
-      base = 'z.url()';
+      // As the platform's URL fields take them: a web (or FTP) address, with no spaces in it.
+      // Checked on the value as given: z.url() hands on its parsed form, which silently drops tabs.
+      base = 'z.string()';
+      checks.push(
+        'z.regex(/^(https?|ftps?):\\/\\/[^\\s\\x00-\\x1f]+$/i, "must be a web address (http or https) with no spaces")',
+        'z.refine((v) => URL.canParse(v), "must be a valid URL")',
+      );
       break;
     case 'uuid':
       base = 'z.uuid()';
@@ -648,7 +655,6 @@ function requestString(s) {
     default:
       base = 'z.string()';
   }
-  const checks = [];
   if (s.minLength !== undefined) checks.push(`z.minLength(${s.minLength})`);
   if (s.maxLength !== undefined) checks.push(`z.maxLength(${s.maxLength})`);
   if (s.pattern !== undefined) {

@@ -68,8 +68,12 @@ const cases: Case[] = [
   ['webhook target 255 chars', 'webhooksCreate', {}, { ...hook, target: `https://example.com/${'a'.repeat(235)}` }, true],
   ['webhook target 256 chars', 'webhooksCreate', {}, { ...hook, target: `https://example.com/${'a'.repeat(236)}` }, false],
   ['webhook target not a URL', 'webhooksCreate', {}, { ...hook, target: 'example.com/hook' }, false],
-  // The reference asks for a URI, of any scheme.
+  // The reference asks for a URI; the platform takes web and FTP addresses, with no spaces.
   ['webhook target ftp', 'webhooksCreate', {}, { ...hook, target: 'ftp://example.com/hook' }, true],
+  ['webhook target with a space', 'webhooksCreate', {}, { ...hook, target: 'https://example.com/my hook' }, false],
+  ['webhook target with a tab', 'webhooksCreate', {}, { ...hook, target: 'https://example.com/\thook' }, false],
+  ['webhook target mailto', 'webhooksCreate', {}, { ...hook, target: 'mailto:ops@example.com' }, false],
+  ['webhook target javascript', 'webhooksCreate', {}, { ...hook, target: 'javascript:alert(1)' }, false],
   ['webhook nullable strings', 'webhooksCreate', {}, { ...hook, name: null, secret_key: null, api_version: null, active: false }, true],
   // The reference requires a message, of any length.
   ['order note empty', 'ordersNotesCreate', { number: '10001' }, { message: '' }, true],
