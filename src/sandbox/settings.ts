@@ -17,6 +17,12 @@ export const DEFAULT_EXPORT_DELAY_SECONDS = 5;
 export const DEFAULT_LINK_TTL_SECONDS = 300;
 
 /**
+ * How long an open cart goes without a change before the store marks it abandoned and sends
+ * cart.abandoned. The platform publishes no figure; the sandbox plays a day.
+ */
+export const CART_ABANDONED_AFTER_HOURS = 24;
+
+/**
  * THE retry schedule of webhook deliveries: the wait before each retry, counted from the failure
  * before it, in minutes. Doubling from 5 minutes, the tenth retry comes some 85 hours (3.5 days)
  * after the first try. The table in README.md ("Retry schedule") is derived from it, and a test

@@ -44,10 +44,14 @@ export async function sandboxRead<T>(client: StoreClient, what: string, rest: st
   return body;
 }
 
-/** A change through a sandbox-only path, once `sandboxRead` has shown the store is a sandbox. */
-export async function sandboxWrite<T>(client: StoreClient, rest: string, body: unknown): Promise<T> {
-  const answer = await client.raw({ method: 'POST', path: sandboxUrl(client, rest), version: VERSION, body });
+/**
+ * A change through a sandbox-only path, once `sandboxRead` has shown the store is a sandbox; a
+ * record the path names that is not there is `gone()`, when given.
+ */
+export async function sandboxWrite<T>(client: StoreClient, rest: string, body: unknown, method: 'POST' | 'PATCH' = 'POST', gone?: () => StoreAdminError): Promise<T> {
+  const answer = await client.raw({ method, path: sandboxUrl(client, rest), version: VERSION, body });
   if (answer.status === 400) throw new UsageError(sandboxProblem(answer.body));
+  if (answer.status === 404 && gone) throw gone();
   if (answer.status !== 200) throw new StoreAdminError(sandboxProblem(answer.body));
   return answer.body as T;
 }
@@ -85,14 +89,4 @@ export async function isSandbox(client: StoreClient): Promise<boolean> {
     answer.done();
     answer.body.destroy();
   }
-}
-
-/** Has the sandbox send `event` with a seeded object of its kind; says what it sent and to which webhooks. */
-export async function sendSandboxSample(client: StoreClient, event: string): Promise<{ said: string; webhooks: number[] }> {
-  const answer = await client.raw({ method: 'POST', path: sandboxUrl(client, SANDBOX_ROUTES.events), version: VERSION, body: { event } });
-  const body = answer.body as { said?: unknown; webhooks?: unknown; detail?: unknown } | undefined;
-  if (answer.status !== 200 || typeof body?.said !== 'string' || !Array.isArray(body.webhooks)) {
-    throw new StoreAdminError(`The sandbox did not send ${event}: ${typeof body?.detail === 'string' ? body.detail : `status ${answer.status}`}`);
-  }
-  return { said: body.said, webhooks: body.webhooks as number[] };
 }
