@@ -1,50 +1,114 @@
-// Disputes: one opened on a transaction marks it disputed, which changes its order too.
+// Disputes as the platform's dispute-service guide describes them: one opened on a transaction (or
+// matched to one later) marks it disputed, which changes its order too; a dispute is resolved with
+// an outcome that fits its type (an alert's or a chargeback's), which makes it resolved. Every
+// change sends dispute.updated (a note on it too: orders.ts keeps the notes' rules together).
+import { DISPUTE_RESOLUTIONS_OF } from '../../api/enums.js';
 import type { OperationId } from '../../api/operations.js';
-import type { Rule } from '../engine.js';
+import { NOT_FOUND } from '../collections.js';
+import type { Rule, RuleContext } from '../engine.js';
 import { HttpError } from '../http-error.js';
 import type { Rec } from '../kinds.js';
 import { fromCents, toCents } from '../money.js';
 
+function findDispute(ctx: RuleContext): Rec {
+  const dispute = ctx.state.records.disputes[String(ctx.params.id)];
+  if (!dispute) throw NOT_FOUND();
+  return dispute;
+}
+
+/**
+ * Ties a dispute to the transaction it is about: the transaction is marked disputed, the dispute
+ * takes its order (the order's number, as a number, as the reference has it), and both the
+ * transaction and the order say they changed.
+ */
+function matchTransaction(ctx: RuleContext, dispute: Rec, id: unknown): Rec | undefined {
+  if (id === null || id === undefined) return undefined;
+  const transaction = ctx.state.records.transactions[String(id)];
+  if (!transaction) throw new HttpError(400, { transaction: [`Invalid pk "${String(id)}" - object does not exist.`] });
+  dispute.transaction = transaction.id;
+  transaction.is_disputed = true;
+  ctx.emit('transaction.updated', transaction);
+  const order = typeof transaction.order === 'string' ? ctx.state.records.orders[transaction.order] : undefined;
+  dispute.order = order ? Number(order.number) : null;
+  if (order) {
+    order.updated_at = ctx.now;
+    ctx.emit('order.updated', order);
+  }
+  return transaction;
+}
+
+/** A resolution given: one that fits the dispute's type makes it resolved; an empty one leaves it open. */
+function resolveWith(dispute: Rec, resolution: unknown, message: unknown): void {
+  if (resolution === undefined) return;
+  if (resolution === null || resolution === '') {
+    dispute.resolution = resolution;
+    if (dispute.status === 'resolved') dispute.status = 'open';
+    return;
+  }
+  const fitting: readonly string[] = DISPUTE_RESOLUTIONS_OF[dispute.type as keyof typeof DISPUTE_RESOLUTIONS_OF];
+  if (!fitting.includes(String(resolution))) {
+    throw new HttpError(400, { resolution: [`"${String(resolution)}" does not resolve ${dispute.type === 'alert' ? 'an alert' : 'a chargeback'}; one of: ${fitting.join(', ')}.`] });
+  }
+  dispute.resolution = resolution;
+  if (message !== undefined) dispute.resolution_other_message = message;
+  dispute.status = 'resolved';
+}
+
+/** A change to a dispute through its update: the fields sent, a transaction matched, a resolution fitting its type. */
+const updating: Rule = (ctx) => {
+  const dispute = findDispute(ctx);
+  const { transaction, resolution, resolution_other_message, amount, ...fields } = (ctx.body ?? {}) as Rec;
+  if (transaction !== undefined && String(transaction) !== String(dispute.transaction)) {
+    if (transaction === null) dispute.transaction = dispute.order = null;
+    else matchTransaction(ctx, dispute, transaction);
+  }
+  resolveWith(dispute, resolution, resolution_other_message);
+  if (resolution === undefined && resolution_other_message !== undefined) dispute.resolution_other_message = resolution_other_message;
+  if (amount !== undefined) dispute.amount = dispute.report_amount = amount === null ? null : fromCents(toCents(amount));
+  Object.assign(dispute, fields);
+  ctx.emit('dispute.updated', dispute);
+  return ctx.answer(dispute);
+};
+
 export const disputeRules: Partial<Record<OperationId, Rule>> = {
   disputesCreate: (ctx) => {
     const { body } = ctx;
-    const transaction = body.transaction == null ? undefined : ctx.state.records.transactions[String(body.transaction)];
-    if (body.transaction != null && !transaction) {
-      throw new HttpError(400, { transaction: [`Invalid pk "${body.transaction}" - object does not exist.`] });
-    }
-    const order = transaction && typeof transaction.order === 'string' ? ctx.state.records.orders[transaction.order] : undefined;
-    if (transaction) {
-      transaction.is_disputed = true;
-      ctx.emit('transaction.updated', transaction);
-    }
-    if (order) {
-      order.updated_at = ctx.now;
-      ctx.emit('order.updated', order);
-    }
     const id = ctx.next('disputes');
+    const dispute: Rec = { id, order: null, transaction: null };
+    const transaction = matchTransaction(ctx, dispute, body.transaction);
     const amount = body.amount != null ? fromCents(toCents(body.amount)) : ((transaction?.amount as string | undefined) ?? null);
     const currency = body.currency ?? transaction?.currency ?? null;
-    const dispute: Rec = {
-      id,
+    Object.assign(dispute, {
       amount,
       arn: body.arn ?? null,
       case_number: body.case_number ?? null,
       currency,
       date_created: ctx.now,
       happened_at: body.happened_at ?? ctx.now,
-      metadata: body.metadata ?? null,
-      // The reference numbers the dispute's order: the order's number, as a number.
-      order: order ? Number(order.number) : null,
+      // The dispute's events carry an object: nothing sent is kept as an empty one.
+      metadata: body.metadata ?? {},
       report_amount: amount,
       report_currency: currency,
-      resolution: body.resolution ?? null,
-      resolution_other_message: body.resolution_other_message ?? null,
+      resolution: null,
+      resolution_other_message: null,
       status: 'new',
-      transaction: body.transaction ?? null,
       type: body.type ?? 'chargeback',
-    };
+    });
+    resolveWith(dispute, body.resolution, body.resolution_other_message);
     ctx.state.records.disputes[String(id)] = dispute;
     ctx.emit('dispute.created', dispute);
+    return ctx.answer(dispute);
+  },
+  disputesUpdate: updating,
+  disputesPartialUpdate: updating,
+
+  /** The dispute's outcome: resolved, with the resolution its type allows. */
+  disputesResolveCreate: (ctx) => {
+    const dispute = findDispute(ctx);
+    const { resolution, resolution_other_message } = (ctx.body ?? {}) as Rec;
+    if (resolution === undefined || resolution === null || resolution === '') throw new HttpError(400, { resolution: ['This field is required.'] });
+    resolveWith(dispute, resolution, resolution_other_message ?? null);
+    ctx.emit('dispute.updated', dispute);
     return ctx.answer(dispute);
   },
 };

@@ -40,20 +40,24 @@ export interface SubscriptionFacts {
   isTest?: boolean;
 }
 
+export type SubscriptionLineFacts = SubscriptionFacts['lines'][number] & { metadata?: unknown };
+
+/** A subscription's line: the variant renewed, at its price in `currency` unless one is given. */
+export function buildSubscriptionLine(seed: Seeding, line: SubscriptionLineFacts, currency: Currency): Rec {
+  const item = sold(seed.records, line.variantId, currency);
+  return {
+    id: seed.id('subscriptionLine', line.id),
+    metadata: line.metadata ?? { source: 'subscription_checkout' },
+    price: line.price ?? item.price,
+    quantity: line.quantity,
+    ...soldFields(item),
+  };
+}
+
 export function buildSubscription(seed: Seeding, facts: SubscriptionFacts): Rec {
-  const lines = facts.lines.map((line) => {
-    const item = sold(seed.records, line.variantId, facts.currency);
-    return {
-      id: seed.id('subscriptionLine', line.id),
-      metadata: { source: 'subscription_checkout' },
-      price: line.price ?? item.price,
-      quantity: line.quantity,
-      ...soldFields(item),
-    };
-  });
+  const lines = facts.lines.map((line) => buildSubscriptionLine(seed, line, facts.currency));
   const shipped = facts.lines.some((line) => sold(seed.records, line.variantId, facts.currency).requiresShipping);
   const shippingPrice = !shipped ? '0.00' : (facts.shippingPrice ?? SUBSCRIPTION_SHIPPING[facts.currency]);
-  const unit = facts.interval;
   return seed.add('subscriptions', {
     id: seed.id('subscriptions', facts.id),
     user_id: facts.customer.user.id,
@@ -64,7 +68,7 @@ export function buildSubscription(seed: Seeding, facts: SubscriptionFacts): Rec 
     cancel_reason_other_message: facts.cancelReason?.[1] ?? null,
     currency: facts.currency,
     date_created: facts.createdAt,
-    frequency: facts.intervalCount === 1 ? `Every ${unit}` : `Every ${facts.intervalCount} ${unit}s`,
+    frequency: frequencyOf(facts.interval, facts.intervalCount),
     interval: facts.interval,
     interval_count: facts.intervalCount,
     is_test: facts.isTest ?? false,
@@ -77,6 +81,11 @@ export function buildSubscription(seed: Seeding, facts: SubscriptionFacts): Rec 
     status: facts.status,
     total: subscriptionTotal(lines, shippingPrice),
   });
+}
+
+/** How often it renews, as a person reads it: `Every month`, `Every 2 weeks`. */
+export function frequencyOf(interval: string, count: number): string {
+  return count === 1 ? `Every ${interval}` : `Every ${count} ${interval}s`;
 }
 
 /** `ms` moved on by `count` intervals (months and years by the calendar). */
