@@ -8,6 +8,10 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/worker-home.ts'],
+    // Two files at a time: most of a test's time is a spawned CLI or a socket, not this process's
+    // CPU, and vitest would take one worker on a 2-core machine (cores - 1).
+    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

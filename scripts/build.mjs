@@ -39,8 +39,10 @@ const input = {
   platform: 'node',
   cwd: new URL('.', root).pathname,
   transform: { target: 'node20.19', define: { __STORE_ADMIN_VERSION__: JSON.stringify(pkg.version) } },
-  // A native module with a prebuilt binary per platform (optional dependencies): installed, never bundled.
-  external: ['@napi-rs/keyring'],
+  // Installed beside the package, never bundled: a native module with a prebuilt binary per
+  // platform (optional dependencies), and undici, which only a proxy or a program's own dispatcher
+  // loads (src/api/transport.ts), and which is then the very copy the program uses.
+  external: ['@napi-rs/keyring', 'undici'],
   logLevel: 'warn',
 };
 const output = {

@@ -3,6 +3,7 @@
 import { AuthError, UsageError } from './api/errors.js';
 import { createClient, type ClientOptions, type StoreClient } from './api/client.js';
 import { noteAssumedHttps, storeUrlFromInput } from './api/url.js';
+import { proxyFromEnv } from './api/proxy.js';
 import type { IO } from './io.js';
 import type { GlobalOptions } from './options.js';
 import type { Output } from './output/output.js';
@@ -32,20 +33,47 @@ export interface Grant {
 
 const TRACE_BODY_LIMIT = 4000;
 
-/** --sandbox or STORE_ADMIN_SANDBOX: every command runs against the embedded sandbox. */
+const SWITCHED_ON = ['1', 'true', 'yes', 'on'];
+const SWITCHED_OFF = ['', '0', 'false', 'no', 'off'];
+
+/**
+ * --sandbox or STORE_ADMIN_SANDBOX: every command runs against the embedded sandbox. A value that
+ * is not clearly on or off (`1\r` from a Windows .env, `enabled`) is refused: read as off, it
+ * would send changes meant for the sandbox to the real store. A flag that names another store
+ * (--base-url, --profile) beside it is a contradiction, refused rather than silently overruled.
+ */
 export function sandboxRequested(options: GlobalOptions, env: NodeJS.ProcessEnv): boolean {
-  return !!options.sandbox || ['1', 'true', 'yes'].includes((env.STORE_ADMIN_SANDBOX ?? '').toLowerCase());
+  const value = (env.STORE_ADMIN_SANDBOX ?? '').trim().toLowerCase();
+  if (!options.sandbox && !SWITCHED_ON.includes(value) && !SWITCHED_OFF.includes(value)) {
+    throw new UsageError(`STORE_ADMIN_SANDBOX takes 1 or 0 (or true/false, yes/no, on/off); got ${JSON.stringify(env.STORE_ADMIN_SANDBOX)}, so nothing was sent`, {
+      hint: 'Set it to 1 for the embedded sandbox, or unset it for the store of your profile',
+    });
+  }
+  const by = options.sandbox ? '--sandbox' : SWITCHED_ON.includes(value) ? `STORE_ADMIN_SANDBOX=${value}` : undefined;
+  if (!by) return false;
+  const other = options.baseUrl !== undefined ? '--base-url' : options.profile !== undefined ? '--profile' : undefined;
+  if (other) {
+    throw new UsageError(`${by} runs the command against the embedded sandbox, and ${other} names another store: give one of them`, {
+      hint: by === '--sandbox' ? `Drop --sandbox to use ${other}, or drop ${other}` : `Unset STORE_ADMIN_SANDBOX to use ${other}, or drop ${other}`,
+    });
+  }
+  return true;
 }
 
 export async function connect(options: GlobalOptions, io: IO, output: Pick<Output, 'prose' | 'log'>): Promise<Connection> {
   const common: Partial<ClientOptions> = {
     ...traceHooks(options, output),
     onWarning: (m) => output.prose(`warning: ${m}`),
-    onRetry: ({ attempt, of, delayMs, reason }) =>
-      output.prose(`${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${attempt} of ${of})`),
+    onRetry: ({ attempt, of, delayMs, reason, throttled }) =>
+      output.prose(
+        throttled
+          ? `${reason}: sending it again in ${(delayMs / 1000).toFixed(1)} s, as the store asks`
+          : `${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (retry ${attempt} of ${of})`,
+      ),
     ...(options.timeout !== undefined ? { timeoutMs: options.timeout * 1000 } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
     ...maxResponse(io.env),
+    proxy: proxyFromEnv(io.env),
     // Said when an operation's request is first built with it: the api command's raw requests
     // carry --api-version as their own version, with nothing to warn about.
     ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),

@@ -3,6 +3,7 @@
 // hook), so every command receives the same object and none reaches for globals.
 import { UsageError } from './api/errors.js';
 import type { StoreClient } from './api/client.js';
+import { realClock, type Clock } from './clock.js';
 import type { Interrupts } from './interrupts.js';
 import type { IO } from './io.js';
 import { guardedIO } from './output/stream.js';
@@ -29,6 +30,8 @@ export interface Context {
   readonly signal: AbortSignal;
   /** Aborted by a second Ctrl-C or SIGTERM: abandon requests in flight. */
   readonly forceSignal: AbortSignal;
+  /** The time the run's own waits read and wait on (an export's polls). */
+  readonly clock: Clock;
   /**
    * Connects to the store (or the embedded sandbox) on first use: the same client for every
    * caller. Work that needs settings of its own derives a client with `client.with(settings)`.
@@ -51,6 +54,7 @@ export interface Context {
 export interface ContextOverrides {
   client?: StoreClient;
   prompter?: Prompter;
+  clock?: Clock;
 }
 
 export function createContext(
@@ -102,6 +106,7 @@ export function createContext(
     get forceSignal() {
       return interrupts.forceSignal;
     },
+    clock: overrides.clock ?? realClock,
     output,
     prompt: overrides.prompter ?? lazyPrompter(io, interactive),
     commandTree,

@@ -17,4 +17,15 @@ export interface IO {
   scrub?(text: string): string;
   /** Adds a secret (a token just read) to those never printed. */
   protect?(secret: string): void;
+  /** The first write to stdout that failed, if one did: its reader went away (EPIPE), or a full disk (ENOSPC). */
+  stdoutFailure?(): NodeJS.ErrnoException | undefined;
+}
+
+/**
+ * The environment of a program the tool starts (a browser, an editor, a pager): the run's own,
+ * without this tool's variables. STORE_ADMIN_TOKEN and STORE_ADMIN_CLIENT_SECRET would sit in the
+ * program's environment (and its children's) for as long as it runs, which may outlive the run.
+ */
+export function childEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('STORE_ADMIN_')));
 }

@@ -86,7 +86,7 @@ export function addGlobalOptions(program: Command): Command {
     .option('--no-color', 'disable colour (NO_COLOR and FORCE_COLOR are honoured too)')
     .option('--sandbox', 'run against the embedded sandbox store (or set STORE_ADMIN_SANDBOX=1)')
     .option('--allow-http', 'allow sending the token over plain http to a store that is not on this machine')
-    .addOption(new Option('--timeout <seconds>', `give up on an attempt after this long (default ${DEFAULTS.timeoutSeconds})`).argParser(positiveNumber('--timeout')))
+    .addOption(new Option('--timeout <seconds>', `give up on an attempt after this long, and on a store that keeps answering 429 (default ${DEFAULTS.timeoutSeconds})`).argParser(positiveNumber('--timeout')))
     .addOption(new Option('--retries <n>', `further attempts after a failure that is safe to repeat (default ${DEFAULTS.retries})`).argParser(wholeNumber('--retries')));
 }
 

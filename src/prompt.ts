@@ -49,13 +49,16 @@ export function createPrompter(io: IO, interactive: boolean): Prompter {
     async checkbox({ flag, message, choices, validate }) {
       if (!interactive) return needs(flag);
       const { checkbox, input } = await import('@inquirer/prompts');
-      const ticked = await guard(() => checkbox({ message, choices: choices.map((value) => ({ value })), pageSize: 12 }, context));
       const split = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
       const checkAll = (text: string) => split(text).map((name) => validate?.(name) ?? true).find((verdict) => verdict !== true) ?? true;
-      const others = await guard(() => input({ message: 'Other names, comma-separated (Enter for none):', validate: checkAll }, context));
-      const all = [...ticked, ...split(others)];
-      if (all.length === 0) throw new UsageError(`Pick at least one, or pass ${flag}`);
-      return all;
+      // Nothing picked is no answer: asked again, as any other prompt asks again for a wrong one.
+      for (;;) {
+        const ticked = await guard(() => checkbox({ message, choices: choices.map((value) => ({ value })), pageSize: 12 }, context));
+        const others = await guard(() => input({ message: 'Other names, comma-separated (Enter for none):', validate: checkAll }, context));
+        const all = [...ticked, ...split(others)];
+        if (all.length > 0) return all;
+        context.output.write('Pick at least one: Space ticks the one under the cursor, or type a name after the list.\n');
+      }
     },
     async secret({ flag, message, optional }) {
       if (!interactive) return needs(flag);

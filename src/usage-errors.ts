@@ -28,9 +28,15 @@ function reworded(command: Command, message: string, code: string | undefined): 
   }
   if (code === 'commander.unknownOption') {
     const flag = /'(.*?)'/.exec(message)?.[1] ?? '';
-    return switchWithValue(command, flag) ?? afterDoubleDash(command, flag) ?? message;
+    return switchWithValue(command, flag) ?? afterDoubleDash(command, flag) ?? message.replace(`'${flag}'`, `'${withoutValue(flag)}'`);
   }
   return message;
+}
+
+/** `--client-secret=…` as an unknown flag: its value may be a secret, and is never echoed (nor into a CI log). */
+function withoutValue(flag: string): string {
+  const at = flag.indexOf('=');
+  return at < 0 ? flag : `${flag.slice(0, at)}=***`;
 }
 
 /** A group given a word that is none of its commands: list the ones it has. */

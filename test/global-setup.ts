@@ -11,6 +11,8 @@ export default function setup() {
   execFileSync(process.execPath, ['scripts/build.mjs', '--types-if-stale'], { stdio: 'inherit' });
   const home = mkdtempSync(join(tmpdir(), 'store-admin-home-'));
   process.env.HOME = home;
+  // Each worker takes a HOME of its own inside this one (worker-home.ts).
+  process.env.STORE_ADMIN_SUITE_HOME = home;
   delete process.env.XDG_CONFIG_HOME;
   delete process.env.STORE_ADMIN_CONFIG_DIR;
   // No test may leave a file in the repository (a download's default name lands in the working dir).

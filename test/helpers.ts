@@ -2,6 +2,10 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createClient, type ClientOptions, type StoreClient } from '../src/api/client.js';
 import { loadAllOperations, type OperationId, type OperationSchemas } from '../src/api/operations.js';
+import type { Clock } from '../src/clock.js';
+import { clockNow } from '../src/sandbox/clock.js';
+import { SANDBOX_PATH, SANDBOX_ROUTES } from '../src/sandbox/paths.js';
+import type { ClockMove } from '../src/sandbox/scheduler.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox/server.js';
 
 export const FULL_TOKEN = 'test-full-token';
@@ -150,3 +154,50 @@ export async function within<T>(what: string, event: Promise<T>, { timeoutMs = W
     clearTimeout(timer);
   }
 }
+
+/**
+ * Moves the sandbox's clock `ms` on through its own route (POST /sandbox/clock/, as `sandbox clock
+ * advance` does): what falls due on the way happens, in time order (an export turns available, a
+ * delivery is retried). Says what it did.
+ */
+export async function advanceClock(sandbox: Sandbox, ms: number): Promise<ClockMove> {
+  const at = await sandbox.store.transact((state) => clockNow(state), false);
+  const moved = await fetch(`${sandbox.url}${SANDBOX_PATH}${SANDBOX_ROUTES.clock}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ to: new Date(at + ms).toISOString() }),
+  });
+  if (!moved.ok) throw new Error(`the sandbox's clock did not move: ${moved.status} ${await moved.text()}`);
+  return (await moved.json()) as ClockMove;
+}
+
+/**
+ * A clock of a command run in process (`overrides.clock`) whose pauses take no wall time: each
+ * moves its time on at once, after `pass(ms)` (by default, a turn of the event loop). `waits` are
+ * the command's pauses, in order.
+ */
+export function movedClock(pass: (ms: number) => Promise<unknown> = () => new Promise((resolve) => setImmediate(resolve))): Clock & { waits: number[] } {
+  let now = Date.now();
+  const waits: number[] = [];
+  return {
+    waits,
+    now: () => now,
+    async sleep(ms, signal) {
+      signal?.throwIfAborted();
+      await pass(ms);
+      now += ms;
+      waits.push(ms);
+      signal?.throwIfAborted();
+    },
+  };
+}
+
+/**
+ * The clock of a command run in process as the sandbox's own: a wait of N ms moves the sandbox's
+ * clock N ms on at once (advanceClock), so an export polled every few seconds turns available with
+ * no wall time passing, and the command sees the times the sandbox does.
+ */
+export const sandboxClock = (sandbox: Sandbox) => movedClock((ms) => advanceClock(sandbox, ms));
+
+/** A clock that never waits, for a command whose pauses only pace it (the rate limiter's turns). */
+export const jumpClock = () => movedClock();

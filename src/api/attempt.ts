@@ -1,20 +1,12 @@
 // One attempt at a request: sent through the exchange, redirects refused (the token never
 // follows one), the answer parsed, and every failure turned into a NetworkError that says
 // whether the request can have reached the store.
-import { InterruptedError, NetworkError, statusLine, UsageError, type NetworkFailure } from './errors.js';
-import { ExchangeError, type HttpPool } from './http.js';
+import { InterruptedError, NetworkError, statusLine, UsageError } from './errors.js';
+import { errorCode, type HttpPool } from './http.js';
 import { nestsDeeperThan } from './json-depth.js';
 import { excerpt } from '../printable.js';
 import type { PreparedRequest } from './request-builder.js';
 import type { Response } from './types.js';
-
-export interface AttemptLimits {
-  timeoutMs: number;
-  connectTimeoutMs: number;
-  /** Most bytes of an answer read (a JSON answer is held in memory whole). */
-  maxBytes: number;
-}
-
 
 /**
  * Sends `prepared` once (to its URL as the client parsed it, if given), with the headers that carry the token and the body as JSON text.
@@ -24,23 +16,21 @@ export async function attempt(
   pool: HttpPool,
   prepared: PreparedRequest,
   { url = prepared.url, headers, body }: { url?: URL | string; headers: Readonly<Record<string, string>>; body: string | undefined },
-  limits: AttemptLimits,
   signal: AbortSignal | undefined,
   anyBody: boolean,
 ): Promise<Response> {
   let answer;
   try {
-    const { timeoutMs, connectTimeoutMs, maxBytes } = limits;
-    answer = await pool.send({ method: prepared.method, url, headers, body, timeoutMs, connectTimeoutMs, maxBytes, signal });
+    answer = await pool.send({ method: prepared.method, url, headers, body, signal });
   } catch (error) {
     if (signal?.aborted) throw interrupted(prepared.method);
-    // Node refuses such a header before it opens a connection: nothing can have been applied.
-    if (BAD_HEADER.has(errorCode(error) ?? '')) {
+    // Refused before a connection is opened: nothing can have been applied.
+    if (errorCode(error) === 'BAD_HEADER') {
       throw new UsageError(`A request header holds a character HTTP does not allow (${(error as Error).message}); nothing was sent`);
     }
-    throw toNetworkError(error, prepared.url, limits);
+    throw pool.describe(error, prepared.url);
   }
-  const { status, headers: responseHeaders, text } = answer;
+  const { status, headers: responseHeaders } = answer;
   if (status >= 300 && status < 400) {
     const location = responseHeaders.location;
     throw new NetworkError(
@@ -49,6 +39,7 @@ export async function attempt(
       { hint: 'Check the store URL; use the address the redirect names if you trust it' },
     );
   }
+  const text = answer.body.toString('utf8');
   return { status, headers: responseHeaders, body: parseBody(text, String(responseHeaders['content-type'] ?? ''), status, anyBody, prepared.url) };
 }
 
@@ -89,56 +80,3 @@ export function interrupted(method: string): InterruptedError {
   );
 }
 
-/** Node's refusals of a header name or value, made before anything is sent. */
-const BAD_HEADER = new Set(['ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE']);
-
-/** Codes that mean no connection was ever made, so nothing reached the store. */
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'CONNECT_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
-
-function toNetworkError(error: unknown, url: string, limits: AttemptLimits): NetworkError {
-  const code = errorCode(error);
-  const { host, hostname } = new URL(url);
-  const sent = !NEVER_SENT.has(code ?? '');
-  const status = error instanceof ExchangeError ? error.status : undefined;
-  const make = (kind: NetworkFailure, message: string, extra: { transient?: boolean; hint?: string } = {}) =>
-    new NetworkError(kind, message, { cause: error, sent, ...(status !== undefined ? { status } : {}), ...extra });
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return make('dns', `Cannot resolve ${hostname}`, { transient: code === 'EAI_AGAIN' });
-  }
-  if (code === 'ECONNREFUSED') return make('refused', `Connection refused by ${host}`);
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return make('refused', `${host} is unreachable`);
-  if (code === 'CONNECT_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return make('timeout', `Could not connect to ${host} in time`);
-  if (code === 'TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return make('timeout', `No complete answer from ${host} within ${Number((limits.timeoutMs / 1000).toFixed(1))} s`, {
-      hint: 'Raise --timeout if the store is slow but working',
-    });
-  }
-  if (code === 'TOO_LARGE') {
-    // Not transient: the same answer would come again.
-    return new NetworkError('body', `The answer from ${host} is larger than ${formatSize(limits.maxBytes)}; stopped reading it`, {
-      cause: error,
-      status,
-      hint: 'Raise the limit with STORE_ADMIN_MAX_RESPONSE_MB if the answer is expected to be this large',
-    });
-  }
-  if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|^EPROTO$/i.test(code ?? '')) return make('tls', `TLS failure talking to ${host} (${code})`);
-  if (code === 'CUT_SHORT') return make('body', `The answer (${status}) from ${host} was cut short`, { transient: true });
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') {
-    return make('reset', `The connection to ${host} was reset`);
-  }
-  return make('other', `Request to ${host} failed: ${error instanceof Error ? error.message : String(error)}`);
-}
-
-function formatSize(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${bytes} bytes`;
-}
-
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 4; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}

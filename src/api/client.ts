@@ -6,8 +6,8 @@
 // retried. `with(settings)` derives a client for one kind of work (a bulk run's rate limit) that
 // shares the connections and the token.
 import { ApiError, AuthError, describeErrorBody, withoutSecret } from './errors.js';
-import { attempt, type AttemptLimits } from './attempt.js';
-import { httpPool, type HttpPool, type OpenAnswer } from './http.js';
+import { attempt } from './attempt.js';
+import { httpPool, limitsOf, type HttpPool, type OpenAnswer } from './http.js';
 import type { OperationId } from './operations.js';
 import { grouped, type Grouped } from './grouped.js';
 import { PreparedCall, prepareCall } from './prepare.js';
@@ -16,6 +16,7 @@ import { requestBuilder, type Built, type PreparedRequest, type RawRequest } fro
 import type { RetryOptions } from './retry.js';
 import { withRetries } from './retry-loop.js';
 import type { Dispatcher } from 'undici';
+import type { ProxySettings } from './proxy.js';
 import type { OperationInput, OperationOutput, Response } from './types.js';
 import { assertSafeTransport, normalizeStoreUrl } from './url.js';
 import { DEFAULTS } from '../defaults.js';
@@ -53,8 +54,10 @@ export interface ClientOptions extends RetryOptions, ClientSettings {
   /** The store URL in any usual form (`shop.example.com`, `https://…/api/admin/`). */
   baseUrl: string;
   token?: string;
-  /** An undici dispatcher to send through (a proxy, a mock); by default Node's own HTTP with keep-alive. */
+  /** An undici dispatcher to send through (a proxy, a mock, a tuned pool); the time and size limits still apply. By default Node's own HTTP with keep-alive. */
   dispatcher?: Dispatcher;
+  /** A proxy to send through (`proxyFromEnv(process.env)` reads the usual variables); never used for this machine. */
+  proxy?: ProxySettings;
   /** Send the token over plain http to a non-loopback host. */
   allowHttp?: boolean;
   userAgent?: string;
@@ -112,72 +115,43 @@ export type StoreClient = Grouped<CallOptions> & {
 export function createClient(options: ClientOptions): StoreClient {
   const baseUrl = normalizeStoreUrl(options.baseUrl);
   assertSafeTransport(baseUrl, options.allowHttp ?? false);
-  // Node's timers take whole milliseconds.
-  const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULTS.timeoutSeconds * 1000));
-  const limits: AttemptLimits = {
-    timeoutMs,
-    connectTimeoutMs: Math.max(1, Math.min(Math.round(options.connectTimeoutMs ?? DEFAULTS.connectTimeoutSeconds * 1000), timeoutMs)),
+  const limits = limitsOf({
+    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutSeconds * 1000,
+    connectTimeoutMs: options.connectTimeoutMs,
     maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-  };
-  let ownPool: HttpPool | undefined;
-  let brought: Promise<HttpPool> | undefined;
-  const pool = (): HttpPool | Promise<HttpPool> => {
-    if (!options.dispatcher) return (ownPool ??= httpPool());
-    const { dispatcher } = options;
-    brought ??= import('./transport.js').then(
-      ({ undiciExchange }) => undiciExchange(dispatcher),
-      (error: unknown) => {
-        brought = undefined; // the next call tries again
-        throw error;
-      },
-    );
-    return brought;
-  };
-  // The token is added once per headers object, which the request builder makes once per
-  // operation: with the redacted copy, ~1.5 µs a request less than making all three per call (Node 20).
-  const withToken = new WeakMap<object, Readonly<Record<string, string>>>();
-  const authorized = (headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> => {
-    if (!options.token) {
-      throw new AuthError(`No API token for ${baseUrl}`, { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
-    }
-    let sent = withToken.get(headers);
-    if (!sent) withToken.set(headers, (sent = Object.freeze({ ...headers, authorization: `Bearer ${options.token}` })));
-    return sent;
-  };
+  });
+  const pool = httpPool(limits, { dispatcher: options.dispatcher, proxy: options.proxy });
   const shared: Shared = {
     baseUrl,
-    limits,
     pool,
-    authorized,
-    userAgent: options.userAgent ?? `store-admin/${CLIENT_VERSION} node/${process.versions.node}`,
-    close: async () => {
-      await ownPool?.close();
-      ownPool = undefined;
+    authorized: (headers) => {
+      if (!options.token) {
+        throw new AuthError(`No API token for ${baseUrl}`, { hint: 'Run: store-admin auth login (or set STORE_ADMIN_TOKEN)' });
+      }
+      return { ...headers, authorization: `Bearer ${options.token}` };
     },
+    userAgent: options.userAgent ?? `store-admin/${CLIENT_VERSION} node/${process.versions.node}`,
   };
   return clientOf(shared, options);
 }
 
-/** What every client derived from one shares: the store, its limits, the connections and the token. */
+/** What every client derived from one shares: the store, the connections (and their limits) and the token. */
 interface Shared {
   baseUrl: string;
-  limits: AttemptLimits;
-  pool(): HttpPool | Promise<HttpPool>;
+  pool: HttpPool;
   authorized(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>>;
   userAgent: string;
-  close(): Promise<void>;
 }
 
 function clientOf(shared: Shared, options: ClientOptions, built?: ReturnType<typeof requestBuilder>): StoreClient {
-  const { baseUrl, limits, pool } = shared;
+  const { baseUrl, pool } = shared;
   const builder = built ?? requestBuilder({ baseUrl, userAgent: shared.userAgent, apiVersion: options.apiVersion, onApiVersion: options.onApiVersion });
 
   async function exchange({ prepared, url, headers, json }: Built, callOptions: CallOptions, anyBody: boolean): Promise<Response> {
     const sendHeaders = shared.authorized(headers);
-    const through = await pool();
     let response: Response;
     try {
-      response = await withRetries(prepared, () => attempt(through, prepared, { url, headers: sendHeaders, body: json }, limits, callOptions.signal, anyBody), options, callOptions);
+      response = await withRetries(prepared, () => attempt(pool, prepared, { url, headers: sendHeaders, body: json }, callOptions.signal, anyBody), options, callOptions);
     } catch (error) {
       throw withoutSecret(error, options.token);
     }
@@ -214,7 +188,7 @@ function clientOf(shared: Shared, options: ClientOptions, built?: ReturnType<typ
     call,
     request: (prepared: PreparedCall) => builder.operation(prepared).prepared,
     with: (settings: ClientSettings) =>
-      // A client that keeps the version keeps the request builder too: its headers are made once.
+      // A client that keeps the version keeps the request builder too, which tells of a changed version once.
       clientOf(shared, { ...options, ...settings }, 'apiVersion' in settings && settings.apiVersion !== options.apiVersion ? undefined : builder),
     prepareRaw: (request: RawRequest) => builder.raw(request).prepared,
     raw: (request: RawRequest, callOptions: CallOptions = {}) => exchange(builder.raw(request), callOptions, true),
@@ -222,12 +196,18 @@ function clientOf(shared: Shared, options: ClientOptions, built?: ReturnType<typ
       const prepared = { method: 'GET', url, headers: { accept: '*/*', 'user-agent': builder.userAgent } };
       // The link (and a redirect's) works without a token: only its path is ever shown.
       options.onRequest?.({ ...prepared, url: redactQuery(url) });
-      const answer = await (await pool()).open({ ...prepared, timeoutMs: limits.timeoutMs, connectTimeoutMs: limits.connectTimeoutMs, signal });
+      let answer;
+      try {
+        answer = await pool.open({ ...prepared, signal });
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        throw pool.describe(error, url);
+      }
       const { location } = answer.headers;
       options.onResponse?.({ status: answer.status, headers: typeof location === 'string' ? { ...answer.headers, location: redactQuery(location) } : answer.headers, body: undefined });
       return answer;
     },
-    close: shared.close,
+    close: () => pool.close(),
   };
   return client;
 }

@@ -9,6 +9,8 @@ export const EXIT = {
   auth: 4,
   timedOut: 5,
   interrupted: 130,
+  /** Work stopped because stdout's reader went away (a pipe closed), as a process killed by SIGPIPE (128 + 13) reports. */
+  closed: 141,
   /** Stopped by SIGTERM (128 + 15), as a process killed by it reports. */
   terminated: 143,
 } as const;
@@ -32,16 +34,21 @@ export class UsageError extends StoreAdminError {
 }
 
 export interface FieldIssue {
-  /** Where the problem is, as `body.shipping_price` or `params.id`. */
-  path: string;
+  /** Where the problem is, key by key: `['body', 'shipping_price']`, `['params', 'id']`; empty for the whole input. */
+  path: readonly (string | number)[];
   message: string;
+}
+
+/** A field's place as messages name it: `body.shipping_price`. */
+export function dotted(path: FieldIssue['path']): string {
+  return path.join('.');
 }
 
 /** Input that breaks the operation's schema, caught before any request leaves the process. */
 export class ValidationError extends UsageError {
   override name = 'ValidationError';
   constructor(readonly issues: FieldIssue[]) {
-    super(issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '));
+    super(issues.map((issue) => `${dotted(issue.path)}: ${issue.message}`).join('; '));
   }
 }
 

@@ -14,4 +14,5 @@ export { loadOperation, loadAllOperations, operationIds, type OperationId, type 
 export type { OperationInput, OperationOutput, OperationParams, OperationQuery } from './types.js';
 export * from './errors.js';
 export { normalizeStoreUrl } from './url.js';
+export { proxyFromEnv, type ProxySettings } from './proxy.js';
 export * from './enums.js';

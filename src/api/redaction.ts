@@ -9,6 +9,18 @@ export function redactQuery(url: string): string {
   return at === -1 ? url : `${url.slice(0, at)}?${REDACTED}`;
 }
 
+/** A URL safe to print: the password of `https://user:password@host/` is hidden; other text is left as it is. */
+export function redactPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.password) return url;
+    parsed.password = REDACTED;
+    return parsed.href;
+  } catch {
+    return url;
+  }
+}
+
 /** A copy of the headers that is safe to print. */
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   const safe = { ...headers };

@@ -1,7 +1,9 @@
 // When a failed request may be sent again. Reads and PATCH repeat to the same state, and so does
 // DELETE (the client reports a 404 on a retry as the likely work of the lost first attempt); a POST
-// (notes, cancel, renew, creates) is repeated only when it provably never reached the store, or
-// when the store refused it outright with 429. Anything else is reported, never guessed at.
+// (notes, cancel, renew, creates) is repeated only when it provably never reached the store.
+// Anything else is reported, never guessed at. A 429 is not a failure: the store refused the
+// request outright, so any request is sent again once the wait it asks for is over
+// (./retry-loop.ts).
 import { NetworkError } from './errors.js';
 import { DEFAULTS } from '../defaults.js';
 
@@ -17,20 +19,23 @@ export interface RetryOptions {
 }
 
 export interface RetryInfo {
+  /** The retry this wait comes before (for a 429, the retries made so far: it is not one). */
   attempt: number;
   of: number;
   delayMs: number;
   reason: string;
+  /** A 429: the store did not take the request, and asks to wait; no retry is spent on it. */
+  throttled?: boolean;
 }
 
-const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+const RETRYABLE_STATUS = new Set([502, 503, 504]);
 
 export function isIdempotent(method: string): boolean {
   return method !== 'POST';
 }
 
 export function retryableStatus(method: string, status: number): boolean {
-  return status === 429 || (isIdempotent(method) && RETRYABLE_STATUS.has(status));
+  return isIdempotent(method) && RETRYABLE_STATUS.has(status);
 }
 
 /** Failures that prove nothing reached the store: no connection was ever made. */

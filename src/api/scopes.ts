@@ -27,3 +27,17 @@ export async function operationScopes(): Promise<string[]> {
 export function parseScopes(text: string): string[] {
   return [...new Set(text.split(/[\s,]+/).filter(Boolean))];
 }
+
+/**
+ * Every scope the platform's published reference names (plus its super-scopes admin:read and
+ * admin:write): what an app may ask for. A test holds it to the reference where that is at hand.
+ */
+export const PLATFORM_SCOPES: readonly string[] = [
+  'admin:read', 'admin:write',
+  'carts:read', 'carts:write', 'catalogue:read', 'catalogue:write', 'content:read', 'content:write',
+  'disputes:read', 'disputes:write', 'exports:read', 'exports:write', 'fulfillment_orders:read', 'fulfillment_orders:write',
+  'fulfillment_service:read', 'fulfillment_service:write', 'gateways:read', 'gift_cards:read', 'gift_cards:write',
+  'locations:read', 'locations:write', 'metadata:read', 'metadata:write', 'orders:read', 'orders:write', 'store:read',
+  'subscriptions:read', 'subscriptions:write', 'themes:read', 'themes:write', 'tickets:read', 'tickets:write',
+  'transactions:read', 'transactions:write', 'users:read', 'users:write', 'webhooks:read', 'webhooks:write',
+];

@@ -1,79 +1,41 @@
-// The client's exchange over an undici dispatcher that a program brings (a ProxyAgent, a
-// MockAgent, a tuned pool), with the same rules as Node's own HTTP in ./http.ts: one timer bounds
-// each whole attempt, answers are read up to a size limit, a download's body is handed over.
-// Only the two parts of undici this needs are imported: its main entry also loads fetch,
-// WebSocket and caching.
-import requestOn from 'undici/lib/api/api-request.js';
+// The undici wire under ./http.ts, through undici's public API only: a dispatcher a program
+// brings (a ProxyAgent, a MockAgent, a tuned pool), or a ProxyAgent for the proxy the
+// environment names (./proxy.ts). Loaded only when one of those is in use: undici costs a
+// command ~100 ms more to start than Node's own HTTP (`node -e "require('undici')"` against
+// `node -e 0`, Node 20.20).
 import type { Dispatcher } from 'undici';
-import { ExchangeError, headerList, type Answer, type Exchange, type HttpPool, type OpenAnswer } from './http.js';
+import type { Wire } from './wire.js';
 
-export function undiciExchange(dispatcher: Dispatcher): HttpPool {
-  async function start(exchange: Omit<Exchange, 'maxBytes'>, extra: { bodyTimeout?: number } = {}) {
-    const url = typeof exchange.url === 'string' ? new URL(exchange.url) : exchange.url;
-    const { origin, pathname, search } = url;
-    const controller = new AbortController();
-    let status: number | undefined;
-    const timer = setTimeout(
-      () => controller.abort(new ExchangeError(`no complete answer within ${exchange.timeoutMs} ms`, 'TIMEOUT', status)),
-      exchange.timeoutMs,
-    );
-    const onAbort = () => controller.abort(new ExchangeError('aborted', 'ABORTED', status));
-    exchange.signal?.addEventListener('abort', onAbort, { once: true });
-    if (exchange.signal?.aborted) onAbort();
-    const done = () => {
-      clearTimeout(timer);
-      exchange.signal?.removeEventListener('abort', onAbort);
-    };
-    const failure = (error: unknown) => (controller.signal.aborted ? controller.signal.reason : error);
-    try {
-      const response = await requestOn.call(dispatcher, {
-        origin,
-        path: `${pathname}${search}`,
-        method: exchange.method as Dispatcher.HttpMethod,
-        // The same list as over Node's own HTTP: the framing headers are the exchange's alone.
-        headers: headerList(exchange, url.host),
-        body: exchange.body,
-        signal: controller.signal,
-        ...extra,
-      });
-      status = response.statusCode;
-      return { response, done, failure, controller };
-    } catch (error) {
-      done();
-      throw failure(error);
-    }
-  }
-
+/** A wire over the dispatcher given, or else over a ProxyAgent of its own for the proxy given. */
+export async function undiciWire(through: { dispatcher: Dispatcher } | { proxy: URL; connectTimeoutMs: number }): Promise<Wire> {
+  const owned = 'proxy' in through ? await proxyAgent(through.proxy, through.connectTimeoutMs) : undefined;
+  const dispatcher = owned ?? (through as { dispatcher: Dispatcher }).dispatcher;
   return {
-    async send(exchange): Promise<Answer> {
-      const { response, done, failure, controller } = await start(exchange);
-      try {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of response.body as AsyncIterable<Buffer>) {
-          size += chunk.length;
-          if (size > exchange.maxBytes) {
-            response.body.destroy();
-            throw new ExchangeError(`the answer is larger than ${exchange.maxBytes} bytes`, 'TOO_LARGE', response.statusCode);
-          }
-          chunks.push(chunk);
-        }
-        return { status: response.statusCode, headers: response.headers, text: Buffer.concat(chunks, size).toString('utf8') };
-      } catch (error) {
-        if (error instanceof ExchangeError || controller.signal.aborted) throw failure(error);
-        throw new ExchangeError('the answer was cut short', 'CUT_SHORT', response.statusCode);
-      } finally {
-        done();
-      }
-    },
-    async open(exchange): Promise<OpenAnswer> {
-      // undici's own body timeout bounds each pause of a download, which may take long in all.
-      const { response, done } = await start(exchange, { bodyTimeout: exchange.timeoutMs });
-      done();
-      return { status: response.statusCode, headers: response.headers, body: response.body, done: () => {} };
+    async request({ method, url, headers, body, signal }) {
+      const response = await dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body,
+        signal,
+        // The pool's limits are the only ones: undici's own would cut a long download short.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
+      return { status: response.statusCode, headers: response.headers, body: response.body };
     },
     async close() {
-      // The dispatcher belongs to the program that brought it.
+      // A dispatcher a program brought is the program's to close.
+      await owned?.close();
     },
   };
+}
+
+/** Tunnels every request through the proxy (CONNECT), https and http alike, so the proxy relays bytes it cannot read for https. */
+async function proxyAgent(proxy: URL, connectTimeoutMs: number): Promise<Dispatcher> {
+  const { ProxyAgent } = await import('undici');
+  const timeout = { timeout: connectTimeoutMs };
+  // Connecting to the proxy, and the TLS handshake with the host through the tunnel.
+  return new ProxyAgent({ uri: proxy.href, proxyTls: timeout, requestTls: timeout });
 }

@@ -1,6 +1,6 @@
 // zod issues turned into field issues with messages a person can act on.
 import * as z from 'zod/mini';
-import { ValidationError, type FieldIssue } from './errors.js';
+import { dotted, ValidationError, type FieldIssue } from './errors.js';
 import { id, pathText } from './schemas/common.js';
 import type { OperationSchemas, ParamKind } from './operations.js';
 
@@ -50,13 +50,14 @@ function unit(origin: string): string {
   return '';
 }
 
+/** The issues of one part of an input (`prefix`: `body`, `params`, or '' for none), each with its path key by key. */
 export function toFieldIssues(prefix: string, issues: readonly Issue[], input: unknown): FieldIssue[] {
   const found = new Map<string, FieldIssue>();
   for (const issue of issues) {
-    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+    const path = [...(prefix ? [prefix] : []), ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))];
     const message = describe(issue, valueAt(input, issue.path));
     // Two checks of one field may fail in the same words: the field is named once.
-    found.set(`${path}\n${message}`, { path, message });
+    found.set(`${dotted(path)}\n${message}`, { path, message });
   }
   return [...found.values()];
 }

@@ -7,7 +7,7 @@ import { API_PREFIX, apiRoot, insideApiRoot } from '../api/url.js';
 import type { RawResponse } from '../api/client.js';
 import type { Context } from '../context.js';
 import { redactSecrets } from '../output/redact.js';
-import { printable, printableLine } from '../printable.js';
+import { printableLine, quotedExcerpt } from '../printable.js';
 import { checkQuery } from '../output/render.js';
 import type { Options } from '../options.js';
 import { addHint } from '../run/auth-hint.js';
@@ -84,8 +84,12 @@ export async function apiRequest(ctx: Context, rawPath: string, opts: Options): 
   }
   if (opts.include) ctx.output.text(statusBlock(response));
   if (body !== undefined) {
-    // A body that is not JSON is printed as received in a pipe, without control characters on a terminal.
-    if (typeof body === 'string') ctx.output.text(`${io.stdout.isTTY ? printable(body) : body}${body.endsWith('\n') ? '' : '\n'}`);
+    // A body that is not JSON is printed as received in a pipe, as text for people on a terminal.
+    if (typeof body === 'string') {
+      const text = `${body}${body.endsWith('\n') ? '' : '\n'}`;
+      if (io.stdout.isTTY) ctx.output.text(text);
+      else ctx.output.data(text);
+    }
     // JSON or NDJSON: a table has no columns to show an arbitrary answer in.
     else await ctx.output.result(shown(body), { table: false });
   }
@@ -228,14 +232,14 @@ interface Page {
  */
 function nextPage(next: unknown, baseUrl: string): string {
   if (typeof next !== 'string') {
-    throw new StoreAdminError(`--paginate: the store's "next" link is not a URL (got ${JSON.stringify(next)?.slice(0, 80)})`);
+    throw new StoreAdminError(`--paginate: the store's "next" link is not a URL (got ${quotedExcerpt(next, 80)})`);
   }
   const root = apiRoot(baseUrl);
   let url: URL;
   try {
     url = new URL(next, root);
   } catch {
-    throw new StoreAdminError(`--paginate: the store's "next" link is not a URL (got ${JSON.stringify(next.slice(0, 80))})`);
+    throw new StoreAdminError(`--paginate: the store's "next" link is not a URL (got ${quotedExcerpt(next, 80)})`);
   }
   if (!insideApiRoot(url, root)) {
     throw new StoreAdminError(`--paginate: not following ${url.origin}${url.pathname}: it is outside ${root.href}, and the token would go with it`);

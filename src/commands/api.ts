@@ -23,7 +23,7 @@ export function register(api: Command, ctx: Context): void {
       'store-admin api /exports/types/',
       'store-admin api /subscriptions/1/ -X PATCH -F interval_count=2 -f shipping_code=express',
       'store-admin api /webhooks/ -F "events[]=order.created" -F "events[]=order.updated" -f target=https://hooks.example.com/x',
-      'store-admin api /orders/ --api-version 2024-04-01 --paginate --query "[].number"',
+      'store-admin api /webhooks/ --paginate --query "[].target"',
       'store-admin api /categories/1/ --include',
     ],
     confirms: {

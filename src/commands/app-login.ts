@@ -5,8 +5,11 @@
 // token is.
 import { randomBytes } from 'node:crypto';
 import { AuthError, InterruptedError, StoreAdminError, UsageError } from '../api/errors.js';
+import { createClient } from '../api/client.js';
 import { AUTHORIZE_PATH } from '../api/oauth.js';
-import { operationScopes, parseScopes } from '../api/scopes.js';
+import { proxyFromEnv } from '../api/proxy.js';
+import { operationScopes, parseScopes, PLATFORM_SCOPES } from '../api/scopes.js';
+import { nearest } from '../fields/nearest.js';
 import type { Context } from '../context.js';
 import { DEFAULTS } from '../defaults.js';
 import { maskToken } from '../output/mask.js';
@@ -34,18 +37,20 @@ export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
   const data = store.read();
   const name = targetProfile(ctx, data, 'default');
   const { baseUrl, allowHttp } = await loginStore(ctx, name, data.profiles[name]);
+  const state = randomBytes(24).toString('base64url');
+  const url = new URL(`${baseUrl}${AUTHORIZE_PATH}`);
+  for (const [key, value] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: scopes.join(' '), state })) {
+    url.searchParams.set(key, value);
+  }
+  // Before a secret is typed or a browser opened: a link the store refuses never redirects back.
+  await checkAuthorizeLink(ctx, url.href, allowHttp);
   const clientSecret = await clientSecretFrom(ctx, opts);
   ctx.io.protect?.(clientSecret);
 
-  const state = randomBytes(24).toString('base64url');
   const listener = await listenForCallback(port, state, () =>
     ctx.output.prose("warning: refused an answer that did not carry this login's state (it did not come from this login); still waiting"),
   );
   try {
-    const url = new URL(`${baseUrl}${AUTHORIZE_PATH}`);
-    for (const [key, value] of Object.entries({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: scopes.join(' '), state })) {
-      url.searchParams.set(key, value);
-    }
     await showConsentPage(ctx, url.href, opts.browser !== false);
     const callback = await waitForCallback(listener.callback, ctx.signal, waitSeconds(ctx.io.env));
     const login: AppLoginRequest = { name, baseUrl, allowHttp, clientId, clientSecret, redirectUri, scopes, insecureStorage: !!opts.insecureStorage };
@@ -64,7 +69,7 @@ export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
       client_id: clientId,
       scopes: granted,
       not_granted: refused,
-      token: maskToken(token),
+      token: maskToken(token, ctx.io.env),
       storage: saved.inKeychain ? 'keychain' : 'file',
     });
   } finally {
@@ -92,7 +97,8 @@ async function complete(ctx: Context, store: ProfileStore, callback: Callback, l
   try {
     const code = checkCallback(callback.params, new URL(login.baseUrl).host);
     refused = false;
-    const answer = await exchangeCode({ ...login, code, timeoutMs: (ctx.options.timeout ?? DEFAULTS.timeoutSeconds) * 1000, signal: ctx.signal });
+    const timeoutMs = (ctx.options.timeout ?? DEFAULTS.timeoutSeconds) * 1000;
+    const answer = await exchangeCode({ ...login, code, timeoutMs, signal: ctx.signal, proxy: proxyFromEnv(ctx.io.env) });
     ctx.io.protect?.(answer.access_token);
     if (answer.refresh_token) ctx.io.protect?.(answer.refresh_token);
     // The answer's `scope` is what was granted, which may be less than was asked for.
@@ -109,7 +115,9 @@ async function complete(ctx: Context, store: ProfileStore, callback: Callback, l
     return { token: answer.access_token, granted, saved };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await callback.answer(refused ? 400 : 502, tabPage(false, refused ? 'The login was refused' : 'The login failed', message));
+    // The page leaves by the browser, not the guarded streams: a secret the store echoed is hidden here too.
+    const shown = ctx.io.scrub ? ctx.io.scrub(message) : message;
+    await callback.answer(refused ? 400 : 502, tabPage(false, refused ? 'The login was refused' : 'The login failed', shown));
     throw error;
   }
 }
@@ -127,8 +135,16 @@ function checkOptions(opts: Options): string {
 function checkScopes(scopes: string[]): string[] {
   if (scopes.length === 0) throw new UsageError('--scopes is empty', { hint: 'Leave it out to ask for the scopes every command needs' });
   const wrong = scopes.find((scope) => !SCOPE.test(scope));
-  if (wrong) throw new UsageError(`--scopes: "${wrong}" is not a scope (scopes look like orders:read or orders:write)`);
+  if (wrong) throw new UsageError(`--scopes: "${wrong}" is not a scope (scopes look like orders:read or orders:write)${didYouMean(wrong)}`);
+  // A typo would be refused by the store only after the browser opened, or silently not granted.
+  const unknown = scopes.find((scope) => !PLATFORM_SCOPES.includes(scope));
+  if (unknown) throw new UsageError(`--scopes: "${unknown}" is not one of the platform's scopes${didYouMean(unknown)}`);
   return scopes;
+}
+
+function didYouMean(scope: string): string {
+  const guess = nearest(scope, PLATFORM_SCOPES);
+  return guess ? `; did you mean ${guess}?` : '';
 }
 
 /** Never an argument: a file (or stdin), the environment, or a masked prompt at a terminal. */
@@ -155,17 +171,71 @@ async function clientSecretFrom(ctx: Context, opts: Options): Promise<string> {
   return secret;
 }
 
+/** Where the store's error page says what went wrong: its title, then the first paragraph. */
+const ERROR_PAGE_LIMIT = 64 * 1024;
+
+/**
+ * Opens the consent page's link as the browser will, without a token: a store that refuses the
+ * request itself (an unknown client id, a redirect URI not among the app's Redirect URLs) answers
+ * it with an error page that never sends the browser back, so the login would wait out its whole
+ * time for nothing. That answer (4xx) ends the login at once, saying what the page says. A page
+ * (200) or a redirect to the store's sign-in (3xx) is what a person goes on from.
+ */
+async function checkAuthorizeLink(ctx: Context, link: string, allowHttp: boolean): Promise<void> {
+  const client = createClient({ baseUrl: new URL(link).origin, allowHttp, proxy: proxyFromEnv(ctx.io.env) });
+  try {
+    const answer = await client.openLink(link, { signal: ctx.signal }).catch(() => undefined);
+    // Not reachable now: the browser tries for itself, and the wait says when nothing came.
+    if (!answer) return;
+    let html = '';
+    if (answer.status >= 400 && answer.status < 500) {
+      for await (const chunk of answer.body) {
+        html += String(chunk);
+        if (html.length > ERROR_PAGE_LIMIT) break;
+      }
+    }
+    answer.body.destroy();
+    answer.done();
+    if (answer.status < 400 || answer.status >= 500) return;
+    const said = pageText(html);
+    throw new AuthError(`The store refused the login before anyone could approve it (${answer.status}${said ? `: ${said}` : ''}); nothing was saved`, {
+      hint: "Check --client-id against the app's settings, and that the redirect URI printed above is one of its Redirect URLs (--redirect-port picks the port)",
+    });
+  } finally {
+    await client.close();
+  }
+}
+
+/** An HTML page's title and first paragraph, as one plain line. */
+function pageText(html: string): string {
+  const plain = (fragment: string | undefined) =>
+    (fragment ?? '')
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/&(amp|lt|gt|quot|#39);/g, (_entity, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? '')
+      .replace(/\s+/g, ' ')
+      .trim();
+  const title = plain(/<title[^>]*>([^]*?)<\/title>/i.exec(html)?.[1]);
+  const paragraph = plain(/<p[^>]*>([^]*?)<\/p>/i.exec(html)?.[1]);
+  return [title, paragraph].filter(Boolean).join(' — ').slice(0, 300);
+}
+
 /** The URL is always printed (it holds no secret): a browser that did not come up leaves the person a way on. */
 async function showConsentPage(ctx: Context, url: string, open: boolean): Promise<void> {
   const write = (line: string) => ctx.output.log(`${line}\n`);
   if (!open) {
-    write('Open this URL in a browser to approve the app:');
+    write('No browser opened (--no-browser); open this URL to approve the app:');
   } else {
     const outcome = await openBrowser(url, ctx.io.env);
     write(outcome.opened ? `Opened the store's consent page with ${outcome.by}; if no browser came up, open this URL:` : `Could not open a browser (${outcome.reason}); open this URL to approve the app:`);
   }
   write(`  ${url}`);
-  ctx.output.prose(`Waiting for the store's answer (at most ${Math.round(waitSeconds(ctx.io.env) / 60)} minutes; Ctrl-C to stop)…`);
+  ctx.output.prose(`Waiting for the store's answer (at most ${spanOf(waitSeconds(ctx.io.env))}; Ctrl-C to stop)…`);
+}
+
+/** `45 seconds`, `1 minute`, `5 minutes`: whole minutes from a minute up, rounded. */
+function spanOf(seconds: number): string {
+  const [count, unit] = seconds < 60 ? [seconds, 'second'] : [Math.round(seconds / 60), 'minute'];
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
 /** STORE_ADMIN_LOGIN_WAIT: seconds to wait for the store's answer. */

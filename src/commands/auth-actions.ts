@@ -1,8 +1,9 @@
 // The work behind `auth …` and `profiles …`.
-import { ApiError, AuthError, StoreAdminError, UsageError } from '../api/errors.js';
+import { ApiError, AuthError, NetworkError, StoreAdminError, UsageError } from '../api/errors.js';
 import { createClient } from '../api/client.js';
 import { loadOperation } from '../api/operations.js';
-import { assertSafeTransport, normalizeStoreUrl, noteAssumedHttps, storeUrlFromInput } from '../api/url.js';
+import { proxyFromEnv } from '../api/proxy.js';
+import { apiRoot, assertSafeTransport, normalizeStoreUrl, noteAssumedHttps, storeUrlFromInput } from '../api/url.js';
 import type { Context } from '../context.js';
 import { maskToken } from '../output/mask.js';
 import type { Options } from '../options.js';
@@ -18,14 +19,14 @@ interface Verdict {
 }
 
 /** A cheap read proves the token: 200 or 403 means it authenticates, 401 means it does not. */
-async function verify(baseUrl: string, token: string, allowHttp: boolean): Promise<Verdict> {
-  const client = createClient({ baseUrl, token, allowHttp, timeoutMs: 15_000 });
+async function verify(ctx: Context, baseUrl: string, token: string, allowHttp: boolean): Promise<Verdict> {
+  const client = createClient({ baseUrl, token, allowHttp, timeoutMs: 15_000, proxy: proxyFromEnv(ctx.io.env) });
   try {
-    await client.call('exportsTypesRetrieve', {});
+    await client.exports.types({});
     return { authenticated: true, detail: 'token accepted' };
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) {
-      return { authenticated: true, detail: `token accepted (it lacks ${(await loadOperation('exportsTypesRetrieve')).scopes.join(' and ')})` };
+      return { authenticated: true, detail: `token accepted (it lacks ${(await loadOperation('exportsTypesRetrieve')).scopes.join(' or ')})` };
     }
     if (error instanceof ApiError && error.status === 401) return { authenticated: false, detail: `token rejected: ${error.message}` };
     throw error;
@@ -55,49 +56,115 @@ export async function loginStore(
   ctx: Context,
   name: string,
   known: Profile | undefined,
+  { probe = false }: { probe?: boolean } = {},
 ): Promise<{ baseUrl: string; allowHttp: boolean; given: string }> {
   const profile = { value: name, source: ctx.options.profile !== undefined ? 'flag' : 'profile' } as const;
-  const rawUrl =
-    chosenBaseUrl(ctx.options, ctx.io.env, profile, known)?.value ??
-    (await ctx.prompt.text({ flag: '--base-url', message: 'Store URL (e.g. shop.example.com):' }));
-  // A profile's URL was normalised when it was saved (a proxy's prefix included).
-  const baseUrl = rawUrl === known?.baseUrl ? normalizeStoreUrl(rawUrl) : storeUrlFromInput(rawUrl, ctx.output.prose);
   const allowHttp = !!ctx.options.allowHttp;
-  assertSafeTransport(baseUrl, allowHttp);
+  // A profile's URL was normalised when it was saved (a proxy's prefix included).
+  const storeUrl = (raw: string, onDropped: (message: string) => void) => {
+    const baseUrl = raw === known?.baseUrl ? normalizeStoreUrl(raw) : storeUrlFromInput(raw, onDropped);
+    assertSafeTransport(baseUrl, allowHttp);
+    return baseUrl;
+  };
+  const chosen = chosenBaseUrl(ctx.options, ctx.io.env, profile, known)?.value;
+  // A URL typed at the prompt is asked again until the store answers at it (when `probe`).
+  const rawUrl =
+    chosen ??
+    (await ctx.prompt.text({
+      flag: '--base-url',
+      message: 'Store URL (e.g. shop.example.com):',
+      validate: async (typed) => {
+        try {
+          const baseUrl = storeUrl(typed, () => {});
+          if (probe) await reachable(ctx, baseUrl, allowHttp, typed);
+          return true;
+        } catch (error) {
+          if (!(error instanceof StoreAdminError)) throw error;
+          return error.hint ? `${error.message}. ${error.hint}` : error.message;
+        }
+      },
+    }));
+  const baseUrl = storeUrl(rawUrl, ctx.output.prose);
+  // A URL from a flag, the environment or the profile: said at once, before anything is typed in vain.
+  if (probe && chosen !== undefined) await reachable(ctx, baseUrl, allowHttp, rawUrl);
   // `given` is the URL as typed: a TLS failure says when https was assumed for it.
   return { baseUrl, allowHttp, given: rawUrl };
 }
+
+/**
+ * Whether a store answers at `baseUrl` at all, asked without a token (any HTTP answer will do): a
+ * URL that cannot work (a plain-http store given without a scheme, a wrong port) is found out
+ * before a secret is typed for it.
+ */
+async function reachable(ctx: Context, baseUrl: string, allowHttp: boolean, given: string): Promise<void> {
+  const client = createClient({ baseUrl, allowHttp, timeoutMs: 15_000, proxy: proxyFromEnv(ctx.io.env) });
+  try {
+    const answer = await client.openLink(apiRoot(baseUrl).href);
+    answer.body.destroy();
+    answer.done();
+  } catch (error) {
+    if (!(error instanceof NetworkError)) throw error;
+    const failure = new NetworkError(error.kind, `No store answers at ${baseUrl}: ${error.message}`, { cause: error, sent: false });
+    noteAssumedHttps(failure, given);
+    throw failure;
+  } finally {
+    await client.close();
+  }
+}
+
+/** How many times a token pasted at the prompt may be refused before the login gives up. */
+const TOKEN_TRIES = 3;
 
 export async function login(ctx: Context, opts: Options): Promise<void> {
   const store = profileStore(ctx.io);
   const data = store.read();
   const name = targetProfile(ctx, data, 'default');
   const known = data.profiles[name];
-  const { baseUrl, allowHttp, given } = await loginStore(ctx, name, known);
+  const prompted = !opts.withToken && ctx.interactive;
   // Before the token is asked for: a token typed in to be refused afterwards is typed in vain.
+  const { baseUrl, allowHttp, given } = await loginStore(ctx, name, known, { probe: prompted && !opts.skipVerify });
   store.checkPrivate();
   let token: string;
-  if (opts.withToken) token = cleanToken(await textFrom('-', '--with-token', ctx.io), '--with-token');
-  else if (ctx.interactive) token = cleanToken(await ctx.prompt.secret({ flag: '--with-token', message: 'API token:' }), 'The pasted token');
-  else throw new UsageError('No token given', { hint: 'Pipe it in with --with-token; tokens are never taken as arguments' });
-  ctx.io.protect?.(token);
-  if (known?.token || known?.keychain) {
-    ctx.output.prose(`Profile "${name}" already has a token${known.token ? ` (${maskToken(known.token)})` : ''} for ${known.baseUrl ?? 'no store'}; it will be replaced.`);
-  }
-
   let verdict: Verdict = { authenticated: true, detail: 'not checked (--skip-verify)' };
-  if (!opts.skipVerify) {
+  const check = async (candidate: string): Promise<Verdict> => {
+    if (opts.skipVerify) return verdict;
     try {
-      verdict = await verify(baseUrl, token, allowHttp);
+      return await verify(ctx, baseUrl, candidate, allowHttp);
     } catch (error) {
       if (error instanceof StoreAdminError) error.hint = 'Nothing was saved. Check the store URL, or pass --skip-verify to save the token anyway';
       noteAssumedHttps(error, given);
       throw error;
     }
-    if (!verdict.authenticated) {
-      throw new AuthError(`The store rejected the token; nothing was saved (${verdict.detail})`, { hint: 'Create a token under Settings > API Access' });
+  };
+  if (opts.withToken) {
+    token = cleanToken(await textFrom('-', '--with-token', ctx.io), '--with-token');
+    ctx.io.protect?.(token);
+    verdict = await check(token);
+  } else if (ctx.interactive) {
+    // A token the store refuses is asked for again; the store URL stays.
+    for (let tries = 1; ; tries++) {
+      try {
+        token = cleanToken(await ctx.prompt.secret({ flag: '--with-token', message: 'API token:' }), 'The pasted token');
+      } catch (error) {
+        if (!(error instanceof UsageError) || tries === TOKEN_TRIES) throw error;
+        ctx.output.log(`${error.message}; paste the token again (Ctrl-C to stop).\n`);
+        continue;
+      }
+      ctx.io.protect?.(token);
+      verdict = await check(token);
+      if (verdict.authenticated || tries === TOKEN_TRIES) break;
+      ctx.output.log(`The store rejected the token (${verdict.detail}); paste it again (Ctrl-C to stop).\n`);
     }
+  } else {
+    throw new UsageError('No token given', { hint: 'Pipe it in with --with-token; tokens are never taken as arguments' });
   }
+  if (!verdict.authenticated) {
+    throw new AuthError(`The store rejected the token; nothing was saved (${verdict.detail})`, { hint: 'Create a token under Settings > API Access' });
+  }
+  if (known?.token || known?.keychain) {
+    ctx.output.prose(`Profile "${name}" already has a token${known.token ? ` (${maskToken(known.token, ctx.io.env)})` : ''} for ${known.baseUrl ?? 'no store'}; it will be replaced.`);
+  }
+
   // The keychain first (a token kept in the file before moves there now); the 0600 file when
   // --insecure-storage asks for it or no keychain answers.
   const { saveLogin } = await import('../config/save-login.js');
@@ -105,7 +172,7 @@ export async function login(ctx: Context, opts: Options): Promise<void> {
   const storage = inKeychain ? 'the OS keychain' : store.path;
   if (!inKeychain && !opts.insecureStorage) ctx.output.prose(`warning: no OS keychain answered; the token is kept in ${store.path}, readable only by you`);
   ctx.output.prose(`Logged in to ${baseUrl} as profile "${name}"${active ? ' (active)' : ''}; the token is kept in ${storage}.`);
-  await show(ctx, { profile: name, base_url: baseUrl, active, token: maskToken(token), storage: inKeychain ? 'keychain' : 'file', verified: verdict.detail });
+  await show(ctx, { profile: name, base_url: baseUrl, active, token: maskToken(token, ctx.io.env), storage: inKeychain ? 'keychain' : 'file', verified: verdict.detail });
 }
 
 export async function status(ctx: Context): Promise<void> {
@@ -117,7 +184,7 @@ export async function status(ctx: Context): Promise<void> {
     profile_source: resolved.profile?.source ?? null,
     base_url: resolved.baseUrl ? normalizeStoreUrl(resolved.baseUrl.value) : null,
     base_url_source: resolved.baseUrl?.source ?? null,
-    token: resolved.token ? maskToken(resolved.token.value) : null,
+    token: resolved.token ? maskToken(resolved.token.value, ctx.io.env) : null,
     token_source: resolved.token?.source ?? null,
     token_storage: resolved.token?.storage ?? null,
     login: resolved.token ? (resolved.app ? 'app' : 'token') : null,
@@ -130,7 +197,7 @@ export async function status(ctx: Context): Promise<void> {
   else if (!resolved.token) failure = noToken(String(report.base_url), resolved.withheld);
   else {
     try {
-      const verdict = await verify(resolved.baseUrl.value, resolved.token.value, resolved.allowHttp);
+      const verdict = await verify(ctx, resolved.baseUrl.value, resolved.token.value, resolved.allowHttp);
       report.authenticated = verdict.authenticated;
       report.detail = verdict.detail;
       if (!verdict.authenticated) {
@@ -195,7 +262,7 @@ function statusLines(report: Record<string, unknown>, token: Setting<string> | u
 /** With --sandbox every command goes to the embedded sandbox, so that is what status reports. */
 async function sandboxStatus(ctx: Context): Promise<void> {
   const client = await ctx.client();
-  await client.call('exportsTypesRetrieve', {});
+  await client.exports.types({});
   const source = ctx.options.sandbox ? '--sandbox' : 'STORE_ADMIN_SANDBOX';
   const report = { store: 'embedded sandbox', base_url: client.baseUrl, base_url_source: source, token: 'the sandbox token', authenticated: true, detail: 'token accepted' };
   await show(ctx, report, () => `embedded sandbox (${source})\n  ✓ Logged in: ${report.detail}\n  - Store URL: ${client.baseUrl}\n  - Profiles are not used with the sandbox\n`);
@@ -237,7 +304,7 @@ export async function listProfiles(ctx: Context): Promise<void> {
     name,
     active: data.activeProfile === name,
     base_url: profile.baseUrl ?? null,
-    token: profile.keychain ? 'in the OS keychain' : profile.token ? maskToken(profile.token) : null,
+    token: profile.keychain ? 'in the OS keychain' : profile.token ? maskToken(profile.token, ctx.io.env) : null,
   }));
   await ctx.output.result(rows, { view: 'profiles' });
 }

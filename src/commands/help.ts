@@ -17,11 +17,20 @@ export const HELP_TOPICS: Record<string, string> = {
                            $XDG_CONFIG_HOME/store-admin or ~/.config/store-admin on Linux,
                            ~/Library/Preferences/store-admin on macOS, %APPDATA%\\store-admin\\Config
                            on Windows)
-  STORE_ADMIN_SANDBOX      1 runs every command against the embedded sandbox (same as --sandbox)
+  STORE_ADMIN_SANDBOX      1 runs every command against the embedded sandbox (same as --sandbox);
+                           0 or empty does not; any value not clearly on or off is refused
   STORE_ADMIN_SANDBOX_EXPORT_DELAY  seconds a new export of the embedded sandbox stays pending
                                     (default ${DEFAULT_EXPORT_DELAY_SECONDS})
   STORE_ADMIN_MAX_RESPONSE_MB  largest answer read from the store, in MB (default 64);
                                export downloads stream to disk and have no limit
+  HTTPS_PROXY              proxy for https URLs, http://[user:password@]host:port (https_proxy
+                           wins where both are set); the request is tunnelled (CONNECT), so the
+                           proxy relays what it cannot read
+  HTTP_PROXY               proxy for http URLs, and for https ones when HTTPS_PROXY is not set
+                           (http_proxy wins where both are set)
+  NO_PROXY                 hosts reached directly (or no_proxy), separated by commas: a name and
+                           its subdomains, an address, host:port, or * for all. This machine
+                           (localhost, 127.x, ::1) is never reached through a proxy
   STORE_ADMIN_CLIENT_SECRET  a partner app's client secret, for auth login --app
   STORE_ADMIN_LOGIN_WAIT   seconds auth login --app waits for the store's answer (default 300)
   BROWSER                  command that opens the consent page for auth login --app (the URL is
@@ -32,15 +41,20 @@ export const HELP_TOPICS: Record<string, string> = {
   COLUMNS                  width of a table forced into a pipe with -o table (default 80)
   GITHUB_OUTPUT            set by GitHub Actions: exports and webhooks apply append their
                            results there as step outputs (docs/ci.md)
-  GITHUB_STEP_SUMMARY      set by GitHub Actions: they append a short Markdown summary there
+  GITHUB_STEP_SUMMARY      set by GitHub Actions: they append a short Markdown summary there,
+                           and a failure its exit code, message and hint
   GITHUB_ACTIONS           true on GitHub Actions: an error is also printed as an ::error
                            annotation
+  CI                       set by CI systems: a token never shows its last 4 characters (***)
   NO_COLOR                 set to anything to disable colour
   FORCE_COLOR              1, 2 or 3 forces colour even when output is not a terminal
 
 Flags win over the environment, which wins over the active profile: --base-url beats
 everything, a profile named with --profile beats STORE_ADMIN_BASE_URL and STORE_ADMIN_TOKEN, and
-those beat the profile chosen by STORE_ADMIN_PROFILE or the active one.
+those beat the profile chosen by STORE_ADMIN_PROFILE or the active one. A profile that
+STORE_ADMIN_PROFILE names but that does not exist is an error only when something would come from
+it: with STORE_ADMIN_TOKEN and the store (STORE_ADMIN_BASE_URL or --base-url) given, it is unused.
+--sandbox (or STORE_ADMIN_SANDBOX) beside --base-url or --profile is refused (exit 2).
 
 A token goes only to the store it came with: a profile's to that profile's store, and
 STORE_ADMIN_TOKEN, when STORE_ADMIN_BASE_URL is set, to that store alone (another store gets no
@@ -50,8 +64,9 @@ token: exit 4). STORE_ADMIN_TOKEN set without STORE_ADMIN_BASE_URL goes to the s
 
   0    success
   1    the store answered with an error, could not be reached, or its answer was unreadable;
-       or webhooks apply found two store webhooks with a name the file declares; or a --resume
-       found its run held by another process (nothing was sent)
+       or webhooks apply found two store webhooks with a name the file declares, or another
+       apply running for the same store; or a --resume found its run held by another process
+       (nothing was sent); or stdout could not be written (a full disk): the output is incomplete
   2    usage or validation error (bad flags, arguments or input), or a declined confirmation:
        nothing was sent
   4    authentication or permission: no store or token configured (or only one that belongs to
@@ -60,6 +75,9 @@ token: exit 4). STORE_ADMIN_TOKEN set without STORE_ADMIN_BASE_URL goes to the s
   5    timed out waiting (--wait-timeout): what was waited for goes on, and the message says how
        to finish later (exports download ID --wait)
   130  interrupted (Ctrl-C); for a change, it may or may not have been applied
+  141  stdout's reader went away (| head) while the run still had work to do: an --each run
+       starts no new line and says how to resume, as for 130; a command that only had output
+       left to print ends quietly with its own code
   143  stopped by SIGTERM (a cancelled CI job, kill), whatever the command, a sandbox or a
        listener included; for a change, as for 130
 
@@ -116,11 +134,11 @@ export function registerHelp(program: Command, { io, output }: Context): void {
         // Made from the options themselves, so it cannot drift from them.
         const helper = program.createHelp();
         helper.prepareContext({ helpWidth: program.configureOutput().getOutHelpWidth?.() });
-        output.text(formatGlobalFlags(program, helper));
+        await output.page(formatGlobalFlags(program, helper));
         return;
       }
       if (first && names.length === 1 && HELP_TOPICS[first]) {
-        output.text(wrapTopic(helpTopic(first, program), helpWidth(io.stdout)));
+        await output.page(wrapTopic(helpTopic(first, program), helpWidth(io.stdout)));
         return;
       }
       let command: Command = program;

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { OperationId } from '../api/operations.js';
 import type { Context } from '../context.js';
 import type { Field } from '../fields/declare.js';
+import { StoreAdminCommand } from '../usage-errors.js';
 
 export interface CommandMeta {
   operation?: OperationId;
@@ -29,15 +30,23 @@ export interface CommandMeta {
   prepare?: () => Promise<void>;
 }
 
-const metas = new WeakMap<Command, CommandMeta>();
+/** A command of the tree, carrying what the help knows of it (its meta) as a field of its own. */
+export class DescribedCommand extends StoreAdminCommand {
+  meta?: CommandMeta;
 
-export function metaOf(command: Command): CommandMeta | undefined {
-  return metas.get(command);
+  override createCommand(name?: string): DescribedCommand {
+    return new DescribedCommand(name);
+  }
 }
 
-/** Records the command's operation and examples; --help (src/output/help-layout.ts) shows them. */
+export function metaOf(command: Command): CommandMeta | undefined {
+  return command instanceof DescribedCommand ? command.meta : undefined;
+}
+
+/** Gives the command its operation and examples; --help (src/output/help-layout.ts) shows them. */
 export function describeCommand(command: Command, meta: CommandMeta): Command {
-  metas.set(command, meta);
+  if (!(command instanceof DescribedCommand)) throw new TypeError(`"${command.name()}" was not made in the command tree, which describes its commands`);
+  command.meta = meta;
   return command;
 }
 

@@ -59,7 +59,7 @@ async function showClock(ctx: Context) {
 }
 
 async function moveClock(ctx: Context, target: (nowMs: number) => number) {
-  const [{ sandboxRead, sandboxWrite }, { UsageError }, { SANDBOX_ROUTES }] = await Promise.all([
+  const [{ sandboxRead, sandboxWrite, resetCommand }, { UsageError }, { SANDBOX_ROUTES }] = await Promise.all([
     import('../webhooks/sandbox-admin.js'),
     import('../api/errors.js'),
     import('../sandbox/paths.js'),
@@ -69,7 +69,7 @@ async function moveClock(ctx: Context, target: (nowMs: number) => number) {
   const { now } = await sandboxRead<{ now: string }>(client, WHAT, SANDBOX_ROUTES.clock);
   const to = target(Date.parse(now));
   if (to < Date.parse(now)) {
-    throw new UsageError(`The sandbox's clock only moves forward, and it reads ${now}`, { hint: 'Start again from the seed with: store-admin sandbox reset' });
+    throw new UsageError(`The sandbox's clock only moves forward, and it reads ${now}`, { hint: `Start again from the seed with: ${await resetCommand(ctx)}` });
   }
   // An absolute time: a request sent twice (a retry) moves the clock once.
   const moved = await sandboxWrite<ClockMove & { sandbox?: true }>(client, SANDBOX_ROUTES.clock, { to: new Date(to).toISOString() });
@@ -85,6 +85,13 @@ function describeMove(did: ClockMove): string {
   if (did.renewals.length + did.exports.length + did.carts.length === 0) lines.push('Nothing fell due on the way.');
   if (did.delivery_attempts > 0) {
     lines.push(`${did.delivery_attempts} webhook delivery attempt${did.delivery_attempts === 1 ? '' : 's'} made (store-admin webhooks deliveries lists them).`);
+  }
+  // Older sandboxes do not report it.
+  for (const off of did.webhooks_switched_off ?? []) {
+    lines.push(
+      `  ${off.at}  webhook ${off.webhook} switched off: attempt ${off.attempt} (${off.delivery}) got ${off.answer}; ` +
+        `store-admin webhooks update ${off.webhook} --active turns it on again`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

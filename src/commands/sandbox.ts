@@ -17,7 +17,7 @@ import {
 import { describeCommand } from './meta.js';
 import { registerClock } from './sandbox-clock.js';
 
-function collectScopedToken(value: string, previous: Record<string, string[]>) {
+function collectScopedToken(value: string, previous: Record<string, string[]> = {}) {
   const match = /^([^=\s]+)=([\w:,\s]*)$/.exec(value);
   if (!match) throw new UsageError(`--scoped-token takes TOKEN=scope,scope (got "${value}")`);
   const scopes = match[2]!.split(',').map((s) => s.trim()).filter(Boolean);
@@ -41,7 +41,7 @@ function parseBackoff(value: string): number {
   return Number(value);
 }
 
-function collectRedirectUri(value: string, previous: string[]): string[] {
+function collectRedirectUri(value: string, previous: string[] = []): string[] {
   let url: URL | undefined;
   try {
     url = new URL(value);
@@ -66,7 +66,8 @@ export function register(sandbox: Command, ctx: Context): void {
     .option('--host <host>', 'address to listen on', DEFAULT_HOST)
     .addOption(new Option('--port <port>', 'port to listen on (0 picks a free one)').default(DEFAULT_PORT).argParser(parsePort))
     .option('--token <token>', 'the full-access token (random when not given)')
-    .option('--scoped-token <token=scopes>', 'a token limited to comma-separated scopes (repeatable)', collectScopedToken, {})
+    // Repeatable flags start from nothing: a default of {} or [] would show in the help as it is.
+    .option('--scoped-token <token=scopes>', 'a token limited to comma-separated scopes (repeatable)', collectScopedToken)
     .option(
       '--faults <spec>',
       `misbehave on purpose, with any of latency=MS[-MS] rate=N (requests per second per token; default ${PLATFORM_RATE_PER_SECOND}, as on the platform; 0 for none) error=SHARE[:503/502] reset-before=SHARE reset-after=SHARE truncate=SHARE html=SHARE hang=SHARE, joined by commas`,
@@ -90,7 +91,6 @@ export function register(sandbox: Command, ctx: Context): void {
       '--oauth-redirect-uri <uri>',
       `register another redirect URI for ${PARTNER_APP.client_id}, besides ${REGISTERED_REDIRECT_URIS.join(' and ')} (repeatable)`,
       collectRedirectUri,
-      [],
     )
     .action(async (options: RunSandboxOptions) => {
       const { runSandbox } = await import('../sandbox/run.js');
@@ -110,8 +110,16 @@ export function register(sandbox: Command, ctx: Context): void {
 
   const reset = sandbox
     .command('reset')
-    .description('Restore the seed data of the embedded sandbox used by --sandbox')
+    .description('Restore the seed data and clock of the embedded sandbox used by --sandbox; with --base-url, of the running sandbox there')
     .action(async () => {
+      // A store named by flag: a running `store-admin sandbox` (refused on a real store).
+      if (ctx.options.baseUrl !== undefined || ctx.options.profile !== undefined) {
+        const { resetSandbox } = await import('../webhooks/sandbox-admin.js');
+        const client = await ctx.client();
+        const { now } = await resetSandbox(client);
+        ctx.output.log(`The sandbox at ${new URL(client.baseUrl).origin} is back to its seed data; its clock reads ${now}.\n`);
+        return;
+      }
       const [{ fileStore }, { sandboxStatePath }] = await Promise.all([
         import('../sandbox/file-store.js'),
         import('../sandbox/embedded.js'),
@@ -119,7 +127,14 @@ export function register(sandbox: Command, ctx: Context): void {
       await fileStore(sandboxStatePath(ctx.io.env)).reset();
       ctx.output.log('The embedded sandbox is back to its seed data.\n');
     });
-  describeCommand(reset, { examples: ['store-admin sandbox reset', 'STORE_ADMIN_CONFIG_DIR=/tmp/demo store-admin sandbox reset'] });
+  describeCommand(reset, {
+    examples: [
+      'store-admin sandbox reset',
+      'STORE_ADMIN_TOKEN=dev store-admin sandbox reset --base-url http://127.0.0.1:4010',
+      'STORE_ADMIN_CONFIG_DIR=/tmp/demo store-admin sandbox reset',
+    ],
+    globals: ['--base-url'],
+  });
 
   registerClock(sandbox, ctx);
 }

@@ -60,9 +60,10 @@ export function register(subscriptions: Command, ctx: Context): void {
     name: 'renew',
     operation: 'subscriptionsRenewCreate',
     args: [['id', 'id', 'subscription id']],
-    confirm: ({ params }) => `Renew subscription ${params.id} now? This creates a renewal order for the customer.`,
+    confirm: ({ params }) => `Renew subscription ${params.id} now? This creates a renewal order and charges the customer's saved card the subscription's total.`,
     view: 'subscription',
     progress: 'Renewing the subscription…',
+    note: (data) => renewalCharge(data),
     examples: ['store-admin subscriptions renew 2', 'store-admin subscriptions renew 2 --yes --query next_renewal_date'],
   });
 
@@ -89,4 +90,12 @@ export function register(subscriptions: Command, ctx: Context): void {
       'store-admin subscriptions update 1 --shipping-address @address.json --shipping-code null',
     ],
   });
+}
+
+/** What a renewal charged, read from the answer: the subscription's total, on the saved card, for the order it made. */
+function renewalCharge(data: unknown): string | undefined {
+  const { total, currency, orders } = (data ?? {}) as { total?: unknown; currency?: unknown; orders?: unknown };
+  if (typeof total !== 'string' && typeof total !== 'number') return undefined;
+  const latest = Array.isArray(orders) ? (orders.at(-1) as { order_number?: unknown } | undefined)?.order_number : undefined;
+  return `Charged ${total}${typeof currency === 'string' ? ` ${currency}` : ''}, the subscription's total, to the customer's saved card${latest === undefined ? '' : ` for order ${String(latest)}`}.`;
 }

@@ -1,11 +1,22 @@
 // `store-admin webhooks deliveries [list|show]` and `webhooks replay`: declared here, run by
 // src/webhooks/deliveries.ts.
-import type { Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Context } from '../context.js';
 import { localAction } from './local.js';
 import { describeCommand } from './meta.js';
+import { parseDuration } from './sandbox-clock.js';
 import { localUrl } from './webhook-listen.js';
 import { secretFrom } from '../fields/values.js';
+
+/** What a list shows unless told: a screen's worth, as gh lists. */
+const LIST_DEFAULT = 30;
+/** Both logs keep 1,000 entries. */
+const LIST_MAX = 1000;
+
+function parseLimit(value: string): number {
+  if (!/^\d{1,4}$/.test(value.trim()) || Number(value) < 1 || Number(value) > LIST_MAX) throw new InvalidArgumentError(`takes a whole number from 1 to ${LIST_MAX}`);
+  return Number(value);
+}
 
 const secretFile = (command: Command, what: string) => command.option('--secret-file <file>', `${what} (- for standard input)`);
 
@@ -19,10 +30,12 @@ export function registerDeliveries(webhooks: Command, ctx: Context): void {
     .description("The sandbox's delivery attempts, each kept with the bytes and headers sent; or what webhooks listen received");
   const list = deliveries
     .command('list', { isDefault: true })
-    .description('List delivery attempts, oldest first (the default)')
+    .description('List delivery attempts, newest first (the default)')
     .option('--webhook <id>', "only this webhook's attempts")
     .option('--event <type>', 'only this event type, e.g. order.created')
     .option('--failed', 'only attempts that were not delivered')
+    .option('--since <duration>', "only those of the last DURATION (30m, 12h, 7d; the sandbox's attempts by its clock)", parseDuration)
+    .addOption(new Option('--limit <n>', `the newest N at most, 1 to ${LIST_MAX} (default ${LIST_DEFAULT})`).argParser(parseLimit))
     .option('--received', "what webhooks listen received on this machine (its log in the config dir), not the sandbox's attempts")
     .action(
       localAction(ctx, async (ctx, opts) => {
@@ -32,14 +45,16 @@ export function registerDeliveries(webhooks: Command, ctx: Context): void {
           ...(opts.event !== undefined ? { event: String(opts.event) } : {}),
           failed: !!opts.failed,
           received: !!opts.received,
+          limit: typeof opts.limit === 'number' ? opts.limit : LIST_DEFAULT,
+          ...(typeof opts.since === 'number' ? { since: opts.since } : {}),
         });
       }),
     );
   describeCommand(list, {
     examples: [
       'store-admin --sandbox webhooks deliveries --failed',
-      'store-admin --sandbox webhooks deliveries --webhook 2 --event order.created --json',
-      'store-admin webhooks deliveries --received',
+      'store-admin --sandbox webhooks deliveries --webhook 2 --event order.created --since 1d --json',
+      'store-admin webhooks deliveries --received --limit 5',
     ],
   });
 

@@ -1,37 +1,48 @@
 // Named profiles (store URL and token per store) in a conf-backed JSON file that only its owner
 // can read: the directory is created 0700 and the file 0600 before anything is written.
-import { chmodSync, closeSync, constants, fstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
+import { writeAtomically } from '../atomic-write.js';
 import { withLockFile } from '../lock.js';
 
+const text = z.optional(z.string());
+const flag = z.optional(z.boolean());
+
 /** What a partner app's login (auth login --app) records beside its secrets. */
-export interface AppLogin {
-  clientId: string;
+const appLogin = z.looseObject({
+  clientId: z.string(),
   /** The scopes the store granted: the token exchange's `scope`. */
-  scopes: string[];
+  scopes: z.array(z.string()),
   /** When the login was made (ISO 8601). */
-  loggedInAt: string;
-}
+  loggedInAt: z.string(),
+});
 
-export interface Profile {
-  baseUrl?: string;
-  token?: string;
+/** One store's settings. Fields a later version adds are kept as they are when the file is written again. */
+const profile = z.looseObject({
+  baseUrl: text,
+  token: text,
   /** An app login's refresh token and client secret, when no keychain holds them. */
-  refreshToken?: string;
-  clientSecret?: string;
+  refreshToken: text,
+  clientSecret: text,
   /** Set when the token came from a partner app's login rather than the dashboard. */
-  app?: AppLogin;
+  app: z.optional(appLogin),
   /** Sending the token over plain http to this non-loopback store was allowed at login. */
-  allowHttp?: boolean;
+  allowHttp: flag,
   /** The token (and an app login's other secrets) are in the OS keychain, not in this file. */
-  keychain?: boolean;
-}
+  keychain: flag,
+});
 
-export interface ConfigData {
-  activeProfile?: string;
-  profiles: Record<string, Profile>;
-}
+/** The profile file's shape: every read and every write goes through it. */
+const configFile = z.looseObject({
+  activeProfile: text,
+  profiles: z._default(z.record(z.string(), profile), () => ({})),
+});
+
+export type AppLogin = z.output<typeof appLogin>;
+export type Profile = z.output<typeof profile>;
+export type ConfigData = z.output<typeof configFile>;
 
 /** A config file that does not parse: reported, never replaced. */
 export class ConfigError extends UsageError {
@@ -55,8 +66,8 @@ export class ProfileStore {
   }
 
   /**
-   * conf writes the file, into a private staging dir beside it; the result is checked and then
-   * renamed over config.json. So a failed or short write (a full disk) leaves the old file whole,
+   * conf writes the file, as the temporary file of writeAtomically; the result is checked and then
+   * moved over config.json. So a failed or short write (a full disk) leaves the old file whole,
    * and a symbolic link in its place is replaced, never followed — conf alone would write through
    * the link, and its writer does not retry a short write.
    */
@@ -64,28 +75,27 @@ export class ProfileStore {
     // A dir made here is 0700 whatever the umask; one found here is only checked (see checkPrivate).
     if (mkdirSync(this.dir, { recursive: true, mode: 0o700 }) !== undefined) chmodSync(this.dir, 0o700);
     if (Object.values(data.profiles).some((profile) => profile.token || profile.refreshToken || profile.clientSecret)) this.checkPrivate();
-    let staging: string | undefined;
     try {
-      staging = mkdtempSync(join(this.dir, '.config-'));
       const { default: Conf } = await import('conf');
-      const conf = new Conf<ConfigData>({
-        cwd: staging,
-        configName: 'config',
-        projectName: 'store-admin',
-        configFileMode: 0o600,
-        accessPropertiesByDotNotation: false,
-        clearInvalidConfig: false,
+      await writeAtomically(this.path, async (_file, temp) => {
+        const conf = new Conf<ConfigData>({
+          cwd: dirname(temp),
+          configName: basename(temp, '.tmp'),
+          fileExtension: 'tmp',
+          configFileMode: 0o600,
+          accessPropertiesByDotNotation: false,
+          // The temporary file starts empty: conf may take it as no config.
+          clearInvalidConfig: true,
+        });
+        // Written through the file's shape, as it is read: a profile of the wrong shape never lands on disk.
+        const checked = configFile.parse(data);
+        conf.store = checked;
+        if (!isWhole(readFileSync(temp, 'utf8'), checked)) throw Object.assign(new Error('the file was not written whole'), { code: 'EIO' });
       });
-      conf.store = data;
-      const written = readFileSync(conf.path, 'utf8');
-      if (!isWhole(written, data)) throw Object.assign(new Error('the file was not written whole'), { code: 'EIO' });
-      renameSync(conf.path, this.path);
     } catch (error) {
       throw new ConfigError(`Cannot write ${this.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); it was kept as it was`, {
         hint: 'Free some disk space, or check the permissions of the config dir',
       });
-    } finally {
-      if (staging) rmSync(staging, { recursive: true, force: true });
     }
   }
 
@@ -157,35 +167,25 @@ export class ProfileStore {
   }
 }
 
-const PROFILE_FIELDS = { baseUrl: 'string', token: 'string', refreshToken: 'string', clientSecret: 'string', allowHttp: 'boolean', keychain: 'boolean' } as const;
-
-/** The file's shape, checked field by field so that a hand-edit gone wrong is named precisely. */
+/** The file's shape checked by its schema; a hand-edit gone wrong is named by its field, as a person wrote it. */
 function checkShape(store: unknown, broken: (problem: string) => ConfigError): ConfigData {
-  const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+  const parsed = configFile.safeParse(store);
+  if (parsed.success) return parsed.data;
+  throw broken(describeIssue(parsed.error.issues[0]!, store));
+}
+
+/** `"token" of profile "main" is a number, expected text`, from the first issue the schema found. */
+function describeIssue(issue: z.core.$ZodIssue, store: unknown): string {
   const kind = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`);
-  if (!isObject(store)) throw broken('not a JSON object');
-  if (store.activeProfile !== undefined && typeof store.activeProfile !== 'string') {
-    throw broken(`"activeProfile" is ${kind(store.activeProfile)}, expected text`);
-  }
-  const profiles = store.profiles ?? {};
-  if (!isObject(profiles)) throw broken('"profiles" is not an object');
-  for (const [name, profile] of Object.entries(profiles)) {
-    if (!isObject(profile)) throw broken(`profile "${name}" is not an object`);
-    for (const [field, type] of Object.entries(PROFILE_FIELDS)) {
-      const value = profile[field];
-      if (value !== undefined && typeof value !== type) {
-        throw broken(`"${field}" of profile "${name}" is ${kind(value)}, expected ${type === 'string' ? 'text' : 'true or false'}`);
-      }
-    }
-    const app = profile.app;
-    if (app !== undefined) {
-      const scopes = isObject(app) ? app.scopes : undefined;
-      if (!isObject(app) || typeof app.clientId !== 'string' || typeof app.loggedInAt !== 'string' || !Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) {
-        throw broken(`"app" of profile "${name}" is not {clientId, scopes: [text], loggedInAt}`);
-      }
-    }
-  }
-  return { activeProfile: store.activeProfile as string | undefined, profiles: profiles as Record<string, Profile> };
+  const valueAt = (path: readonly PropertyKey[]) => path.reduce<unknown>((value, key) => (value as Record<PropertyKey, unknown> | undefined)?.[key], store);
+  const [top, name, field] = issue.path;
+  const expected = 'expected' in issue && issue.expected === 'boolean' ? 'true or false' : 'text';
+  if (top === undefined) return 'not a JSON object';
+  if (top !== 'profiles') return `"${String(top)}" is ${kind(valueAt([top]))}, expected ${expected}`;
+  if (name === undefined) return '"profiles" is not an object';
+  if (field === undefined) return `profile "${String(name)}" is not an object`;
+  if (field === 'app') return `"app" of profile "${String(name)}" is not {clientId, scopes: [text], loggedInAt}`;
+  return `"${String(field)}" of profile "${String(name)}" is ${kind(valueAt(['profiles', name, field]))}, expected ${expected}`;
 }
 
 /** What landed on disk parses back to exactly what was meant to be written. */

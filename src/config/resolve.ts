@@ -47,11 +47,16 @@ export async function resolveConnection(options: GlobalOptions, io: IO): Promise
   // The config file is read only when something may come from it.
   let profile: Setting<string> | undefined;
   let stored: Profile | undefined;
-  const needsConfig = options.profile !== undefined || envProfile !== undefined || !(envToken && (options.baseUrl || envBaseUrl));
+  // The store and the token both given without a profile (a CI job): nothing comes from one.
+  const givenWithoutProfile = !!envToken && !!(options.baseUrl || envBaseUrl);
+  const needsConfig = options.profile !== undefined || envProfile !== undefined || !givenWithoutProfile;
   if (needsConfig) {
     const data = store.read();
     profile = chosenProfile(options, env, data);
     stored = profile ? data.profiles[profile.value] : undefined;
+    // STORE_ADMIN_PROFILE ranks below the store and token in the environment: a profile it names
+    // that does not exist yet (the one a CI job's `auth login` makes) is no error when unused.
+    if (profile?.source === 'environment' && !stored && givenWithoutProfile) profile = undefined;
     if (profile && profile.source !== 'active profile' && !stored) {
       throw new UsageError(`No profile named "${profile.value}"`, { hint: 'See: store-admin profiles list' });
     }

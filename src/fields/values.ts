@@ -2,6 +2,7 @@
 // --set pairs; dates people type; messages from flags, files or stdin.
 import { open, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
+import { BodyTooLargeError, readCappedBody, type BodySource } from '../capped-body.js';
 import type { IO } from '../io.js';
 
 /** Anything read from a file or stdin; a bigger input is a mistake (a log, an image, /dev/zero). */
@@ -9,16 +10,13 @@ export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 /** Deeper JSON is not a store's data, and would overflow the stack where it is serialised. */
 export const MAX_JSON_DEPTH = 100;
 
-async function readCapped(stream: AsyncIterable<unknown>, flag: string, what: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const bytes = Buffer.from(chunk as Buffer);
-    size += bytes.length;
-    if (size > MAX_INPUT_BYTES) throw new UsageError(`${flag}: ${what} is larger than ${MAX_INPUT_BYTES / 1024 / 1024} MB`);
-    chunks.push(bytes);
+async function readCapped(stream: BodySource, flag: string, what: string): Promise<string> {
+  try {
+    return (await readCappedBody(stream, MAX_INPUT_BYTES)).toString('utf8');
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new UsageError(`${flag}: ${what} is larger than ${MAX_INPUT_BYTES / 1024 / 1024} MB`);
+    throw error;
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 async function readSource(value: string, flag: string, io: IO): Promise<string> {

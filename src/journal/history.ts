@@ -2,10 +2,13 @@
 // points to its own journal), appended as it happens, in the config dir, readable by its owner
 // only. No token, secret or request body is ever written here: the command, the store, the
 // target, the outcome. Kept for 90 days and 10,000 entries, whichever ends first.
-import { appendFileSync, closeSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import * as z from 'zod/mini';
 import { InterruptedError, NotStartedError, UnknownOutcomeError } from '../api/errors.js';
+import { writeAtomically } from '../atomic-write.js';
 import { withLockFile } from '../lock.js';
+import { firstJsonLine, jsonLine, readJsonLines } from './jsonl.js';
 import { historyDir, historyPaths, runOfFile } from './paths.js';
 
 export const RETENTION_DAYS = 90;
@@ -21,25 +24,34 @@ export const PRUNED_TO = 9_000;
 
 export type Outcome = 'applied' | 'failed' | 'unknown';
 
-export interface HistoryEntry {
-  at: string;
+const text = z.string();
+const optionalText = z.optional(z.string());
+
+/**
+ * One line of the history. Fields a later version adds are kept as they are (a pruning rewrites
+ * the file), and an entry is dated by its `at` field wherever the key sits in the line.
+ */
+const historyEntry = z.looseObject({
+  at: text.check(z.refine((value) => !Number.isNaN(Date.parse(value)))),
   /** `subscriptions cancel` */
-  command: string;
-  operation: string;
+  command: text,
+  operation: text,
   /** The store's host, or `embedded sandbox`. */
-  store: string;
-  profile?: string;
+  store: text,
+  profile: optionalText,
   /** What it changed: the path values, as typed (`10001 102`). */
-  target?: string;
+  target: optionalText,
   /** What a create made: the new object's id (an export's, to download it later). */
-  created?: string;
+  created: optionalText,
   /** A single change's outcome, or `run` for a bulk run (see its journal). */
-  outcome: Outcome | 'run';
-  status?: number;
-  reason?: string;
+  outcome: z.enum(['applied', 'failed', 'unknown', 'run']),
+  status: z.optional(z.number()),
+  reason: optionalText,
   /** A bulk run's id. */
-  run?: string;
-}
+  run: optionalText,
+});
+
+export type HistoryEntry = z.output<typeof historyEntry>;
 
 /** A change's outcome as the history keeps it: its status, and a reason when it was not applied. */
 export function outcomeOf(error: unknown, status?: number): Pick<HistoryEntry, 'outcome' | 'status' | 'reason'> {
@@ -67,12 +79,12 @@ export async function appendHistory(configDir: string, entry: HistoryEntry, now 
   historyDir(configDir);
   const { log: file, lock } = historyPaths(configDir);
   const due = await withLockFile(lock, async () => {
-    appendFileSync(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+    appendFileSync(file, jsonLine(entry), { mode: 0o600 });
     const size = statSync(file).size;
     return (
       size > PRUNE_AT_BYTES ||
       (size > RETENTION_ENTRIES * SHORTEST_ENTRY_BYTES && lineCount(file) > RETENTION_ENTRIES) ||
-      Date.parse(oldestAt(file) ?? '') < now - RETENTION_DAYS * 86_400_000
+      Date.parse(firstJsonLine(file, historyEntry)?.at ?? '') < now - RETENTION_DAYS * 86_400_000
     );
   });
   if (due) await prune(configDir, now);
@@ -85,56 +97,14 @@ function lineCount(file: string): number {
   return count;
 }
 
-/** The first entry's time, read from the head of the file only. */
-function oldestAt(file: string): string | undefined {
-  const fd = openSync(file, 'r');
-  try {
-    const head = Buffer.alloc(1024);
-    const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8');
-    return /"at":"([^"]+)"/.exec(text)?.[1];
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * The entries, oldest first. A line that is not an entry (cut short by a crash, edited by hand)
  * is skipped, never fatal: `onBadLine` is told its number, so that it can be reported.
  */
 export function readHistory(configDir: string, onBadLine?: (line: number) => void): HistoryEntry[] {
-  let text: string;
-  try {
-    text = readFileSync(historyPaths(configDir).log, 'utf8');
-  } catch {
-    return [];
-  }
-  const entries: HistoryEntry[] = [];
-  for (const [index, line] of text.split('\n').entries()) {
-    if (!line) continue;
-    let entry: unknown;
-    try {
-      entry = JSON.parse(line);
-    } catch {
-      entry = undefined;
-    }
-    if (isEntry(entry)) entries.push(entry);
-    else onBadLine?.(index + 1);
-  }
-  return entries;
-}
-
-const OUTCOMES = new Set(['applied', 'failed', 'unknown', 'run']);
-
-function isEntry(value: unknown): value is HistoryEntry {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
-  const entry = value as Record<string, unknown>;
-  const text = (key: string) => typeof entry[key] === 'string';
-  const optional = (key: string, type: string) => entry[key] === undefined || typeof entry[key] === type;
-  return (
-    text('at') && !Number.isNaN(Date.parse(entry.at as string)) && text('command') && text('operation') && text('store') &&
-    OUTCOMES.has(entry.outcome as string) && optional('profile', 'string') && optional('target', 'string') &&
-    optional('status', 'number') && optional('reason', 'string') && optional('run', 'string') && optional('created', 'string')
-  );
+  const read = readJsonLines(historyPaths(configDir).log, historyEntry);
+  for (const line of read?.skipped ?? []) onBadLine?.(line);
+  return read?.records ?? [];
 }
 
 /** "skipped 2 unreadable lines of FILE (3, 7)", for a note. */
@@ -154,8 +124,7 @@ export async function prune(configDir: string, now = Date.now()): Promise<void> 
     const oldest = now - RETENTION_DAYS * 86_400_000;
     let kept = readHistory(configDir).filter((entry) => Date.parse(entry.at) >= oldest);
     if (kept.length > RETENTION_ENTRIES) kept = kept.slice(-PRUNED_TO);
-    writeFileSync(`${file}.tmp`, kept.map((entry) => `${JSON.stringify(entry)}\n`).join(''), { mode: 0o600 });
-    renameSync(`${file}.tmp`, file);
+    await writeAtomically(file, kept.map(jsonLine).join(''));
     const runs = new Set(kept.map((entry) => entry.run).filter(Boolean));
     for (const name of readdirSync(runsDir)) {
       const path = join(runsDir, name);

@@ -3,35 +3,55 @@
 // before the request leaves, and an outcome before it is reported, so a run killed at any moment
 // has recorded all it told. --resume reads it back.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, writeSync } from 'node:fs';
+import * as z from 'zod/mini';
 import type { Outcome } from './history.js';
+import { jsonLine, readJsonLines } from './jsonl.js';
 import { historyDir, historyPaths, RUN_ID, runFile, runOfJournal } from './paths.js';
 
-export interface RunHeader {
-  type: 'run';
-  id: string;
-  at: string;
-  command: string;
-  operation: string;
-  store: string;
-  profile?: string;
+const text = z.string();
+const lineNumber = z.number().check(z.int(), z.positive());
+const outcome = z.enum(['applied', 'failed', 'unknown']);
+
+/** The journal's first record: what ran, where, over which input. */
+const runHeader = z.object({
+  type: z.literal('run'),
+  id: text.check(z.regex(RUN_ID)),
+  at: text,
+  command: text,
+  operation: text,
+  store: text,
+  profile: z.optional(text),
   /** The --each input: where it came from, a hash of its text, and its lines. */
-  input: { source: string; sha256: string; lines: number };
+  input: z.object({ source: text, sha256: text, lines: z.number().check(z.int()) }),
   /** A hash of the flags' body, so a resume is the same command: the body itself may hold secrets. */
-  body: string;
+  body: text,
   /**
    * A hash of each path parameter's and body field's values over the run (`params.id`,
    * `body.cancel_reason`), so a resume with other flags can name them. Absent in older journals.
    */
-  fields?: Record<string, string>;
-}
+  fields: z.optional(z.record(text, text)),
+});
 
-type JournalRecord =
-  | RunHeader
-  | { type: 'resume'; at: string }
-  | { type: 'sent'; line: number }
-  | { type: 'outcome'; line: number; input?: string[]; outcome: Outcome; status?: number; reason?: string }
-  | { type: 'end'; at: string };
+export type RunHeader = z.output<typeof runHeader>;
+
+/** Each kind of record a journal holds, told apart by `type`. */
+const journalRecord = z.discriminatedUnion('type', [
+  runHeader,
+  z.object({ type: z.literal('resume'), at: text }),
+  z.object({ type: z.literal('sent'), line: lineNumber }),
+  z.object({
+    type: z.literal('outcome'),
+    line: lineNumber,
+    input: z.optional(z.array(text)),
+    outcome,
+    status: z.optional(z.number()),
+    reason: z.optional(text),
+  }),
+  z.object({ type: z.literal('end'), at: text }),
+]);
+
+type JournalRecord = z.output<typeof journalRecord>;
 
 /** Where each line of a run stands: applied, failed, unknown (sent, no answer kept), or absent (never sent). */
 export type LineStates = Map<number, Outcome>;
@@ -79,7 +99,7 @@ export class RunJournal {
 
   /** Writes the record straight to the file: a run killed at any moment has it. */
   private write(record: JournalRecord): void {
-    writeSync(this.fd, `${JSON.stringify(record)}\n`);
+    writeSync(this.fd, jsonLine(record));
   }
 }
 
@@ -102,28 +122,12 @@ export interface RunRecord {
 }
 
 export function readRun(configDir: string, id: string): RunRecord | undefined {
-  let text: string;
-  try {
-    text = readFileSync(runPath(configDir, id), 'utf8');
-  } catch {
-    return undefined;
-  }
+  const read = readJsonLines(runPath(configDir, id), journalRecord);
+  if (!read) return undefined;
   let header: RunHeader | undefined;
   const latest = new Map<number, LineRecord>();
   let ended = false;
-  const skipped: number[] = [];
-  for (const [index, line] of text.split('\n').entries()) {
-    if (!line) continue;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      record = undefined;
-    }
-    if (!isRecord(record)) {
-      skipped.push(index + 1);
-      continue;
-    }
+  for (const record of read.records) {
     if (record.type === 'run') header = record;
     else if (record.type === 'sent') latest.set(record.line, { line: record.line, outcome: 'unknown', reason: 'sent; no answer was kept' });
     else if (record.type === 'outcome') {
@@ -134,39 +138,7 @@ export function readRun(configDir: string, id: string): RunRecord | undefined {
   }
   if (!header) return undefined;
   const lines = [...latest.values()].sort((a, b) => a.line - b.line);
-  return { header, states: new Map(lines.map((line) => [line.line, line.outcome])), lines, ended, skipped };
-}
-
-const OUTCOMES = new Set<unknown>(['applied', 'failed', 'unknown']);
-
-/** Whether a parsed line is one of the records above, with every field of its type. */
-function isRecord(value: unknown): value is JournalRecord {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
-  const record = value as Record<string, unknown>;
-  const text = (v: unknown) => typeof v === 'string';
-  const lineNumber = Number.isInteger(record.line) && (record.line as number) > 0;
-  switch (record.type) {
-    case 'run': {
-      const input = record.input as Record<string, unknown> | null;
-      return (
-        text(record.id) && RUN_ID.test(record.id as string) && text(record.at) && text(record.command) &&
-        text(record.operation) && text(record.store) && (record.profile === undefined || text(record.profile)) && text(record.body) &&
-        !!input && typeof input === 'object' && text(input.source) && text(input.sha256) && Number.isInteger(input.lines)
-      );
-    }
-    case 'sent':
-      return lineNumber;
-    case 'outcome':
-      return (
-        lineNumber && OUTCOMES.has(record.outcome) && (record.input === undefined || (Array.isArray(record.input) && record.input.every(text))) &&
-        (record.status === undefined || typeof record.status === 'number') && (record.reason === undefined || text(record.reason))
-      );
-    case 'resume':
-    case 'end':
-      return text(record.at);
-    default:
-      return false;
-  }
+  return { header, states: new Map(lines.map((line) => [line.line, line.outcome])), lines, ended, skipped: read.skipped };
 }
 
 /** Every run's id, newest first. */

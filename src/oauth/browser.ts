@@ -2,6 +2,7 @@
 // argument), else the platform's opener. Over SSH without BROWSER, the browser would open on the
 // wrong machine, so nothing is opened. The URL carries no secret: it is safe in an argument list.
 import { spawn } from 'node:child_process';
+import { childEnv } from '../io.js';
 
 export type BrowserOutcome = { opened: true; by: string } | { opened: false; reason: string };
 
@@ -38,7 +39,7 @@ export async function openBrowser(url: string, env: NodeJS.ProcessEnv, platform:
 /** Starts the opener and lets it run on its own; the reason it could not start, if it could not. */
 function start(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { env: browserEnv(env), stdio: 'ignore', detached: true, windowsVerbatimArguments: command === 'cmd' });
+    const child = spawn(command, args, { env: childEnv(env), stdio: 'ignore', detached: true, windowsVerbatimArguments: command === 'cmd' });
     child.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ENOENT' ? 'not found' : error.message));
     child.once('spawn', () => {
       child.unref();
@@ -47,10 +48,3 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv): Promise
   });
 }
 
-/**
- * The opener's environment without this tool's own variables: the browser outlives the login, and
- * a token or client secret would sit in its environment (and its children's) for as long.
- */
-function browserEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('STORE_ADMIN_')));
-}

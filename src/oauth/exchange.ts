@@ -5,9 +5,13 @@ import * as z from 'zod/mini';
 import { AuthError, StoreAdminError } from '../api/errors.js';
 import { attempt } from '../api/attempt.js';
 import { CLIENT_VERSION } from '../api/client.js';
-import { httpPool } from '../api/http.js';
+import { httpPool, limitsOf } from '../api/http.js';
 import { TOKEN_PATH } from '../api/oauth.js';
+import type { ProxySettings } from '../api/proxy.js';
 import { excerpt } from '../printable.js';
+
+/** A token a request can carry in its Authorization header: printable ASCII, no white space (RFC 6750's b64token and more). */
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
 const tokenAnswer = z.object({
   access_token: z.string().check(z.minLength(1)),
@@ -27,10 +31,11 @@ export interface CodeExchange {
   code: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  proxy?: ProxySettings;
 }
 
 export async function exchangeCode(request: CodeExchange): Promise<TokenAnswer> {
-  const pool = httpPool();
+  const pool = httpPool(limitsOf({ timeoutMs: request.timeoutMs, maxBytes: 1024 * 1024 }), { proxy: request.proxy });
   const url = `${request.baseUrl}${TOKEN_PATH}`;
   const body = new URLSearchParams({
     grant_type: 'authorization_code',
@@ -45,11 +50,19 @@ export async function exchangeCode(request: CodeExchange): Promise<TokenAnswer> 
     'user-agent': `store-admin/${CLIENT_VERSION} node/${process.versions.node}`,
   };
   try {
-    const limits = { timeoutMs: request.timeoutMs, connectTimeoutMs: request.timeoutMs, maxBytes: 1024 * 1024 };
-    const answer = await attempt(pool, { method: 'POST', url, headers }, { headers, body }, limits, request.signal, true);
+    const answer = await attempt(pool, { method: 'POST', url, headers }, { headers, body }, request.signal, true);
     if (answer.status >= 200 && answer.status < 300) {
       const parsed = tokenAnswer.safeParse(answer.body);
-      if (parsed.success && (parsed.data.token_type ?? 'Bearer').toLowerCase() === 'bearer') return parsed.data;
+      if (parsed.success && (parsed.data.token_type ?? 'Bearer').toLowerCase() === 'bearer') {
+        // Saved, such a token would make every later command fail: it is refused now, nothing saved.
+        const { access_token: token, refresh_token: refresh } = parsed.data;
+        if (!HEADER_SAFE.test(token) || (refresh !== undefined && !HEADER_SAFE.test(refresh))) {
+          throw new StoreAdminError(`The store's token endpoint answered a token with a line break, a space or a control character in it, which no request can carry; nothing was saved`, {
+            hint: 'Check the store URL: the answer did not come from the store',
+          });
+        }
+        return parsed.data;
+      }
       throw new StoreAdminError(`The store's token endpoint answered ${answer.status} without a bearer token`, {
         hint: 'Check the store URL: the answer did not come from the store',
       });

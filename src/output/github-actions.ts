@@ -54,6 +54,16 @@ export function errorAnnotation(exitCode: number, message: string, hint?: string
   return `::error title=${escapeProperty(`store-admin (exit ${exitCode})`)}::${escapeData(text)}\n`;
 }
 
+/**
+ * The failure as the step's summary shows it: a heading, then the message and hint as a code
+ * block, so that a store's text shows as it is and cannot format the page.
+ */
+export function failureSummary(exitCode: number, message: string, hint?: string): string {
+  const text = hint ? `${printableLine(message)}\nhint: ${printableLine(hint)}` : printableLine(message);
+  const fence = '`'.repeat(Math.max(3, ...(text.match(/`+/g) ?? []).map((run) => run.length + 1)));
+  return `### store-admin failed (exit ${exitCode})\n\n${fence}text\n${text}\n${fence}\n`;
+}
+
 function escapeData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }

@@ -51,6 +51,13 @@ function formatHelp(cmd: Command, helper: Help, meta: HelpFacts | undefined): st
   for (const group of new Set(options.map((o) => o.helpGroupHeading).filter((g): g is string => !!g))) {
     section(sections, group, optionItems(options.filter((o) => o.helpGroupHeading === group), width, helper));
   }
+  // A group that runs one of its commands when none is named (`sandbox` runs `sandbox start`)
+  // takes that command's flags too: they are shown here, where they are looked for.
+  const fallback = subcommands.find((c) => c.name() === (cmd as Command & { _defaultCommandName?: string })._defaultCommandName);
+  if (fallback) {
+    const flags = helper.visibleOptions(fallback).filter((o) => o.long !== '--help');
+    section(sections, `${fallback.name().toUpperCase()} FLAGS (${cmd.name()} with no command runs ${fallback.name()})`, optionItems(flags, width, helper));
+  }
   if (!isRoot) section(sections, 'INHERITED FLAGS', [inheritedLine(helper.visibleGlobalOptions(cmd), root.name(), width, helper)]);
   if (meta && meta.examples.length > 0) section(sections, 'EXAMPLES', meta.examples.map((e) => exampleLines(e, width)));
 

@@ -2,7 +2,7 @@
 // else `less -FRX` when installed (it quits at once when the text fits the screen). Never in a pipe.
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { IO } from '../io.js';
+import { childEnv, type IO } from '../io.js';
 
 /** The run's interrupt signals, asked for only when a pager starts (asking is what takes Ctrl-C from Node). */
 export type RunSignals = () => readonly AbortSignal[];
@@ -46,7 +46,7 @@ async function page(text: string, command: string, env: NodeJS.ProcessEnv, signa
   // Loaded only to page: child_process costs start-up time on every run.
   const { spawn } = await import('node:child_process');
   return new Promise((resolve) => {
-    const child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { ...env, LESS: env.LESS ?? 'FRX' } });
+    const child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { ...childEnv(env), LESS: env.LESS ?? 'FRX' } });
     const terminate = (event: Event) => {
       if ((event.target as AbortSignal).reason === 'SIGTERM') child.kill('SIGTERM');
     };

@@ -6,7 +6,7 @@ import { writeOut, type RunSignals } from './pager.js';
 import { applyQuery, rawLines } from './query.js';
 import { recordLines } from './record-lines.js';
 import { statusLine } from './status-line.js';
-import { printable } from '../printable.js';
+import { jsonText, printable } from '../printable.js';
 import type { TableOptions } from './table.js';
 import type { ColorLevel } from './color.js';
 import type { View } from './views.js';
@@ -32,15 +32,15 @@ export async function render(data: unknown, io: IO, options: RenderOptions): Pro
   if (raw !== undefined) return writeOut(io.stdout.isTTY ? printable(raw) : raw, io, options.signals);
   if (options.format === 'ndjson') {
     const line = statusLine(io.stderr);
-    const lines = recordLines((text) => line.above(() => io.stdout.write(text)), (record) => `${JSON.stringify(record ?? null)}\n`);
+    const lines = recordLines((text) => line.above(() => io.stdout.write(text)), (record) => `${jsonText(record)}\n`);
     for (const record of await recordsOf(data, options)) lines.write(record);
     return lines.end();
   }
   if (options.format === 'json') {
-    if (!io.stdout.isTTY) return writeOut(`${JSON.stringify(data ?? null)}\n`, io, options.signals);
-    // For a person: indented, coloured when allowed, and the characters JSON leaves raw (C1
-    // controls, bidi overrides) written as \u escapes, which read back as the same value.
-    const json = printable(JSON.stringify(data ?? null, null, 2));
+    // The characters JSON leaves raw (C1 controls, bidi overrides) are written as \u escapes,
+    // which read back as the same value; for a person, indented and coloured when allowed.
+    if (!io.stdout.isTTY) return writeOut(`${jsonText(data)}\n`, io, options.signals);
+    const json = jsonText(data, 2);
     return writeOut(`${options.color > 0 ? await colored(json, options.color) : json}\n`, io, options.signals);
   }
   if (data === undefined || data === null) return;

@@ -1,6 +1,8 @@
 // The process's own streams, the one place that touches process.stdout and process.stderr, and
-// the one rule for a reader that goes away. Everything else writes through the run's IO (and
-// commands through ctx.output); tests and an embedding program pass streams of their own.
+// the one rule for a write that fails (a reader that goes away, a full disk): the failure is kept,
+// never thrown, and main() decides the exit code from it. Everything else writes through the
+// run's IO (and commands through ctx.output); tests and an embedding program pass streams of
+// their own.
 import { fstatSync, statSync, writeSync } from 'node:fs';
 import { SHORTEST_SECRET } from '../api/errors.js';
 import type { IO, OutputStream } from '../io.js';
@@ -19,27 +21,38 @@ export function processIO(): IO {
       return processStream('stderr');
     },
     env: process.env,
+    stdoutFailure: () => failureOf('stdout'),
   };
 }
 
 /**
- * process.stdout or process.stderr, given the rule for a closed pipe when first made: a reader that
- * stops early (`| head`, `| grep -q`) ends the run quietly with the exit code it has. A run that
- * listens for it (the interrupt signals: a bulk run stops and reports what it did) ends itself.
+ * process.stdout or process.stderr, given the rule for a failed write when first made: the first
+ * failure is kept for main() to report, and the writes after it go nowhere. A run that listens
+ * (the interrupt signals: a bulk run stops and reports what it did) stops its work.
  */
 function processStream(name: 'stdout' | 'stderr'): NodeJS.WriteStream {
   const stream = process[name];
-  if (!ruled.has(stream)) {
-    ruled.add(stream);
+  if (!made.has(name)) {
+    made.add(name);
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-      if (stream.listenerCount('error') === 1) process.exit(process.exitCode ?? 0);
+      if (!failures.has(stream)) failures.set(stream, error);
     });
   }
   return stream;
 }
 
-const ruled = new WeakSet<NodeJS.WriteStream>();
+const failures = new WeakMap<NodeJS.WriteStream, NodeJS.ErrnoException>();
+const made = new Set<'stdout' | 'stderr'>();
+
+/**
+ * The stream's first failed write. A stream marks itself errored at once, but says so only a tick
+ * later: a run that ends on the write that failed has not heard of it yet.
+ */
+function failureOf(name: 'stdout' | 'stderr'): NodeJS.ErrnoException | undefined {
+  if (!made.has(name)) return undefined;
+  const stream = process[name];
+  return failures.get(stream) ?? ((stream.errored as NodeJS.ErrnoException | null) || undefined);
+}
 
 type EventStream = OutputStream & Pick<NodeJS.WriteStream, 'on' | 'once' | 'off'>;
 
@@ -69,7 +82,7 @@ function directStdout(): EventStream {
         while (written < bytes.length) written += writeSync(1, bytes, written);
         return true;
       } catch {
-        // A full non-blocking pipe (EAGAIN) waits in the stream; a closed one (EPIPE) meets the rule.
+        // A full non-blocking pipe (EAGAIN) waits in the stream; a closed one (EPIPE) or a full disk (ENOSPC) meets the rule.
         bytes ??= typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
         return handOver().write(bytes.subarray(written));
       }
@@ -126,6 +139,7 @@ export function guardedIO(io: IO): IO & { protect(secret: string): void; scrub(t
       return (stderr ??= guard(io.stderr));
     },
     env: io.env,
+    ...(io.stdoutFailure ? { stdoutFailure: io.stdoutFailure } : {}),
     protect(secret) {
       if (secret.length >= SHORTEST_SECRET && !secrets.includes(secret)) secrets.push(secret);
     },

@@ -1,5 +1,8 @@
 // Tables for people, fitted to the terminal: columns keep their natural width while the table
 // fits, otherwise the widest give way and their cells wrap at words (a long word is cut with …).
+// Widths are the terminal's columns (string-width), not characters: a Japanese name or an emoji
+// takes two, a combining accent none.
+import stringWidth from 'string-width';
 import { printableLine } from '../printable.js';
 import type { ColorLevel } from './color.js';
 import type { Column, View, ViewName } from './views.js';
@@ -121,36 +124,45 @@ function narrow(widths: number[], floors: number[], budget: number): void {
   }
 }
 
-/** Words wider than `room` split into pieces of `room` characters, one per line; colour codes ride along. */
+/**
+ * Words wider than `room` columns split into pieces that fit, one per line, between whole
+ * characters as people see them (an emoji with its modifiers, a letter with its accents); colour
+ * codes ride along.
+ */
 export function breakLongWords(cell: string, room: number): string {
   if (room < 1) return cell;
   return cell.replace(/\S+/g, (word) => {
-    if (visible(word).length <= room) return word;
+    if (stringWidth(word) <= room) return word;
     let out = '';
     let run = 0;
-    for (const [piece] of word.matchAll(/\x1b\[[0-9;]*m|[^]/gu)) {
-      if (!piece.startsWith('\x1b')) {
-        if (run === room) {
+    for (const [piece] of word.matchAll(/\x1b\[[0-9;]*m|[^\x1b]+|\x1b/g)) {
+      if (piece.startsWith('\x1b')) {
+        out += piece;
+        continue;
+      }
+      for (const { segment } of graphemes.segment(piece)) {
+        const width = stringWidth(segment);
+        if (run > 0 && run + width > room) {
           out += '\n';
           run = 0;
         }
-        run++;
+        out += segment;
+        run += width;
       }
-      out += piece;
     }
     return out;
   });
 }
 
-const visible = (text: string) => [...text.replace(/\x1b\[[0-9;]*m/g, '')];
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
 function longestLine(cell: string): number {
-  return Math.max(...cell.split('\n').map((line) => visible(line).length));
+  return Math.max(...cell.split('\n').map((line) => stringWidth(line)));
 }
 
 function longestWord(cell: string): number {
-  return Math.max(0, ...cell.split(/\s+/).map((word) => visible(word).length));
+  return Math.max(0, ...cell.split(/\s+/).map((word) => stringWidth(word)));
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

@@ -31,6 +31,56 @@ function latestOrder(orders: unknown): string | undefined {
   return latest.order_number === undefined ? undefined : `${latest.order_number}${latest.billing_cycle ? ` (cycle ${latest.billing_cycle})` : ''}`;
 }
 
+/**
+ * A date-time's day (`MM-DD`) or its time (`HH:MM`), as the store dates it (UTC): each one word,
+ * so a narrow terminal wraps neither and a delivery's row keeps its id whole.
+ */
+function dayOf(value: unknown, f: Fmt): string {
+  const match = typeof value === 'string' ? /^\d{4}-(\d\d-\d\d)T/.exec(value) : null;
+  return match ? match[1]! : f.text(value);
+}
+function timeOf(value: unknown, f: Fmt): string {
+  const match = typeof value === 'string' ? /^\d{4}-\d\d-\d\dT(\d\d:\d\d)/.exec(value) : null;
+  return match ? match[1]! : f.text(value);
+}
+
+/** A delivery's first columns, in both logs: its id, the day and time of `dated`, its event. */
+function delivery(dated: string): Column[] {
+  return [
+    ['ID', (r, f) => f.text(r.id)],
+    ['Date', (r, f) => dayOf(r[dated], f)],
+    ['Time', (r, f) => timeOf(r[dated], f)],
+    ['Event', (r, f) => f.text(r.event_type)],
+  ];
+}
+
+/** How long after `from` comes `to`, as one word: `+40m`, `+1d18h40m`. */
+function after(from: unknown, to: unknown, f: Fmt): string {
+  const ms = Date.parse(String(to)) - Date.parse(String(from));
+  if (!Number.isFinite(ms) || ms < 0) return f.text(to);
+  const minutes = Math.round(ms / 60_000);
+  const parts = [[Math.floor(minutes / 1440), 'd'], [Math.floor(minutes / 60) % 24, 'h'], [minutes % 60, 'm']].filter(([n]) => n !== 0);
+  return `+${parts.map(([n, unit]) => `${n}${unit}`).join('') || '0m'}`;
+}
+
+/** The widest a list shows a webhook's target: with the id, name and events, it fits 80 columns. */
+const TARGET_WIDTH = 32;
+
+/** `text` cut to `width` characters, the last of them `…`. */
+function shortened(text: string, width: number): string {
+  const chars = Array.from(text);
+  return chars.length <= width ? text : `${chars.slice(0, width - 1).join('')}…`;
+}
+
+/** Why a delivery got no answer, in one word (`webhooks deliveries show` has the whole reason). */
+function failure(error: unknown): string {
+  const text = typeof error === 'string' ? error : '';
+  if (/ECONNREFUSED/.test(text)) return 'refused';
+  if (/never resolves|ENOTFOUND|EAI_AGAIN/.test(text)) return 'unresolved';
+  if (/no answer within|ETIMEDOUT/.test(text)) return 'timeout';
+  return 'failed';
+}
+
 export const views = {
   order: {
     fields: [
@@ -229,15 +279,38 @@ export const views = {
       ['Created', (r, f) => f.date(r.created_at)],
     ],
   },
+  // `webhooks deliveries`: the sandbox's attempts, newest first. The id is what replay takes: it stays whole.
+  deliveries: {
+    columns: [
+      ...delivery('sent_at'),
+      ['Webhook', (r, f) => f.text(r.webhook)],
+      ['Attempt', (r, f) => f.text(r.replay_of ? `replay of ${r.replay_of}` : r.attempt)],
+      ['Answer', (r, f) => f.text(r.status ?? failure(r.error))],
+      // The wait before the retry this attempt's failure set (README's schedule), or why there is none.
+      ['Retry', (r, f) => (r.next_attempt_at ? after(r.sent_at, r.next_attempt_at, f) : r.deactivated ? 'webhook off' : f.text(null))],
+    ],
+    optional: ['Retry', 'Webhook'],
+  },
+  // `webhooks deliveries --received`: what webhooks listen received, newest first.
+  receivedDeliveries: {
+    columns: [
+      ...delivery('at'),
+      ['Answered', (r, f) => f.text(r.status ?? failure(r.error))],
+      ['Replay', (r, f) => f.text(r.replay_of)],
+    ],
+    optional: ['Replay'],
+  },
   webhooks: {
     columns: [
       id,
       ['Name', (r, f) => f.text(r.name)],
       ['Active', (r, f) => f.bool(r.active)],
       ['Events', (r, f) => f.text(Array.isArray(r.events) ? r.events.join(', ') : r.events)],
-      ['Target', (r, f) => f.text(r.target)],
+      // A URL is one word: broken over lines it cannot be read, so it is shortened as gh does (webhooks get shows it whole).
+      ['Target', (r, f) => f.text(typeof r.target === 'string' ? shortened(r.target, TARGET_WIDTH) : r.target)],
       ['Warnings', (r, f) => f.text(r.warning_count)],
     ],
+    optional: ['Warnings', 'Active'],
   },
 } satisfies Record<string, View>;
 

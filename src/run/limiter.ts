@@ -3,26 +3,19 @@
 // network jitter) after the start `perSecond` requests earlier, as measured when it really began.
 // Spacing alone is not enough: a timer that fires late bunches the next starts together, and the
 // store answers 429. A 429 still pauses everyone at once.
-import { setTimeout as wait } from 'node:timers/promises';
+import { realClock, type Clock } from '../clock.js';
 
 export interface Limiter {
-  /** Waits for this request's turn (nothing to wait for without a limit). */
-  acquire(): Promise<void> | undefined;
+  /** Waits for this request's turn (without a limit, only for a 429's pause). */
+  acquire(): Promise<void>;
   /** Holds every caller back for `ms` (a 429's Retry-After). */
   pause(ms: number): void;
 }
 
-/** The time the limiter reads and waits on; a test gives it a clock it moves by hand. */
-export interface Clock {
-  now(): number;
-  sleep(ms: number): Promise<unknown>;
-}
-
-const realClock: Clock = { now: Date.now, sleep: (ms) => wait(ms) };
-
 /** Jitter between leaving here and arriving at the store that the window allows for. */
 export const MARGIN_MS = 40;
 
+/** `clock`: the time the limiter reads and waits on (a test's moves by hand). */
 export function rateLimiter(perSecond: number, { now, sleep }: Clock = realClock): Limiter {
   const spacing = perSecond > 0 ? 1000 / perSecond : 0;
   const window = Math.max(1, Math.floor(perSecond));
@@ -31,8 +24,7 @@ export function rateLimiter(perSecond: number, { now, sleep }: Clock = realClock
   let next = 0;
   let pausedUntil = 0;
   return {
-    // Without a limit, only a 429's pause holds a request back.
-    acquire: () => (spacing === 0 && now() >= pausedUntil ? undefined : turn()),
+    acquire: turn,
     pause(ms) {
       pausedUntil = Math.max(pausedUntil, now() + ms);
     },

@@ -65,6 +65,8 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   await ctx.output.result(spec.present ? spec.present(shown.data, opts) : shown.data, { view: spec.view });
   // A person sees which fields a partial update sent; the answer shows every field alike.
   if (ctx.format === 'table' && op.method === 'PATCH') await noteChanged(ctx, input.body);
+  const note = spec.note?.(shown.data, opts);
+  if (note) ctx.output.prose(note);
 }
 
 /**

@@ -1,6 +1,6 @@
 // What a single run and a bulk run share: positional arguments (asked for at a terminal when
 // missing) and flags made into validated input, and errors that name the flag or argument at fault.
-import { UsageError, ValidationError } from '../api/errors.js';
+import { dotted, UsageError, ValidationError } from '../api/errors.js';
 import { operation, type ParamKind } from '../api/operations.js';
 import { prepareCallWith, type PreparedCall } from '../api/prepare.js';
 import { paramsSchema } from '../api/validate.js';
@@ -15,9 +15,6 @@ import type { Input, OperationCommand } from './spec.js';
 export interface Checked extends Input {
   call: PreparedCall;
 }
-
-/** Prepares one operation's call from an input (a bulk run keeps one for all its lines). */
-export type Preparer = (input: Input) => PreparedCall;
 
 /** Positional values become path parameters: whole numbers for ids, text otherwise. */
 export function paramsFrom(spec: OperationCommand, positional: string[]): Record<string, unknown> {
@@ -37,13 +34,8 @@ export async function validated(spec: OperationCommand, ctx: Context, input: Inp
   const op = operation(spec.operation);
   const version = ctx.options.apiVersion ?? op.version;
   const schemas = await op.schemas(version);
-  return validatedWith((given) => prepareCallWith(op, version, schemas, given as never), spec, input, opts);
-}
-
-/** The same through a preparer at hand: a bulk run checks thousands of lines without a pause between them. */
-export function validatedWith(prepare: Preparer, spec: OperationCommand, input: Input, opts?: RunFlags): Checked {
   try {
-    return { params: input.params, body: input.body, call: prepare(input) };
+    return { params: input.params, body: input.body, call: prepareCallWith(op, version, schemas, input as never) };
   } catch (error) {
     if (error instanceof ValidationError) throw explain(error, spec, input, opts);
     throw error;
@@ -53,8 +45,8 @@ export function validatedWith(prepare: Preparer, spec: OperationCommand, input: 
 /** Names the flag or argument behind each bad field, with the value as typed and the nearest allowed one. */
 function explain(error: ValidationError, spec: OperationCommand, input: Input, opts: RunFlags = {}) {
   const parts = error.issues.map((issue) => {
-    const [where, field, ...rest] = issue.path.split('.');
-    let label = issue.path;
+    const [where, field, ...rest] = issue.path.map(String);
+    let label = dotted(issue.path);
     let value: unknown;
     let suggestion: string | undefined;
     if (where === 'params' && field) {

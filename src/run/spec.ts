@@ -85,6 +85,8 @@ export interface OperationCommand<Id extends OperationId = OperationId, Flags ex
    * to show, or nothing when the output went elsewhere (a file streamed to stdout).
    */
   settle?(data: unknown, opts: FlagsOf<Flags>, ctx: Context, input: CheckedInput<Id>): Promise<{ data: unknown } | undefined>;
+  /** A line for a person after the result (stderr, none with --quiet): what the change did that the answer does not say, or the next step. */
+  note?(data: unknown, opts: FlagsOf<Flags>): string | undefined;
 }
 
 /** The command as a person types it: `subscriptions cancel`, `fulfillment-orders hold`. */

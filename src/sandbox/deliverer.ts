@@ -3,8 +3,8 @@
 // webhook's warning_count and sets next_check_date; a 410, or a failure after the last retry,
 // switches the webhook off (platform facts, "Webhook deliveries"). Every attempt is kept in the
 // delivery log. Times are the sandbox clock's (clock.ts), so advancing the clock brings retries due.
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { ExchangeError, httpPool, limitsOf } from '../api/http.js';
+import type { ProxySettings } from '../api/proxy.js';
 import { WEBHOOK_SIGNATURE_HEADER } from '../api/webhook-signature.js';
 import { clockNow, isoSeconds } from './clock.js';
 import { recordAttempt } from './delivery-log.js';
@@ -91,7 +91,7 @@ export function createDeliverer(store: StateStore, options: DeliveryOptions = {}
 
   async function attempt({ delivery, target }: { delivery: OutboxDelivery; target: string }) {
     const headers = deliveryHeaders(delivery.body, delivery.signature);
-    const answer = await post(target, headers, delivery.body, timeoutMs, abort.signal);
+    const answer = await post(target, headers, delivery.body, timeoutMs, { signal: abort.signal });
     if (abort.signal.aborted) return;
     attempts++;
     const outcome = await store.transact((state) => record(state, delivery, target, headers, answer, backoffMs), true);
@@ -251,26 +251,35 @@ export function deliveryHeaders(body: string, signature?: string): Record<string
 /** Hosts reserved for documentation and tests never resolve (RFC 2606, 6761): fail without asking DNS. */
 const RESERVED_HOST = /(^|\.)(example|test|invalid)$|(^|\.)example\.(com|net|org)$/i;
 
-/** One POST of a delivery's bytes; never throws: a failure is an answer without a status. */
-export function post(target: string, headers: Record<string, string>, body: string, timeoutMs: number, signal?: AbortSignal): Promise<Answer> {
+/** Most bytes of a receiver's answer read: only its status counts. */
+const ANSWER_BYTES = 64 * 1024;
+
+/**
+ * One POST of a delivery's bytes, through the tool's one HTTP core: the whole answer within
+ * `timeoutMs`, redirects not followed. The sandbox delivers straight to the target, as the
+ * platform does; a replay sent from this machine (`webhooks replay`) goes through its proxy.
+ * Never throws: a failure is an answer without a status.
+ */
+export async function post(
+  target: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  { signal, proxy }: { signal?: AbortSignal; proxy?: ProxySettings } = {},
+): Promise<Answer> {
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   const url = new URL(target);
-  if (RESERVED_HOST.test(url.hostname)) return Promise.resolve({ error: `${url.hostname} is a reserved name that never resolves`, durationMs: 0 });
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve) => {
-    const req = send(url, { method: 'POST', ...(signal ? { signal } : {}), headers });
-    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
-    const done = (answer: Omit<Answer, 'durationMs'>) => {
-      clearTimeout(timer);
-      resolve({ ...answer, durationMs: took() });
-    };
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => done({ status: res.statusCode }));
-      res.on('error', () => done({ status: res.statusCode }));
-    });
-    req.on('error', (error) => done({ error: error.message }));
-    req.end(body);
-  });
+  if (RESERVED_HOST.test(url.hostname)) return { error: `${url.hostname} is a reserved name that never resolves`, durationMs: 0 };
+  const pool = httpPool(limitsOf({ timeoutMs, maxBytes: ANSWER_BYTES }), { proxy });
+  try {
+    const answer = await pool.send({ method: 'POST', url, headers, body, signal });
+    return { status: answer.status, durationMs: took() };
+  } catch (error) {
+    // An answer too long to read is an answer all the same.
+    if (error instanceof ExchangeError && error.code === 'TOO_LARGE') return { status: error.status, durationMs: took() };
+    return { error: pool.describe(error, url).message, durationMs: took() };
+  } finally {
+    await pool.close();
+  }
 }

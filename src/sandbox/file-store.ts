@@ -1,7 +1,8 @@
 // A state store kept in a file, for the embedded `--sandbox` mode: each command reads the state,
 // changes it under an exclusive lock file and writes it back atomically, so concurrent
 // invocations lose no update.
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeAtomically } from '../atomic-write.js';
 import { withLockFile } from '../lock.js';
 import { createSeed } from './seed.js';
 import { STATE_SCHEMA, withNullPrototypes, type SandboxState } from './state.js';
@@ -21,13 +22,9 @@ export function fileStore(path: string): StateStore {
   }
 
   async function save(state: SandboxState): Promise<void> {
-    const temp = `${path}.${process.pid}.tmp`;
     try {
-      await writeFile(temp, JSON.stringify(state), { mode: 0o600 });
-      await rename(temp, path);
+      await writeAtomically(path, JSON.stringify(state));
     } catch (error) {
-      // A full disk (ENOSPC) or a failed rename must not leave a half-written temporary file behind.
-      await unlink(temp).catch(() => {});
       const code = (error as NodeJS.ErrnoException).code;
       const reason = code === 'ENOSPC' ? 'no space left on the device' : (error as Error).message;
       throw new Error(`Cannot save the sandbox state to ${path}: ${reason}; it is kept as it was`, { cause: error });

@@ -8,8 +8,10 @@ export const SANDBOX_PATH = '/sandbox/';
 export const SANDBOX_ROUTES = {
   /** GET: its webhooks with their pending deliveries. */
   webhooks: 'webhooks/',
-  /** GET: its clock; POST {"to"}: moves it forward (`sandbox clock`). */
+  /** GET: its clock and its next change due; POST {"to"}: moves it forward (`sandbox clock`, `webhooks trigger`). */
   clock: 'clock/',
   /** GET: the delivery log; `deliveries/ID` one attempt, `deliveries/ID/replay/` sends it again. */
   deliveries: 'deliveries/',
+  /** POST, with the full-access token: back to the seed data and the seed's moment (`sandbox reset --base-url`). */
+  reset: 'reset/',
 } as const;

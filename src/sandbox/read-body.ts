@@ -1,15 +1,14 @@
 // A request body read whole, up to a limit: past it the sandbox answers 413, as the platform does,
 // without holding more of it in memory.
 import type { IncomingMessage } from 'node:http';
+import { BodyTooLargeError, readCappedBody } from '../capped-body.js';
 import { HttpError } from './http-error.js';
 
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw new HttpError(413, { detail: 'Request body too large.' });
-    chunks.push(chunk);
+  try {
+    return (await readCappedBody(req, maxBytes)).toString('utf8');
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new HttpError(413, { detail: 'Request body too large.' });
+    throw error;
   }
-  return Buffer.concat(chunks).toString('utf8');
 }

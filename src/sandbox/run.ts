@@ -9,14 +9,14 @@ export interface RunSandboxOptions {
   host: string;
   port: number;
   token?: string;
-  scopedToken: Record<string, string[]>;
+  scopedToken?: Record<string, string[]>;
   faults?: string;
   seed?: number;
   exportDelay?: number;
   linkTtl?: number;
   webhookBackoff?: number;
   oauthClientSecret?: string;
-  oauthRedirectUri: string[];
+  oauthRedirectUri?: string[];
 }
 
 export async function runSandbox(options: RunSandboxOptions, output: Pick<Output, 'text' | 'log'>, signal: AbortSignal): Promise<void> {
@@ -51,7 +51,7 @@ export async function runSandbox(options: RunSandboxOptions, output: Pick<Output
       `Sandbox store listening on ${url}`,
       `Token: ${sandbox.token}`,
       `Partner app: client id ${PARTNER_APP.client_id}, client secret ${options.oauthClientSecret === undefined ? DEFAULT_CLIENT_SECRET : 'as given'}`,
-      `  redirect URIs: ${[...REGISTERED_REDIRECT_URIS, ...options.oauthRedirectUri].join(' ')}`,
+      `  redirect URIs: ${[...REGISTERED_REDIRECT_URIS, ...(options.oauthRedirectUri ?? [])].join(' ')}`,
       ...(faults ? [`Faults: ${options.faults} (seed ${faults.seed})`] : []),
       faults?.rate === 0
         ? 'Rate limit: none (--faults rate=0)'

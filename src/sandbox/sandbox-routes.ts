@@ -1,21 +1,22 @@
 // What a sandbox answers and no store does, under /sandbox/: its webhooks with their pending
 // deliveries (`webhooks trigger`), the dashboard's changes no API operation makes (a gateway, the
-// store's details, an app uninstalled: dashboard-changes.ts), its clock (`sandbox clock`), and its
-// delivery log with replays (`webhooks deliveries`, `webhooks replay`). Answering at all is how the
-// CLI tells a sandbox from a real store, which these commands refuse.
+// store's details, an app uninstalled: dashboard-changes.ts), its clock (`sandbox clock`), a reset
+// to the seed, and its delivery log with replays (`webhooks deliveries`, `webhooks replay`).
+// Answering at all is how the CLI tells a sandbox from a real store, which these commands refuse.
+import { redactPassword } from '../api/redaction.js';
 import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, signWebhookBody } from '../api/webhook-signature.js';
 import { clockNow, isoSeconds } from './clock.js';
 import { applyDashboardChange } from './dashboard.js';
 import { DASHBOARD_CHANGES, type DashboardChangeName } from './dashboard-changes.js';
 import { attemptOutcome, deliveryHeaders, DELIVERY_TIMEOUT_MS, post } from './deliverer.js';
-import { DELIVERY_ID, deliveryLog, findAttempt, recordAttempt } from './delivery-log.js';
+import { DELIVERY_ID, DELIVERY_LOG_LIMIT, deliveryLog, findAttempt, recordAttempt } from './delivery-log.js';
 import type { Deliverer } from './deliverer.js';
 import type { Answering } from './api-answer.js';
 import { outbox } from './events.js';
 import { checkDeliveryTarget } from './rules/webhooks.js';
 import { badRequest, HttpError } from './http-error.js';
 import { SANDBOX_PATH, SANDBOX_ROUTES } from './paths.js';
-import { nextOfEachKind, type Scheduler } from './scheduler.js';
+import { nextChangeAt, type Scheduler } from './scheduler.js';
 import type { DeliveryAttempt, SandboxState } from './state.js';
 import type { StateStore } from './store.js';
 
@@ -24,6 +25,8 @@ export interface SandboxParts {
   deliverer: Deliverer;
   scheduler: Scheduler;
   answering: Answering;
+  /** The request came with the sandbox's full-access token (not a scoped or an app's one). */
+  fullAccess: boolean;
   /** Takes back the tokens an app was given when it signed in (the app is uninstalled). */
   revokeApp(clientId: string): void;
 }
@@ -43,16 +46,19 @@ export async function sandboxOnly(method: string, url: URL, raw: string, parts: 
   if (dashboard) return ok(await changeInDashboard(parts, dashboard.name, dashboard.key, jsonBody(raw)));
   if (rest === SANDBOX_ROUTES.clock && method === 'GET') return ok(await store.transact((state) => clockView(state), false));
   if (rest === SANDBOX_ROUTES.clock && method === 'POST') return ok({ ...(await moveClockTo(parts, jsonBody(raw))) });
+  if (rest === SANDBOX_ROUTES.reset && method === 'POST') return ok(await reset(parts));
   if (rest === SANDBOX_ROUTES.deliveries && method === 'GET') {
     const webhook = url.searchParams.get('webhook');
     const event = url.searchParams.get('event');
     const failed = url.searchParams.get('failed') === 'true';
+    const since = deliveriesSince(url.searchParams.get('since'));
+    const limit = deliveriesLimit(url.searchParams.get('limit'));
     const list = await store.transact((state) => deliveryLog(state).slice(), false);
-    return ok({
-      deliveries: list.filter(
-        (d) => (webhook === null || String(d.webhook) === webhook) && (event === null || d.event_type === event) && (!failed || !d.ok),
-      ),
-    });
+    // Newest first: the attempt just made is the one looked for.
+    const matching = list
+      .filter((d) => (webhook === null || String(d.webhook) === webhook) && (event === null || d.event_type === event) && (!failed || !d.ok) && Date.parse(d.sent_at) >= since)
+      .reverse();
+    return ok({ deliveries: matching.slice(0, limit), total: matching.length });
   }
   const inLog = rest.startsWith(SANDBOX_ROUTES.deliveries) ? rest.slice(SANDBOX_ROUTES.deliveries.length) : '';
   const [, deliveryId, action] = /^([^/]{1,40})\/?(replay\/?)?$/.exec(inLog) ?? [];
@@ -69,6 +75,23 @@ export async function sandboxOnly(method: string, url: URL, raw: string, parts: 
   }
   if (deliveryId) throw notFound(`Delivery ${deliveryId}`);
   throw new HttpError(404, { detail: 'Not found.' });
+}
+
+/** `since`: an ISO 8601 date-time of the sandbox's clock; none is the log's start. */
+function deliveriesSince(text: string | null): number {
+  if (text === null) return -Infinity;
+  const at = /^\d{4}-\d\d-\d\dT/.test(text) ? Date.parse(text) : NaN;
+  if (!Number.isFinite(at)) throw new HttpError(400, { since: ['An ISO 8601 date-time, such as 2026-03-01T00:00:00Z.'] });
+  return at;
+}
+
+/** `limit`: how many of the newest attempts, 1 to the log's size; none is all. */
+function deliveriesLimit(text: string | null): number {
+  if (text === null) return DELIVERY_LOG_LIMIT;
+  if (!/^\d{1,4}$/.test(text) || Number(text) < 1 || Number(text) > DELIVERY_LOG_LIMIT) {
+    throw new HttpError(400, { limit: [`A whole number from 1 to ${DELIVERY_LOG_LIMIT}.`] });
+  }
+  return Number(text);
 }
 
 /** Its own "not found" says it is a sandbox too, so the CLI does not take it for a store's. */
@@ -104,9 +127,24 @@ function webhookView(state: SandboxState, id: string) {
   };
 }
 
-/** The time, and the next change of each kind due (a renewal, an export, an abandoned cart). */
+/** The time, and when the next change falls due (a renewal, an export turning available, a cart abandoned; to the ms, or null). */
 function clockView(state: SandboxState) {
-  return { now: isoSeconds(clockNow(state)), next: nextOfEachKind(state).map((change) => ({ ...change, at: isoSeconds(change.at) })) };
+  const next = nextChangeAt(state);
+  return { now: isoSeconds(clockNow(state)), next_change_at: Number.isFinite(next) ? new Date(next).toISOString() : null };
+}
+
+/**
+ * Back to the seed data and the seed's moment, as a new sandbox starts: deliveries in flight
+ * finish first (their outcome would land in the new state otherwise), and what was planned for
+ * the old state is planned again for the new one. Only the full-access token may.
+ */
+async function reset({ store, deliverer, scheduler, fullAccess }: SandboxParts) {
+  if (!fullAccess) throw new HttpError(403, { detail: "Resetting the sandbox needs its full-access token (the one it printed at start), not a scoped one." });
+  await deliverer.settle();
+  await store.reset();
+  await scheduler.catchUp();
+  deliverer.kick();
+  return { reset: true, ...(await store.transact((state) => clockView(state), false)) };
 }
 
 /** `{"to": ISO}`: forward only, so a request sent twice moves the clock once. */
@@ -129,8 +167,9 @@ function dashboardRoute(method: string, rest: string): { name: DashboardChangeNa
   return undefined;
 }
 
-/** A change made as the store's dashboard makes it; its deliveries go out once it is saved. */
-async function changeInDashboard({ store, deliverer, answering, revokeApp }: SandboxParts, name: DashboardChangeName, key: string, body: Record<string, unknown>) {
+/** A change made as the store's owner makes it in the dashboard (so only with the full-access token); its deliveries go out once it is saved. */
+async function changeInDashboard({ store, deliverer, answering, revokeApp, fullAccess }: SandboxParts, name: DashboardChangeName, key: string, body: Record<string, unknown>) {
+  if (!fullAccess) throw new HttpError(403, { detail: "The dashboard's changes need the sandbox's full-access token (the one it printed at start), not a scoped one." });
   const answer = await store.transact((state) => applyDashboardChange(state, { answering, revokeApp }, name, key, body), true);
   if (answer.queued > 0) deliverer.kick();
   return { event: answer.event, object: answer.object };
@@ -179,14 +218,14 @@ async function replay(store: StateStore, id: string, request: Record<string, unk
   const answer = await post(planned.target, planned.headers, planned.body, DELIVERY_TIMEOUT_MS);
   return store.transact((state) => {
     const { original } = planned;
-    const attempts = deliveryLog(state).filter((a) => a.event_id === original.event_id && a.webhook === original.webhook).map((a) => a.attempt);
     return recordAttempt(state, {
       event_id: original.event_id,
       event_type: original.event_type,
       webhook: original.webhook,
-      attempt: Math.max(original.attempt, ...attempts) + 1,
+      attempt: original.attempt,
       replay_of: original.id,
-      target: planned.target,
+      // The log keeps where it went, not a password the URL held.
+      target: redactPassword(planned.target),
       headers: planned.headers,
       body: planned.body,
       ...attemptOutcome(clockNow(state), answer),

@@ -7,6 +7,7 @@
 import { clockNow, isoSeconds, moveClock } from './clock.js';
 import type { Deliverer } from './deliverer.js';
 import type { Answering } from './api-answer.js';
+import { deliveryLog } from './delivery-log.js';
 import { emitAbout } from './events.js';
 import { markAvailable } from './exports.js';
 import type { Rec } from './kinds.js';
@@ -27,32 +28,29 @@ export interface ClockMove {
   carts: { id: number; at: string }[];
   /** Delivery attempts made on the way (first tries and retries). */
   delivery_attempts: number;
+  /** Webhooks an attempt on the way switched off (a 410, or the last retry failing), in time order. */
+  webhooks_switched_off: { webhook: number; at: string; attempt: number; delivery: string; answer: string }[];
 }
 
-export type Change = { at: number; kind: 'renewal'; subscription: number } | { at: number; kind: 'export' | 'cart'; id: number };
+type Change = { at: number; kind: 'renewal'; subscription: number } | { at: number; kind: 'export' | 'cart'; id: number };
 
 /** A bound on changes per catch-up, so a date that does not move on cannot loop forever. */
 const MAX_CHANGES = 10_000;
 /** Node's timers hold at most 2^31-1 ms (some 24.8 days); a later change is re-planned on waking. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** The earliest change due of each kind. */
-export function nextOfEachKind(state: SandboxState): Change[] {
-  const earliest = new Map<Change['kind'], Change>();
+/** The earliest change due, renewal, export or abandoned cart (none: undefined). */
+function earliestChange(state: SandboxState): Change | undefined {
+  let earliest: Change | undefined;
   const consider = (change: Change) => {
-    if (Number.isFinite(change.at) && change.at < (earliest.get(change.kind)?.at ?? Infinity)) earliest.set(change.kind, change);
+    if (Number.isFinite(change.at) && change.at < (earliest?.at ?? Infinity)) earliest = change;
   };
   for (const subscription of Object.values(state.records.subscriptions)) {
     if (subscription.status === 'active') consider({ at: Date.parse(String(subscription.next_renewal_date ?? '')), kind: 'renewal', subscription: Number(subscription.id) });
   }
   for (const [id, at] of Object.entries(state.exportsReadyAt)) consider({ at, kind: 'export', id: Number(id) });
   for (const cart of Object.values(state.records.carts)) consider({ at: abandonsAt(cart) ?? NaN, kind: 'cart', id: Number(cart.id) });
-  return [...earliest.values()].sort((a, b) => a.at - b.at);
-}
-
-/** The earliest change due, renewal, export or abandoned cart (none: undefined). */
-function earliestChange(state: SandboxState): Change | undefined {
-  return nextOfEachKind(state)[0];
+  return earliest;
 }
 
 /** When an open cart is abandoned: a while after its last change (a submitted or abandoned one never is). */
@@ -143,8 +141,8 @@ export function createScheduler(
   }
 
   async function advance(toMs: number): Promise<ClockMove> {
-    const from = await store.transact((state) => clockNow(state), false);
-    const did: ClockMove = { from: isoSeconds(from), now: '', renewals: [], exports: [], carts: [], delivery_attempts: 0 };
+    const { from, lastDelivery } = await store.transact((state) => ({ from: clockNow(state), lastDelivery: state.lastIds.delivery }), false);
+    const did: ClockMove = { from: isoSeconds(from), now: '', renewals: [], exports: [], carts: [], delivery_attempts: 0, webhooks_switched_off: [] };
     // Deliveries in flight finish first: their outcome decides their retry's time.
     await deliverer.settle();
     for (let steps = 0; steps < MAX_CHANGES; steps++) {
@@ -158,6 +156,12 @@ export function createScheduler(
     }
     const { now, nextChange } = await store.transact((state) => {
       moveClock(state, toMs);
+      // The attempts made on the way have ids above the last one before it.
+      for (const attempt of deliveryLog(state)) {
+        if (!attempt.deactivated || Number(attempt.id.slice(4)) <= (lastDelivery ?? 0)) continue;
+        const answer = attempt.status === null ? (attempt.error ?? 'no answer') : String(attempt.status);
+        did.webhooks_switched_off.push({ webhook: attempt.webhook, at: attempt.sent_at, attempt: attempt.attempt, delivery: attempt.id, answer });
+      }
       return { now: clockNow(state), nextChange: nextChangeAt(state) };
     }, true);
     did.now = isoSeconds(now);

@@ -139,8 +139,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     // How the CLI tells a sandbox from a real store without sending a token there.
     if (url.pathname === SANDBOX_PATH && req.method === 'GET') return send(res, 200, { sandbox: true });
     if (url.pathname.startsWith(SANDBOX_PATH)) {
-      authenticate(tokens, req.headers.authorization);
-      const answer = await sandboxOnly(req.method ?? 'GET', url, await readBody(req, MAX_BODY_BYTES), { store, deliverer, scheduler, answering, revokeApp });
+      const fullAccess = authenticate(tokens, req.headers.authorization) === 'all';
+      const answer = await sandboxOnly(req.method ?? 'GET', url, await readBody(req, MAX_BODY_BYTES), { store, deliverer, scheduler, answering, fullAccess, revokeApp });
       return send(res, answer.status, answer.body);
     }
     return api(req, res, url);

@@ -26,7 +26,10 @@ export interface DeliveryAttempt {
   event_id: string;
   event_type: string;
   webhook: number;
-  /** 1 for the first try, 2 for the first retry, …; a replay counts on from the delivery it replays. */
+  /**
+   * 1 for the first try, 2 for the first retry, …: the platform's tries only. A replay is none of
+   * them: it keeps the number of the attempt it sent again, and `replay_of` marks it.
+   */
   attempt: number;
   /** The attempt this one sent again (`webhooks replay`). */
   replay_of?: string;

@@ -2,8 +2,11 @@
 // page of the store's webhooks, prints the plan, asks before deleting, then carries the plan out
 // one request at a time, stopping at the first failure. Every run plans afresh from the store, so
 // a run cut short is completed by the next, and a run with nothing to do changes nothing.
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import type { StoreClient } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
+import { ApiError, StoreAdminError } from '../api/errors.js';
 import { operation, type OperationId } from '../api/operations.js';
 import { rateLimiter } from '../run/limiter.js';
 import { addHint } from '../run/auth-hint.js';
@@ -12,17 +15,26 @@ import { recordChange } from '../run/record-change.js';
 import type { Context } from '../context.js';
 import { DEFAULTS } from '../defaults.js';
 import { addSummary, markdownCode, setOutputs } from '../output/github-actions.js';
-import { readDeclaredWebhooks } from './declared.js';
-import { listAllWebhooks } from './list.js';
+import { configDir } from '../config/paths.js';
+import { holdLock, type HeldLock } from '../lock.js';
+import { readDeclaredWebhooks, type DeclaredWebhook } from './declared.js';
+import { isWebhookId, listAllWebhooks } from './list.js';
+import { quotedName } from './look-alike.js';
+import { quotedExcerpt } from '../printable.js';
 import type { ApplyResult, StepResult } from './apply-result.js';
 import { planWebhooks, type Action, type Step } from './plan.js';
-import { outcomeText, planText, SECRETS_NOTE } from './plan-text.js';
+import { outcomeText, planPainter, planText, SECRETS_NOTE } from './plan-text.js';
+import type { Painter } from '../output/output.js';
 
 export interface ApplyOptions {
   file: string;
   prune: boolean;
   rotateSecrets: boolean;
   allowUnknownEvent: boolean;
+  /** The variables the file may read secrets from (--secret-env). */
+  secretEnv: readonly string[];
+  /** The folder its secret files are read from (--secret-root). */
+  secretRoot?: string;
 }
 
 const OPERATION: Record<Exclude<Action, 'unchanged'>, OperationId> = {
@@ -33,7 +45,6 @@ const OPERATION: Record<Exclude<Action, 'unchanged'>, OperationId> = {
 
 const COUNTED = { create: 'created', update: 'updated', delete: 'deleted', unchanged: 'unchanged' } as const;
 
-
 /** Carries out the plan and prints it; the result is also returned (a CI integration reads its counts). */
 export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promise<ApplyResult> {
   const dryRun = !!ctx.options.dryRun;
@@ -41,10 +52,22 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
   if (options.prune && !dryRun && !ctx.options.yes && !ctx.interactive) {
     await confirm(ctx, 'Delete the webhooks the file does not declare (--prune)?');
   }
-  const declared = await readDeclaredWebhooks(options.file, ctx.io, { allowUnknownEvent: options.allowUnknownEvent });
+  const declared = await readDeclaredWebhooks(options.file, ctx.io, options);
   const client = await ctx.client();
-  // The platform allows 4 requests a second per token; a long plan keeps under it.
-  const limiter = rateLimiter(DEFAULTS.rate);
+  // Two runs for one store at once would each create what the store lacks: the second is refused,
+  // naming the first, and plans afresh from the store when run again.
+  const lock = dryRun ? undefined : await lockStore(ctx, client.baseUrl);
+  try {
+    return await carryOut(ctx, options, declared, client);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function carryOut(ctx: Context, options: ApplyOptions, declared: DeclaredWebhook[], client: StoreClient): Promise<ApplyResult> {
+  const dryRun = !!ctx.options.dryRun;
+  // The platform allows 4 requests a second per token; a long plan keeps under it (on the run's clock).
+  const limiter = rateLimiter(DEFAULTS.rate, ctx.clock);
   const store = await readStore(client, ctx, () => limiter.acquire());
   const steps = planWebhooks(declared, store, options);
   const results: StepResult[] = steps.map(({ action, name, id, changes }) => ({
@@ -66,8 +89,8 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
     ...(secretsUnseen ? { secrets: SECRETS_NOTE } : {}),
   };
   // A person reads the plan on stdout; with JSON there, the plan goes to stderr for the log.
-  const show = (text: string) => (ctx.format === 'table' ? ctx.output.text(text) : ctx.options.quiet ? undefined : ctx.output.log(text));
-  show(planText(result, ctx.color > 0));
+  const show = (text: string, paint?: Painter) => (ctx.format === 'table' ? ctx.output.text(text, paint) : ctx.options.quiet ? undefined : ctx.output.log(text, paint));
+  show(planText(result), planPainter);
   if (dryRun || steps.every((step) => step.action === 'unchanged')) {
     if (!dryRun) result.result = 'no changes';
     await finish(ctx, result, show, dryRun ? results : []);
@@ -75,7 +98,7 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
   }
   const deletes = steps.filter((step) => step.action === 'delete');
   if (deletes.length > 0 && !ctx.options.yes) {
-    const which = deletes.map((step) => `${step.id}${step.name ? ` ${JSON.stringify(step.name)}` : ''}`).join(', ');
+    const which = deletes.map((step) => `${step.id}${step.name ? ` ${quotedName(step.name)}` : ''}`).join(', ');
     await confirm(ctx, `Delete ${deletes.length} webhook${deletes.length > 1 ? 's' : ''} the file does not declare (${which})? This cannot be undone.`);
   }
   let failure: unknown;
@@ -83,10 +106,20 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
     if (step.action === 'unchanged') continue;
     const shown = results[index]!;
     try {
+      // A run elsewhere (another machine, a person) may have made it since the plan was read.
+      if (step.action === 'create') await checkStillMissing(client, step, ctx, () => limiter.acquire());
       await limiter.acquire();
       const answer = await send(client, step, ctx);
-      if (step.action === 'create') shown.id = (answer as { id?: number } | undefined)?.id ?? null;
       shown.status = 'done';
+      if (step.action === 'create') {
+        const id = (answer as { id?: unknown } | undefined)?.id;
+        if (!isWebhookId(id)) {
+          // Made, but the tool cannot name it: the rest of the plan waits for a run that can.
+          failure = new StoreAdminError(`Created ${quotedName(step.name ?? '')}, but the store answered ${shownId(id)} for it, which is not a webhook id (a positive whole number); the rest of the plan was not run`);
+          break;
+        }
+        shown.id = id;
+      }
       show(`${doneLine(shown)}\n`);
     } catch (error) {
       shown.status = 'failed';
@@ -109,13 +142,42 @@ export async function applyWebhooks(ctx: Context, options: ApplyOptions): Promis
 }
 
 async function readStore(client: StoreClient, ctx: Context, turn: () => Promise<void> | undefined) {
+  let store;
   try {
-    return await listAllWebhooks(client, {}, ctx.signal, turn);
+    store = await listAllWebhooks(client, {}, ctx.signal, turn);
   } catch (error) {
     if (error instanceof ApiError) addHint(error, operation('webhooksList'), await ctx.grant());
     throw error;
   }
+  // An id is sent back in a path and printed: one of another type is not used for either.
+  const odd = store.find((webhook) => !isWebhookId(webhook.id));
+  if (odd) throw new StoreAdminError(`The store listed a webhook whose id is ${shownId(odd.id)}, not a positive whole number; nothing was changed`);
+  return store;
 }
+
+/** Refuses to create a webhook the store has come to hold since the plan was made. */
+async function checkStillMissing(client: StoreClient, step: Step, ctx: Context, turn: () => Promise<void> | undefined): Promise<void> {
+  const name = step.name ?? '';
+  const found = (await listAllWebhooks(client, { name }, ctx.signal, turn)).find((webhook) => webhook.name === name);
+  if (found) {
+    throw new StoreAdminError(`The store has a webhook named ${quotedName(name)} (id ${shownId(found.id)}) that it did not have when the plan was made: another run is changing this store's webhooks; not creating it twice`);
+  }
+}
+
+/** The lock of this machine's applies to one store, in the config dir; the holder is named when refused. */
+async function lockStore(ctx: Context, store: string): Promise<HeldLock> {
+  const dir = join(configDir(ctx.io.env), 'locks');
+  const path = join(dir, `webhooks-apply-${createHash('sha256').update(store).digest('hex').slice(0, 16)}.lock`);
+  return holdLock(path, (holder) =>
+    new StoreAdminError(`Another webhooks apply for ${store} is running (process ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`}, since ${holder.at}); nothing was sent`, {
+      hint: 'Let it finish, then run this again: it plans afresh from the store',
+    }),
+  );
+}
+
+
+/** A value the store gave as an id, as it may be shown: JSON, cut short. */
+const shownId = (id: unknown) => (id === undefined ? 'no id' : quotedExcerpt(id));
 
 /** One step's request, recorded in the history like any change. */
 async function send(client: StoreClient, step: Step, ctx: Context): Promise<unknown> {
@@ -152,6 +214,6 @@ function reportToActions(ctx: Context, { counts, result, file }: ApplyResult): v
 }
 
 function doneLine(step: StepResult): string {
-  const what = `${step.name ? JSON.stringify(step.name) : 'unnamed webhook'} (id ${step.id ?? '?'})`;
+  const what = `${step.name ? quotedName(step.name) : 'unnamed webhook'} (id ${step.id ?? '?'})`;
   return { create: `Created ${what}.`, update: `Updated ${what}.`, delete: `Deleted ${what}.`, unchanged: '' }[step.action];
 }

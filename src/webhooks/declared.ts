@@ -2,16 +2,17 @@
 // create` checks it, with event names checked too), and its secrets resolved from where the file
 // names them. Every problem is reported with its place in the file (`webhooks[2].target: …`)
 // before anything is sent.
-import { readFile } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
+import { repeatedKeys } from '../api/json-keys.js';
 import { create } from '../api/schemas/webhooks.js';
-import { configDir } from '../config/paths.js';
 import { toFieldIssues } from '../api/validate.js';
 import { textFrom } from '../fields/values.js';
 import type { IO } from '../io.js';
 import { unknownEvent } from './event-names.js';
+import { lookAlike, quotedName } from './look-alike.js';
+import { secretReader } from './secret-sources.js';
 
 /** A webhook as the file declares it, its defaults filled in and its secret read. */
 export interface DeclaredWebhook {
@@ -44,13 +45,17 @@ const file = z.strictObject({ webhooks: z.array(entry) });
 
 type Entry = z.output<typeof entry>;
 
-/** `webhooks.2.target` → `webhooks[2].target`. */
-function placeOf(path: string): string {
-  return path.split('.').reduce((place, part) => (/^\d+$/.test(part) ? `${place}[${part}]` : place ? `${place}.${part}` : part), '');
+/** `['webhooks', 2, 'target']` → `webhooks[2].target`. */
+function placeOf(path: readonly (string | number)[]): string {
+  return path.reduce<string>((place, part) => (typeof part === 'number' ? `${place}[${part}]` : place ? `${place}.${part}` : part), '');
 }
 
 export interface ReadOptions {
   allowUnknownEvent: boolean;
+  /** The variables a `{"env": …}` secret may name (--secret-env). */
+  secretEnv: readonly string[];
+  /** The folder `{"file": …}` secrets are read from (--secret-root); else the webhooks file's. */
+  secretRoot?: string;
 }
 
 /** Reads FILE (or - for standard input) and checks all of it; throws one UsageError listing every problem. */
@@ -64,18 +69,27 @@ export async function readDeclaredWebhooks(path: string, io: IO, options: ReadOp
     throw new UsageError(`${shown}: not valid JSON (${(error as Error).message})`);
   }
   const parsed = file.safeParse(json);
+  // A key given twice keeps only its last value, so one of them would be lost without a word.
+  const repeated = repeatedKeys(text).map((place) => `${place}: given twice; JSON keeps only the last, so write it once`);
   // Names and events are checked even when other fields are wrong: one run reports everything.
   const problems = [
+    ...repeated,
     ...(parsed.success ? [] : toFieldIssues('', parsed.error.issues, json).map((issue) => `${placeOf(issue.path) || '(file)'}: ${issue.message}`)),
     ...namesAndEvents(json, options),
   ];
-  if (!parsed.success) throw new UsageError(`${shown}: ${problems.join('; ')}`, { hint: FILE_HINT });
-  // Secret files are named relative to the webhooks file.
+  if (!parsed.success || repeated.length > 0) throw new UsageError(`${shown}: ${problems.join('; ')}`, { hint: FILE_HINT });
+  // Secret files are named relative to the webhooks file, and read from its folder unless told otherwise.
   const base = path === '-' ? process.cwd() : dirname(resolve(path));
+  const secrets = secretReader(io, {
+    base,
+    root: options.secretRoot === undefined ? base : resolve(options.secretRoot),
+    rootNamed: options.secretRoot !== undefined,
+    allowedEnv: options.secretEnv,
+  });
   const declared: DeclaredWebhook[] = [];
   for (const [index, webhook] of parsed.data.webhooks.entries()) {
     const place = `webhooks[${index}]`;
-    const secret = await secretOf(webhook, `${place}.secret`, base, io, problems);
+    const secret = await secretOf(webhook, `${place}.secret`, secrets, io, problems);
     declared.push({
       name: webhook.name,
       events: webhook.events,
@@ -99,8 +113,11 @@ function namesAndEvents(json: unknown, options: ReadOptions): string[] {
     const { name, events } = (webhook ?? {}) as { name?: unknown; events?: unknown };
     if (typeof name === 'string') {
       const earlier = firstOf.get(name);
-      if (earlier !== undefined) problems.push(`webhooks[${index}].name: ${JSON.stringify(name)} is declared twice (also webhooks[${earlier}])`);
+      if (earlier !== undefined) problems.push(`webhooks[${index}].name: ${quotedName(name)} is declared twice (also webhooks[${earlier}])`);
       else firstOf.set(name, index);
+      // Matched by name, a look-alike would replace the webhook it imitates.
+      const looks = lookAlike(name);
+      if (looks) problems.push(`webhooks[${index}].name: ${quotedName(name)} ${looks}, so it reads as another name`);
     }
     if (options.allowUnknownEvent || !Array.isArray(events)) continue;
     for (const [at, event] of events.entries()) {
@@ -111,13 +128,14 @@ function namesAndEvents(json: unknown, options: ReadOptions): string[] {
   return problems;
 }
 
-const FILE_HINT = 'Nothing was sent. The file holds {"webhooks": [{"name", "events", "target", "active"?, "api_version"?, "secret"?: {"env": "VAR"} or {"file": "path"}}]}';
+const FILE_HINT =
+  'Nothing was sent. The file holds {"webhooks": [{"name", "events", "target", "active"?, "api_version"?, "secret"?: {"env": "VAR"} (with --secret-env VAR) or {"file": "path"} (inside its folder)}]}';
 
 /** A secret named by the file: an environment variable or a file, never the secret itself. */
 async function secretOf(
   webhook: Entry,
   place: string,
-  base: string,
+  secrets: ReturnType<typeof secretReader>,
   io: IO,
   problems: string[],
 ): Promise<Pick<DeclaredWebhook, 'secret' | 'secretSource'>> {
@@ -133,35 +151,12 @@ async function secretOf(
     problems.push(`${place}: must be {"env": "VAR"} or {"file": "path"}`);
     return {};
   }
-  if (keys[0] === 'env') {
-    // The tool's own settings hold its token and the app's secret: a file in a repository must
-    // not be able to lift them into the store, where anyone with webhooks:read may read them back.
-    if (value.startsWith('STORE_ADMIN_')) {
-      problems.push(`${place}.env: ${value} is one of store-admin's own settings, not a webhook secret`);
-      return {};
-    }
-    const secret = io.env[value];
-    if (!secret?.trim()) {
-      problems.push(`${place}.env: ${value} is not set${secret === undefined ? '' : ' (it is empty)'}`);
-      return {};
-    }
-    io.protect?.(secret);
-    return { secret, secretSource: `env ${value}` };
-  }
-  const file = resolve(base, value);
-  const config = configDir(io.env);
-  if (file === config || file.startsWith(`${config}${sep}`)) {
-    problems.push(`${place}.file: ${value} is in store-admin's config directory, which holds its tokens, not a webhook secret`);
+  const kind = keys[0];
+  const read = kind === 'env' ? await secrets.env(value) : await secrets.file(value);
+  if (read.problem !== undefined) {
+    problems.push(`${place}.${kind}: ${read.problem}`);
     return {};
   }
-  try {
-    const secret = (await readFile(file, 'utf8')).replace(/\r?\n$/, '');
-    if (!secret.trim()) throw new Error('it is empty');
-    io.protect?.(secret);
-    return { secret, secretSource: `file ${value}` };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    problems.push(`${place}.file: cannot read ${value} (${code ?? (error as Error).message})`);
-    return {};
-  }
+  io.protect?.(read.secret);
+  return { secret: read.secret, secretSource: `${kind} ${value}` };
 }

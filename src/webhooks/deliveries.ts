@@ -8,11 +8,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StoreAdminError, UsageError } from '../api/errors.js';
+import { proxyFromEnv } from '../api/proxy.js';
+import { redactPassword } from '../api/redaction.js';
 import type { Context } from '../context.js';
+import { childEnv } from '../io.js';
 import { printable } from '../printable.js';
 import { SANDBOX_ROUTES } from '../sandbox/paths.js';
 import type { DeliveryAttempt } from '../sandbox/state.js';
-import { appendReceived, newReceivedId, readReceived, RECEIVED_ID, type ReceivedDelivery } from './received-log.js';
+import { appendReceived, CREDENTIAL_HEADERS, newReceivedId, readReceived, RECEIVED_ID, type ReceivedDelivery } from './received-log.js';
 import { sandboxRead, sandboxWrite } from './sandbox-admin.js';
 import { signWebhookBody, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../api/webhook-signature.js';
 
@@ -21,40 +24,45 @@ export interface ListOptions {
   event?: string;
   failed?: boolean;
   received?: boolean;
+  /** The newest this many. */
+  limit: number;
+  /** Only those of the last this many ms: of the sandbox's clock for its attempts, of this machine's for the listen log. */
+  since?: number;
 }
 
 type SignatureCheck = { signed: boolean; checked?: boolean; valid?: boolean; matched?: string | null; reason?: string };
 type ShownAttempt = DeliveryAttempt & { signature_check: SignatureCheck };
 
+/** Lists delivery attempts or received deliveries, newest first, the newest `limit` of them. */
 export async function listDeliveries(ctx: Context, options: ListOptions): Promise<void> {
   if (options.webhook !== undefined && !/^\d{1,9}$/.test(options.webhook)) throw new UsageError(`--webhook takes a webhook id, a whole number (got "${options.webhook}")`);
   if (options.received) {
     if (options.webhook !== undefined) throw new UsageError('--webhook does not apply to --received: the listen log knows no webhook ids');
-    const entries = readReceived(ctx.io.env).filter(
-      (e) => (options.event === undefined || e.event_type === options.event) && (!options.failed || !answeredOk(e.status)),
-    );
-    if (ctx.format !== 'table') return ctx.output.result(entries);
-    if (entries.length === 0) return ctx.output.prose('webhooks listen has received nothing that matches.');
-    return ctx.output.result(entries.map((e) => ({ id: e.id, at: e.at, event: e.event_type ?? '-', event_id: e.event_id ?? '-', answered: e.status ?? e.error ?? '-', replay_of: e.replay_of ?? '' })));
+    const after = options.since === undefined ? -Infinity : Date.now() - options.since;
+    const entries = readReceived(ctx.io.env)
+      .filter((e) => (options.event === undefined || e.event_type === options.event) && (!options.failed || !answeredOk(e.status)) && Date.parse(e.at) >= after)
+      .reverse();
+    return listed(ctx, entries.slice(0, options.limit), entries.length, 'receivedDeliveries', 'webhooks listen has received nothing that matches.');
   }
-  const query: Record<string, string> = {};
+  const client = await ctx.client();
+  const query: Record<string, string> = { limit: String(options.limit) };
   if (options.webhook !== undefined) query.webhook = options.webhook;
   if (options.event !== undefined) query.event = options.event;
   if (options.failed) query.failed = 'true';
-  const { deliveries } = await sandboxRead<{ deliveries: DeliveryAttempt[] }>(await ctx.client(), 'webhooks deliveries', SANDBOX_ROUTES.deliveries, query);
-  if (ctx.format !== 'table') return ctx.output.result(deliveries);
-  if (deliveries.length === 0) return ctx.output.prose('No delivery attempts match (webhooks deliveries --received lists what webhooks listen received).');
-  return ctx.output.result(
-    deliveries.map((d) => ({
-      id: d.id,
-      sent_at: d.sent_at,
-      webhook: d.webhook,
-      event: d.event_type,
-      attempt: d.replay_of ? `${d.attempt} (replay of ${d.replay_of})` : d.attempt,
-      answer: d.status ?? d.error ?? '-',
-      next_attempt: d.next_attempt_at ?? (d.deactivated ? 'webhook switched off' : ''),
-    })),
-  );
+  if (options.since !== undefined) {
+    // The attempts are dated by the sandbox's clock, which may be days ahead of this machine's.
+    const { now } = await sandboxRead<{ now: string }>(client, 'webhooks deliveries', SANDBOX_ROUTES.clock);
+    query.since = new Date(Date.parse(now) - options.since).toISOString();
+  }
+  const { deliveries, total } = await sandboxRead<{ deliveries: DeliveryAttempt[]; total?: number }>(client, 'webhooks deliveries', SANDBOX_ROUTES.deliveries, query);
+  return listed(ctx, deliveries, total ?? deliveries.length, 'deliveries', 'No delivery attempts match (webhooks deliveries --received lists what webhooks listen received).');
+}
+
+/** The list as the run asks; a person is told when none match, and when older ones were left out. */
+async function listed(ctx: Context, shown: unknown[], total: number, view: 'deliveries' | 'receivedDeliveries', none: string): Promise<void> {
+  if (ctx.format === 'table' && shown.length === 0) return ctx.output.prose(none);
+  await ctx.output.result(shown, { view });
+  if (total > shown.length) ctx.output.prose(`The newest ${shown.length} of ${total} are shown; --limit ${total} shows them all.`);
 }
 
 export async function showDelivery(ctx: Context, id: string, secret?: string): Promise<void> {
@@ -75,7 +83,7 @@ export async function showDelivery(ctx: Context, id: string, secret?: string): P
   const { delivery } = await sandboxRead<{ delivery: ShownAttempt }>(await ctx.client(), 'webhooks deliveries show', `${SANDBOX_ROUTES.deliveries}${id}`);
   await ctx.output.result(delivery, {
     text: (delivery) => describe([
-      [`Delivery ${id}`, `${delivery.event_type} ${delivery.event_id} to webhook ${delivery.webhook}, attempt ${delivery.attempt}${delivery.replay_of ? `, a replay of ${delivery.replay_of}` : ''}`],
+      [`Delivery ${id}`, `${delivery.event_type} ${delivery.event_id} to webhook ${delivery.webhook}, ${delivery.replay_of ? `a replay of ${delivery.replay_of} (attempt ${delivery.attempt})` : `attempt ${delivery.attempt}`}`],
       ['Sent', `${delivery.sent_at} to ${delivery.target}`],
       ['Answer', delivery.status === null ? `none: ${delivery.error ?? 'no answer'}` : `${delivery.status} after ${delivery.duration_ms} ms`],
       ['Next attempt', delivery.next_attempt_at ?? (delivery.deactivated ? 'none: this attempt switched the webhook off' : 'none')],
@@ -125,7 +133,8 @@ async function replayReceived(ctx: Context, id: string, options: ReplayOptions):
     });
   }
   let body = entry.body;
-  const headers = Object.fromEntries(Object.entries(entry.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+  // Someone else's credentials, had an older listen kept them, are not sent on.
+  const headers = Object.fromEntries(Object.entries(entry.headers).filter(([name]) => !HOP_BY_HOP.has(name) && !CREDENTIAL_HEADERS.has(name)));
   if (options.edit) {
     const edited = await editedBody(ctx, body);
     if (edited !== body) {
@@ -136,7 +145,7 @@ async function replayReceived(ctx: Context, id: string, options: ReplayOptions):
   headers['content-length'] = String(Buffer.byteLength(body));
   const target = options.to?.href ?? entry.url;
   const { post, DELIVERY_TIMEOUT_MS } = await import('../sandbox/deliverer.js');
-  const answer = await post(target, headers, body, DELIVERY_TIMEOUT_MS, ctx.signal);
+  const answer = await post(target, headers, body, DELIVERY_TIMEOUT_MS, { signal: ctx.signal, proxy: proxyFromEnv(ctx.io.env) });
   const replay: ReceivedDelivery = {
     id: newReceivedId(),
     at: new Date().toISOString(),
@@ -147,7 +156,8 @@ async function replayReceived(ctx: Context, id: string, options: ReplayOptions):
     event_id: entry.event_id,
     status: answer.status ?? null,
     replay_of: id,
-    sent_to: target,
+    // Where it went, without a password the URL may hold.
+    sent_to: redactPassword(target),
     ...(answer.error ? { error: answer.error } : {}),
   };
   await appendReceived(ctx.io.env, replay);
@@ -175,7 +185,7 @@ async function editedBody(ctx: Context, body: string): Promise<string> {
     writeFileSync(file, shown, { mode: 0o600 });
     // The editor is a command line, as git runs it: `code --wait` and `vim -n` work.
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn('/bin/sh', ['-c', `${editor} "$1"`, 'editor', file], { stdio: 'inherit', env: ctx.io.env });
+      const child = spawn('/bin/sh', ['-c', `${editor} "$1"`, 'editor', file], { stdio: 'inherit', env: childEnv(ctx.io.env) });
       child.on('error', reject);
       child.on('close', resolve);
     });

@@ -32,6 +32,9 @@ type Query = OperationQuery;
 /** More pages than any store has webhooks: a store whose links loop is stopped here. */
 const MAX_PAGES = 1000;
 
+/** A webhook id the tool may send back in a path, print and name a file by: a positive whole number. */
+export const isWebhookId = (id: unknown): id is number => Number.isSafeInteger(id) && (id as number) > 0;
+
 /** The cursor in a page's `next` (or `previous`) link; undefined for the last page. */
 export function cursorOf(link: unknown): string | undefined {
   if (link === null || link === undefined) return undefined;

@@ -5,9 +5,11 @@
 // this machine, so there it takes the public URL of a tunnel (--public-url). Listing and removing
 // go through the platform's own webhook operations, on a sandbox and a real store alike.
 import { hostname } from 'node:os';
-import { ApiError, UsageError } from '../api/errors.js';
+import { ApiError, StoreAdminError, UsageError } from '../api/errors.js';
 import type { StoreClient } from '../api/client.js';
 import type { Context } from '../context.js';
+import { quotedExcerpt } from '../printable.js';
+import { isWebhookId, listAllWebhooks } from './list.js';
 import { isSandbox } from './sandbox-admin.js';
 
 const TAG = /^store-admin webhooks listen \(pid (\d{1,10}) on (.+)\)$/;
@@ -56,17 +58,22 @@ export async function registerListener(ctx: Context, client: StoreClient, option
   }
   await removeLeftBehind(ctx, client);
   const target = options.publicUrl?.href ?? options.listenUrl;
-  const created = (await client.call('webhooksCreate', { body: { target, events: options.events, name: listenTag(), secret_key: options.secret } })) as { id?: number };
-  const id = created.id!;
+  const created = (await client.call('webhooksCreate', { body: { target, events: options.events, name: listenTag(), secret_key: options.secret } })) as { id?: unknown };
+  const id: unknown = created.id;
+  // The id goes into a path to remove it and names the file its secret is saved in.
+  if (!isWebhookId(id)) {
+    throw new StoreAdminError(`Registered a webhook for the listener, but the store answered ${quotedExcerpt(id)} for its id, which is not a webhook id (a positive whole number)`, {
+      hint: `Remove it in the store's admin: it is named "${listenTag()}"`,
+    });
+  }
   return { id, target, remove: () => removeWebhook(client, id) };
 }
 
 /** Webhooks a listen on this machine registered and could not remove, as it was killed. */
 async function removeLeftBehind(ctx: Context, client: StoreClient): Promise<void> {
-  const { listAllWebhooks } = await import('./list.js');
   for (const hook of await listAllWebhooks(client, {}, ctx.signal)) {
     const pid = leftBehindBy(hook.name);
-    if (pid !== undefined && hook.id != null && (await removeWebhook(client, hook.id))) {
+    if (pid !== undefined && isWebhookId(hook.id) && (await removeWebhook(client, hook.id))) {
       ctx.output.prose(`Removed webhook ${hook.id}, left behind by a listen (pid ${pid}) that stopped without removing it.`);
     }
   }

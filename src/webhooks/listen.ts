@@ -8,14 +8,17 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WEBHOOK_EVENTS } from '../api/enums.js';
+import { BodyTooLargeError, readCappedBody } from '../capped-body.js';
 import { NetworkError } from '../api/errors.js';
+import { httpPool, limitsOf, type Answer, type HttpPool } from '../api/http.js';
+import { proxyFromEnv } from '../api/proxy.js';
+import { DEFAULTS } from '../defaults.js';
 import { configDir } from '../config/paths.js';
 import type { Context } from '../context.js';
-import { appendReceived, newReceivedId } from './received-log.js';
+import { appendReceived, newReceivedId, withoutCredentials } from './received-log.js';
 import type { Registration } from './listen-registration.js';
 import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, type WebhookSignatureCheck } from '../api/webhook-signature.js';
 import { printableLine } from '../printable.js';
@@ -42,135 +45,51 @@ const REMEMBERED_EVENTS = 10_000;
 /** Headers that describe one hop, not the message: a forwarder sets its own. */
 const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-connection']);
 
-interface Forwarded {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
+/** What a running listener knows, shared by the functions below. */
+interface Listener {
+  ctx: Context;
+  options: ListenOptions;
+  /** Only these events are shown and forwarded (all when empty). */
+  only: Set<string>;
+  /** The secret deliveries are checked with (one is generated with --register). */
+  secret?: string;
+  /** Events forwarded (or being forwarded) that the app accepted: a second delivery of one is a replay. */
+  delivered: Set<string>;
+  /** The listener's own address, once it listens: the listen log says where each delivery came in. */
+  address: string;
+  records: RecordSink;
+  /** Hands deliveries on to --forward-to, under the tool's time and size limits; Ctrl-C stops one in flight. */
+  forwarder?: HttpPool;
+  stop: AbortSignal;
 }
 
+type RecordSink = Awaited<ReturnType<Context['output']['records']>>;
+
 export async function listen(ctx: Context, options: ListenOptions, stop: AbortSignal): Promise<void> {
-  const only = new Set(options.events);
-  let secret = options.secret;
-  // Events forwarded (or being forwarded) that the app accepted: a second delivery of one is a replay.
-  const delivered = new Set<string>();
-
-  // The listener's own address, once it listens: the listen log says where each delivery came in.
-  let address = 'http://127.0.0.1/';
-  // A stream of events is NDJSON whether json or ndjson was asked for.
-  const records = await ctx.output.records();
-
+  const listener: Listener = {
+    ctx,
+    options,
+    only: new Set(options.events),
+    secret: options.secret,
+    delivered: new Set(),
+    address: 'http://127.0.0.1/',
+    // A stream of events is NDJSON whether json or ndjson was asked for.
+    records: await ctx.output.records(),
+    forwarder: options.forwardTo && forwarder(ctx),
+    stop,
+  };
   const server = createServer((req, res) => {
-    receive(req, res).catch((error: unknown) => {
+    receive(listener, req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500).end();
       ctx.output.prose(`error while receiving a delivery: ${(error as Error).message}`);
     });
   });
-
-  async function receive(req: IncomingMessage, res: ServerResponse) {
-    const body = await readBody(req, MAX_DELIVERY_BYTES);
-    if (!body) {
-      // Answered, then the connection closed: the rest of the body is never read.
-      res.writeHead(413, { connection: 'close' }).end(() => req.destroy());
-      ctx.output.prose(`refused a POST to ${printableLine(req.url ?? '/')}: its body is larger than ${MAX_DELIVERY_BYTES / 1024 / 1024} MB`);
-      return;
-    }
-    if (req.method !== 'POST') {
-      res.writeHead(405, { allow: 'POST' }).end();
-      ctx.output.prose(`ignored ${req.method} ${req.url}: deliveries are POSTs`);
-      return;
-    }
-    let envelope: Record<string, any>;
-    try {
-      envelope = JSON.parse(body.toString('utf8'));
-    } catch {
-      res.writeHead(400).end();
-      ctx.output.prose(`ignored a POST to ${req.url} whose body is not JSON`);
-      return;
-    }
-    const event = String(envelope?.event_type ?? '?');
-    if (only.size > 0 && !only.has(event)) {
-      res.writeHead(200).end();
-      return keep(req, body, envelope, 200);
-    }
-    const signature = header(req, WEBHOOK_SIGNATURE_HEADER);
-    const check = secret === undefined ? undefined : verifyWebhookSignature(body, signature, secret);
-    const eventId = typeof envelope?.event_id === 'string' ? envelope.event_id : undefined;
-    let outcome = '';
-    if (options.forwardTo && check && !check.valid && !options.forwardUnverified) {
-      res.writeHead(401, { 'content-type': 'application/json' }).end('{"detail":"The signature does not verify."}');
-      outcome = '  → not forwarded (--forward-unverified forwards it)';
-    } else if (options.forwardTo && eventId !== undefined && delivered.has(eventId)) {
-      res.writeHead(409, { 'content-type': 'application/json' }).end('{"detail":"This event was delivered already."}');
-      outcome = '  → not forwarded: this event was delivered already';
-    } else if (options.forwardTo) {
-      if (eventId !== undefined) remember(delivered, eventId);
-      try {
-        const answer = await forward(options.forwardTo, req, body);
-        res.writeHead(answer.status, passOn(answer.headers)).end(answer.body);
-        outcome = `  → ${answer.status} from ${options.forwardTo.href}`;
-        // Refused by the app: the platform sends it again, and that one goes through.
-        if (eventId !== undefined && (answer.status < 200 || answer.status >= 300)) delivered.delete(eventId);
-      } catch (error) {
-        if (eventId !== undefined) delivered.delete(eventId);
-        res.writeHead(502).end();
-        outcome = `  → forwarding failed: ${(error as Error).message}`;
-      }
-    } else {
-      res.writeHead(200).end();
-    }
-    // The event's type and id are the sender's text: shown without control characters.
-    const line = printableLine(`${new Date().toTimeString().slice(0, 8)}  ${event}  ${objectId(envelope.data)}  ${signatureMark(check, signature)}${outcome}`);
-    if (ctx.format !== 'table') {
-      // Each record keeps the headers and the body as received, so `webhooks verify` can check it later.
-      records.write({ received_at: new Date().toISOString(), headers: receivedHeaders(req), body: body.toString('utf8'), event: envelope });
-      ctx.output.prose(line);
-    } else {
-      ctx.output.text(`${line}\n`);
-    }
-    await keep(req, body, envelope, res.statusCode);
-  }
-
-  /** Appends the delivery to the listen log, so it can be looked at and replayed later. */
-  async function keep(req: IncomingMessage, body: Buffer, envelope: Record<string, any>, status: number) {
-    const flat = Object.fromEntries(Object.entries(receivedHeaders(req)).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
-    await appendReceived(ctx.io.env, {
-      id: newReceivedId(),
-      at: new Date().toISOString(),
-      // The path only: an absolute-form request line must not choose where a replay goes.
-      url: `${address}${req.url?.startsWith('/') ? req.url.slice(1) : ''}`,
-      headers: flat,
-      body: body.toString('utf8'),
-      event_type: typeof envelope?.event_type === 'string' ? envelope.event_type : null,
-      event_id: typeof envelope?.event_id === 'string' ? envelope.event_id : null,
-      status,
-    }).catch((error: unknown) => ctx.output.prose(`could not keep the delivery in the listen log: ${(error as Error).message}`));
-  }
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      const reason = error.code === 'EADDRINUSE' ? 'the port is in use (try --port 0)' : error.message;
-      reject(new NetworkError('other', `Cannot listen on 127.0.0.1:${options.port}: ${reason}`));
-    });
-    server.listen(options.port, '127.0.0.1', () => resolve());
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  address = url;
+  const url = await listenOn(server, options.port);
+  listener.address = url;
 
   let registered: Registration | undefined;
   try {
-    if (options.register || options.publicUrl) {
-      const { registerListener } = await import('./listen-registration.js');
-      secret ??= `whsec_${randomBytes(24).toString('hex')}`;
-      const events = options.events.length > 0 ? options.events : [...WEBHOOK_EVENTS];
-      registered = await registerListener(ctx, await ctx.client(), { listenUrl: url, publicUrl: options.publicUrl, events, secret });
-      ctx.output.prose(
-        `Registered webhook ${registered.id} for ${options.events.length > 0 ? events.join(', ') : 'every event'}` +
-          `${options.publicUrl ? ` at ${registered.target}` : ''}, ` +
-          `signed with ${options.secret === undefined ? `a generated secret, ${keepSecret(ctx, registered.id, secret)}` : 'the secret from --secret-file'}.`,
-      );
-      // A store cannot reach 127.0.0.1 here: the tunnel is what carries its deliveries in.
-      if (options.publicUrl) ctx.output.prose(`The store delivers to ${registered.target}: the tunnel must forward it to ${url}.`);
-    }
+    if (options.register || options.publicUrl) registered = await register(listener, url);
     ctx.output.prose(`Listening for webhook deliveries on ${url}${options.forwardTo ? `, forwarding to ${options.forwardTo.href}` : ''} (Ctrl-C to stop)`);
     if (!stop.aborted) await new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }));
   } finally {
@@ -178,10 +97,143 @@ export async function listen(ctx: Context, options: ListenOptions, stop: AbortSi
       server.close(() => resolve());
       server.closeAllConnections();
     });
-    records.end();
+    listener.records.end();
+    await listener.forwarder?.close();
     if (registered && (await registered.remove().catch(() => false))) ctx.output.prose(`Removed webhook ${registered.id}.`);
   }
   ctx.output.prose('Stopped listening.');
+}
+
+/** Opens the server on 127.0.0.1; answers its URL. */
+async function listenOn(server: Server, port: number): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const reason = error.code === 'EADDRINUSE' ? 'the port is in use (try --port 0)' : error.message;
+      reject(new NetworkError('other', `Cannot listen on 127.0.0.1:${port}: ${reason}`));
+    });
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+}
+
+/** --register: a webhook pointing at this listener (or at --public-url), signed with the secret given or one made here. */
+async function register(listener: Listener, url: string): Promise<Registration> {
+  const { ctx, options } = listener;
+  const { registerListener } = await import('./listen-registration.js');
+  const secret = (listener.secret ??= `whsec_${randomBytes(24).toString('hex')}`);
+  const events = options.events.length > 0 ? options.events : [...WEBHOOK_EVENTS];
+  const registered = await registerListener(ctx, await ctx.client(), { listenUrl: url, publicUrl: options.publicUrl, events, secret });
+  ctx.output.prose(
+    `Registered webhook ${registered.id} for ${options.events.length > 0 ? events.join(', ') : 'every event'}` +
+      `${options.publicUrl ? ` at ${registered.target}` : ''}, ` +
+      `signed with ${options.secret === undefined ? `a generated secret, ${keepSecret(ctx, registered.id, secret)}` : 'the secret from --secret-file'}.`,
+  );
+  // A store cannot reach 127.0.0.1 here: the tunnel is what carries its deliveries in.
+  if (options.publicUrl) ctx.output.prose(`The store delivers to ${registered.target}: the tunnel must forward it to ${url}.`);
+  return registered;
+}
+
+async function receive(listener: Listener, req: IncomingMessage, res: ServerResponse) {
+  const { ctx, options, only, secret } = listener;
+  // Only a sender that addresses this listener by name, and no web page: a page the browser
+  // reaches through a rebound name (Host: its own) or posts to from elsewhere (Origin) would
+  // otherwise fill the listen log and, with --forward-to, read the app's answers.
+  const refusal = foreign(req, listener.address, options.publicUrl);
+  if (refusal) {
+    res.writeHead(403, { connection: 'close' }).end(() => req.destroy());
+    ctx.output.prose(`refused a ${printableLine(req.method ?? '?')} to ${printableLine(req.url ?? '/')}: ${refusal}`);
+    return;
+  }
+  const body = await readBody(req, MAX_DELIVERY_BYTES);
+  if (!body) {
+    // Answered, then the connection closed: the rest of the body is never read.
+    res.writeHead(413, { connection: 'close' }).end(() => req.destroy());
+    ctx.output.prose(`refused a POST to ${printableLine(req.url ?? '/')}: its body is larger than ${MAX_DELIVERY_BYTES / 1024 / 1024} MB`);
+    return;
+  }
+  if (req.method !== 'POST') {
+    res.writeHead(405, { allow: 'POST' }).end();
+    ctx.output.prose(`ignored ${req.method} ${req.url}: deliveries are POSTs`);
+    return;
+  }
+  let envelope: Record<string, any>;
+  try {
+    envelope = JSON.parse(body.toString('utf8'));
+  } catch {
+    res.writeHead(400).end();
+    ctx.output.prose(`ignored a POST to ${req.url} whose body is not JSON`);
+    return;
+  }
+  const event = String(envelope?.event_type ?? '?');
+  // The listen log's id, shown with the delivery: what `webhooks replay` and `deliveries show` take.
+  const id = newReceivedId();
+  if (only.size > 0 && !only.has(event)) {
+    res.writeHead(200).end();
+    return keep(listener, id, req, body, envelope, 200);
+  }
+  const signature = header(req, WEBHOOK_SIGNATURE_HEADER);
+  const check = secret === undefined ? undefined : verifyWebhookSignature(body, signature, secret);
+  let outcome = '';
+  if (options.forwardTo) outcome = await handOn(listener, req, res, body, envelope, check);
+  else res.writeHead(200).end();
+  // The event's type and id are the sender's text: shown without control characters.
+  const line = printableLine(`${new Date().toTimeString().slice(0, 8)}  ${event}  ${objectId(envelope.data)}  ${signatureMark(check, signature)}${outcome}  ${id}`);
+  if (ctx.format !== 'table') {
+    // Each record keeps the headers and the body as received, so `webhooks verify` can check it later.
+    listener.records.write({ id, received_at: new Date().toISOString(), headers: withoutCredentials(receivedHeaders(req)), body: body.toString('utf8'), event: envelope });
+    ctx.output.prose(line);
+  } else {
+    ctx.output.text(`${line}\n`);
+  }
+  await keep(listener, id, req, body, envelope, res.statusCode);
+}
+
+/**
+ * --forward-to: the delivery goes to the app unless its signature fails (without
+ * --forward-unverified) or its event was delivered already; the app's answer is the sender's.
+ * Answers what the listen line says of it.
+ */
+async function handOn(listener: Listener, req: IncomingMessage, res: ServerResponse, body: Buffer, envelope: Record<string, any>, check: WebhookSignatureCheck | undefined): Promise<string> {
+  const { options, delivered } = listener;
+  const target = options.forwardTo!;
+  const eventId = typeof envelope?.event_id === 'string' ? envelope.event_id : undefined;
+  if (check && !check.valid && !options.forwardUnverified) {
+    res.writeHead(401, { 'content-type': 'application/json' }).end('{"detail":"The signature does not verify."}');
+    return '  → not forwarded (--forward-unverified forwards it)';
+  }
+  if (eventId !== undefined && delivered.has(eventId)) {
+    res.writeHead(409, { 'content-type': 'application/json' }).end('{"detail":"This event was delivered already."}');
+    return '  → not forwarded: this event was delivered already';
+  }
+  if (eventId !== undefined) remember(delivered, eventId);
+  try {
+    const answer = await forward(listener.forwarder!, target, req, body, listener.stop);
+    res.writeHead(answer.status, passOn(answer.headers)).end(answer.body);
+    // Refused by the app: the platform sends it again, and that one goes through.
+    if (eventId !== undefined && (answer.status < 200 || answer.status >= 300)) delivered.delete(eventId);
+    return `  → ${answer.status} from ${target.href}`;
+  } catch (error) {
+    if (eventId !== undefined) delivered.delete(eventId);
+    res.writeHead(502).end();
+    return `  → forwarding failed: ${(error as Error).message}`;
+  }
+}
+
+/** Appends the delivery to the listen log, so it can be looked at and replayed later. */
+async function keep(listener: Listener, id: string, req: IncomingMessage, body: Buffer, envelope: Record<string, any>, status: number) {
+  const { ctx } = listener;
+  const flat = Object.fromEntries(Object.entries(withoutCredentials(receivedHeaders(req))).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
+  await appendReceived(ctx.io.env, {
+    id,
+    at: new Date().toISOString(),
+    // The path only: an absolute-form request line must not choose where a replay goes.
+    url: `${listener.address}${req.url?.startsWith('/') ? req.url.slice(1) : ''}`,
+    headers: flat,
+    body: body.toString('utf8'),
+    event_type: typeof envelope?.event_type === 'string' ? envelope.event_type : null,
+    event_id: typeof envelope?.event_id === 'string' ? envelope.event_id : null,
+    status,
+  }).catch((error: unknown) => ctx.output.prose(`could not keep the delivery in the listen log: ${(error as Error).message}`));
 }
 
 /**
@@ -201,6 +253,20 @@ function keepSecret(ctx: Context, id: number, secret: string): string {
   } catch (error) {
     return `which could not be saved (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; pass --secret-file to choose it)`;
   }
+}
+
+/**
+ * Why a request did not come from a sender of deliveries, if it did not: its Host names neither
+ * this listener (`listening`) nor the tunnel's public address, or it comes from a web page.
+ */
+function foreign(req: IncomingMessage, listening: string, publicUrl: URL | undefined): string | undefined {
+  const host = (req.headers.host ?? '').toLowerCase();
+  const port = new URL(listening).port;
+  const own = [`127.0.0.1:${port}`, `localhost:${port}`, ...(publicUrl ? [publicUrl.host.toLowerCase()] : [])];
+  if (!own.includes(host)) return `its Host (${printableLine(host) || 'none'}) is not this listener's address`;
+  const origin = req.headers.origin ?? req.headers['sec-fetch-site'];
+  if (origin !== undefined) return `it comes from a web page (${printableLine(String(origin))}), and a store's deliveries never do`;
+  return undefined;
 }
 
 /** Remembers an event id, forgetting the oldest past the bound. */
@@ -253,28 +319,22 @@ function passOn(headers: IncomingHttpHeaders): Record<string, string | string[]>
   return kept;
 }
 
-/** Sends the delivery on as it came: same method, headers (as received, in order) and bytes. */
-function forward(target: URL, req: IncomingMessage, body: Buffer): Promise<Forwarded> {
-  // Headers as a raw list keep their names' case and order; such a list gets no Host of its own.
-  const headers: [string, string][] = [['Host', target.host]];
+/** The HTTP pool deliveries are handed on through: --timeout bounds each, and the app's answer is read up to the same 10 MB. */
+function forwarder(ctx: Context): HttpPool {
+  return httpPool(limitsOf({ timeoutMs: (ctx.options.timeout ?? DEFAULTS.timeoutSeconds) * 1000, maxBytes: MAX_DELIVERY_BYTES }), { proxy: proxyFromEnv(ctx.io.env) });
+}
+
+/** Sends the delivery on as it came: same method, headers (as received: names, case and order) and bytes. */
+async function forward(pool: HttpPool, target: URL, req: IncomingMessage, body: Buffer, signal: AbortSignal): Promise<Answer> {
+  const headers: [string, string][] = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     if (!HOP_BY_HOP.has(req.rawHeaders[i]!.toLowerCase())) headers.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
   }
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const out = send(target, { method: req.method, headers: headers.flat() as unknown as Record<string, string> });
-    out.on('response', (answer) => {
-      readBody(answer, MAX_DELIVERY_BYTES).then((bytes) => {
-        if (bytes) resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body: bytes });
-        else {
-          answer.destroy();
-          reject(new Error(`the app answered with more than ${MAX_DELIVERY_BYTES / 1024 / 1024} MB`));
-        }
-      }, reject);
-    });
-    out.on('error', reject);
-    out.end(body);
-  });
+  try {
+    return await pool.send({ method: req.method ?? 'POST', url: target, headers, body, signal });
+  } catch (error) {
+    throw pool.describe(error, target);
+  }
 }
 
 /**
@@ -282,19 +342,8 @@ function forward(target: URL, req: IncomingMessage, body: Buffer): Promise<Forwa
  * stops, so a sender cannot fill the memory.
  */
 function readBody(message: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  if (Number(message.headers['content-length']) > limit) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const take = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      message.off('data', take);
-      message.pause();
-      resolve(undefined);
-    };
-    message.on('data', take);
-    message.on('end', () => resolve(Buffer.concat(chunks, size)));
-    message.on('error', reject);
+  return readCappedBody(message, limit).catch((error: unknown) => {
+    if (error instanceof BodyTooLargeError) return undefined;
+    throw error;
   });
 }

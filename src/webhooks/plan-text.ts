@@ -2,6 +2,8 @@
 // fields an update changes beneath it, and a last line saying what happened.
 import { printableLine } from '../printable.js';
 import type { ApplyResult, StepResult } from './apply-result.js';
+import type { Painter } from '../output/output.js';
+import { lookAlike, quotedName } from './look-alike.js';
 import type { FieldChange } from './plan.js';
 
 export const SECRETS_NOTE =
@@ -9,12 +11,18 @@ export const SECRETS_NOTE =
 
 const MARKS = { create: '+', update: '~', unchanged: '=', delete: '-' } as const;
 const COLORS = { create: 32, update: 33, unchanged: 2, delete: 31 } as const;
+const ACTIONS = Object.keys(MARKS) as (keyof typeof MARKS)[];
 
-export function planText(result: ApplyResult, color: boolean): string {
-  const paint = (code: number, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
+/** Colours each step's mark and action (`+ create`), the plan's own words: the output adds it once the line is safe. */
+export const planPainter: Painter = (line) => {
+  const action = ACTIONS.find((name) => line.startsWith(`  ${MARKS[name]} ${name.padEnd(9)}`));
+  return action ? { from: 2, to: 2 + 2 + 9, sgr: COLORS[action] } : undefined;
+};
+
+export function planText(result: ApplyResult): string {
   const lines = [`Plan for the webhooks of ${result.file}${result.prune ? ' (with --prune: webhooks it does not declare are deleted)' : ''}:`];
   for (const step of result.plan) {
-    lines.push(`  ${paint(COLORS[step.action], `${MARKS[step.action]} ${step.action.padEnd(9)}`)} ${label(step)}`);
+    lines.push(`  ${MARKS[step.action]} ${step.action.padEnd(9)} ${label(step)}`);
     if (step.action === 'create' || step.action === 'update') {
       for (const change of step.changes) lines.push(`      ${change.field.padEnd(11)} ${changeText(step, change)}`);
     }
@@ -42,8 +50,9 @@ export function outcomeText(result: ApplyResult): string {
 }
 
 function label(step: StepResult): string {
-  const name = step.name === null ? 'unnamed webhook' : JSON.stringify(step.name);
-  return step.id === null ? name : `${name} (id ${step.id})`;
+  const name = step.name === null ? 'unnamed webhook' : quotedName(step.name);
+  const looks = step.name === null ? undefined : lookAlike(step.name);
+  return `${step.id === null ? name : `${name} (id ${step.id})`}${looks ? ` (look-alike: ${looks})` : ''}`;
 }
 
 function changeText(step: StepResult, { field, from, to }: FieldChange): string {

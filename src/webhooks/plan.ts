@@ -3,6 +3,7 @@
 // store webhook whose name the file does not declare is deleted. A plan is computed afresh from
 // the store each run, so a run cut short is completed by the next one.
 import { StoreAdminError } from '../api/errors.js';
+import { redactPassword } from '../api/redaction.js';
 import type { DeclaredWebhook } from './declared.js';
 import type { StoreWebhook } from './list.js';
 
@@ -12,7 +13,7 @@ export type Action = 'create' | 'update' | 'unchanged' | 'delete';
 export interface FieldChange {
   field: 'name' | 'events' | 'target' | 'active' | 'api_version' | 'secret_key';
   from: unknown;
-  /** For secret_key, where the secret comes from (`env VAR`), never the secret. */
+  /** For secret_key, where the secret comes from (`env VAR`), never the secret; a target's password is hidden. */
   to: unknown;
 }
 
@@ -65,7 +66,7 @@ function creation(d: DeclaredWebhook): Step {
   if (d.secret !== undefined) body.secret_key = d.secret;
   const changes: FieldChange[] = [
     { field: 'events', from: null, to: d.events },
-    { field: 'target', from: null, to: d.target },
+    { field: 'target', from: null, to: redactPassword(d.target) },
     { field: 'active', from: null, to: d.active },
   ];
   if (d.api_version !== null) changes.push({ field: 'api_version', from: null, to: d.api_version });
@@ -84,7 +85,7 @@ function compare(d: DeclaredWebhook, found: StoreWebhook, options: PlanOptions):
   // reference allows, names no event).
   const events = (found.events ?? []).filter((event): event is string => event != null);
   if (!sameNames(events, d.events)) set('events', events, d.events);
-  if (found.target !== d.target) set('target', found.target ?? null, d.target);
+  if (found.target !== d.target) set('target', found.target == null ? null : redactPassword(found.target), redactPassword(d.target), d.target);
   if ((found.active ?? true) !== d.active) set('active', found.active ?? null, d.active);
   // A file that names no version leaves the store's alone: it is not managed.
   if (d.api_version !== null && (found.api_version || null) !== d.api_version) set('api_version', found.api_version ?? null, d.api_version);

@@ -5,15 +5,13 @@
 // sandbox's clock moved to when the next open cart is abandoned. --set edits the request that makes
 // the change, the one a user would send, so the payload shows it. Says what it did and which
 // webhooks it reached, and warns when none subscribes.
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError, InterruptedError, StoreAdminError, UsageError } from '../api/errors.js';
+import { ApiError, StoreAdminError, UsageError } from '../api/errors.js';
 import type { StoreClient } from '../api/client.js';
 import type { OperationId } from '../api/operations.js';
 import type { Context } from '../context.js';
 import type { ZodMiniType } from 'zod/mini';
 import { DASHBOARD_CHANGES, dashboardPath, type DashboardChange, type DashboardChangeName } from '../sandbox/dashboard-changes.js';
-import { SANDBOX_ROUTES } from '../sandbox/paths.js';
-import { sandboxRead, sandboxWebhooks, sandboxWrite } from './sandbox-admin.js';
+import { advanceToNextChange, resetCommand, sandboxWebhooks, sandboxWrite } from './sandbox-admin.js';
 
 interface Change {
   /** What the change did, in a sentence. */
@@ -35,30 +33,37 @@ interface Fixture {
   run(client: StoreClient, body: Body, edited: boolean, signal: AbortSignal): Promise<Change>;
 }
 
-// The seeded objects the changes start from: the sandbox seeds them under these ids.
-const ORDER = '10001';
-const CUSTOMER = 1;
-/** The first order's payment, which a dispute is opened on. */
-const TRANSACTION = 501;
-const SUBSCRIPTION = 1;
-/** Order 10001's parcel, which tracking events move on. */
-const FULFILLMENT = 201;
-/** The socks, which subscriptions and products changes start from. */
-const SOCKS = { product: 1004, variant: 2104 };
-const PAYPAL = 2;
-/** The app besides the partner app: uninstalling it leaves the partner app's settings and sign-in alone. */
-const LOYALTY_APP = 'loyalty-points';
-const TICKET = 1;
+/**
+ * The objects of the sandbox's seed data the changes start from, named here as a user would name
+ * them (a test holds them to the seed): the first order, its customer, its payment (a dispute is
+ * opened on it) and its parcel (tracking events move it on), the active subscription, and the
+ * subscriptions tried in turn for a renewal (only an active one renews; the others follow if an
+ * earlier run canceled the first, or changed its status); the socks, which products and
+ * subscriptions changes start from; the PayPal gateway; the app besides the partner app
+ * (uninstalling it leaves the partner app's settings and sign-in alone); the first ticket.
+ */
+export const FIXTURES = {
+  order: '10001',
+  customer: 1,
+  transaction: 501,
+  fulfillment: 201,
+  subscription: 1,
+  renewable: [1, 2, 4],
+  socks: { product: 1004, variant: 2104 },
+  gateway: 2,
+  app: 'loyalty-points',
+  ticket: 1,
+} as const;
+const { order: ORDER, customer: CUSTOMER, transaction: TRANSACTION, fulfillment: FULFILLMENT, subscription: SUBSCRIPTION, renewable: RENEWABLE, socks: SOCKS, gateway: PAYPAL, app: LOYALTY_APP, ticket: TICKET } = FIXTURES;
 
 /** The subscription the changes start from, as the store has it. */
 async function readSubscription(client: StoreClient): Promise<Body> {
-  return (await client.call('subscriptionsRetrieve', { params: { id: SUBSCRIPTION } })) as Body;
+  return (await client.subscriptions.get({ params: { id: SUBSCRIPTION } })) as Body;
 }
 
-/** Only an active subscription renews: the seed's others follow if an earlier run canceled the first, or changed their status. */
-const RENEWABLE = [1, 2, 3, 4];
-
 const NOTE = { message: 'Note added by store-admin webhooks trigger' };
+/** Changes the clock may pass on its way to the moment an export is ready or a cart abandoned (renewals due before it). */
+const MAX_CLOCK_MOVES = 20;
 const NEW_PRODUCT = { title: 'Trail Test Bandana' };
 // The renewal order is made from the subscription: --set changes the subscription first.
 const RENEWAL = { emits: ['order.created', 'transaction.created', 'subscription.updated'], sets: 'subscriptionsPartialUpdate', body: {}, start: readSubscription, run: renewOne } as const;
@@ -89,7 +94,7 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
     sets: 'usersNotesCreate',
     body: NOTE,
     run: async (client, body) => {
-      await client.call('usersNotesCreate', { params: { id: CUSTOMER }, body });
+      await client.customers.addNote({ params: { id: CUSTOMER }, body });
       return { did: `Added a note to customer ${CUSTOMER}`, object_id: CUSTOMER };
     },
   },
@@ -100,17 +105,15 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
     sets: 'exportsCreate',
     body: { type: 'order_list', date_from: '2026-01-01T00:00:00Z', date_to: '2026-01-31T23:59:59Z' },
     run: async (client, body, _edited, signal) => {
-      const created = (await client.call('exportsCreate', { body })) as Record<string, string | number | undefined>;
-      // As on the platform, the event is sent when the export turns available, not when it is created:
-      // a sandbox makes it available within seconds, so two minutes means something is wrong.
-      for (let polls = 0; ; polls++) {
-        if (((await client.call('exportsRetrieve', { params: { id: Number(created.id) } }, { signal })) as { status?: unknown }).status === 'available') break;
-        if (polls === 240) throw new StoreAdminError(`Export ${created.id} was created but did not turn available within 2 minutes, so export.created was not sent`);
-        await sleep(500, undefined, { signal }).catch(() => {
-          throw new InterruptedError(`Interrupted: export ${created.id} was created; export.created is sent when it turns available`);
-        });
+      const created = (await client.exports.create({ body })) as Record<string, string | number | undefined>;
+      const id = Number(created.id);
+      // As on the platform, the event is sent when the export turns available, not when it is
+      // created: the sandbox's clock is moved on to that moment rather than waited for.
+      for (let moves = 0; ((await client.exports.get({ params: { id } }, { signal })) as { status?: unknown }).status !== 'available'; moves++) {
+        const moved = moves < MAX_CLOCK_MOVES ? await advanceToNextChange(client, 'webhooks trigger') : undefined;
+        if (!moved) throw new StoreAdminError(`Export ${created.id} was created but did not turn available, so export.created was not sent`);
       }
-      return { did: `Created export ${created.id} (${created.type}, ${created.date_from} to ${created.date_to}) and waited until it was available`, object_id: created.id ?? '' };
+      return { did: `Created export ${created.id} (${created.type}, ${created.date_from} to ${created.date_to}) and moved the sandbox's clock on to when it turned available`, object_id: created.id ?? '' };
     },
   },
   'fulfillment.created': {
@@ -152,7 +155,7 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
     sets: 'ordersNotesCreate',
     body: NOTE,
     run: async (client, body) => {
-      await client.call('ordersNotesCreate', { params: { number: ORDER }, body });
+      await client.orders.addNote({ params: { number: ORDER }, body });
       return { did: `Added a note to order ${ORDER}`, object_id: ORDER };
     },
   },
@@ -219,7 +222,7 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
     body: { is_test: true },
     start: readSubscription,
     run: async (client, body, edited) => {
-      await client.call('subscriptionsPartialUpdate', { params: { id: SUBSCRIPTION }, body });
+      await client.subscriptions.update({ params: { id: SUBSCRIPTION }, body });
       const did = edited ? `Updated subscription ${SUBSCRIPTION} (${Object.keys(body).join(', ')})` : `Marked subscription ${SUBSCRIPTION} as a test subscription`;
       return { did, object_id: SUBSCRIPTION };
     },
@@ -246,6 +249,9 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
   'transaction.updated': DISPUTE,
 } satisfies Record<string, Fixture>));
 
+/** Every event the command takes: each has its change. */
+export const TRIGGERABLE_EVENTS: readonly string[] = [...TRIGGERS.keys()];
+
 /** The schema of the request a fixture's --set edits, and how a person names that request. */
 async function requestOf(sets: OperationId | DashboardChangeName): Promise<{ schema: ZodMiniType; command: string; hint: string }> {
   if (Object.hasOwn(DASHBOARD_CHANGES, sets)) {
@@ -261,8 +267,8 @@ async function requestOf(sets: OperationId | DashboardChangeName): Promise<{ sch
 /**
  * The fixture's body with each `path=value` of --set applied, checked against the request's own
  * schema: a path the object does not have, or a value the schema refuses, is a UsageError (exit 2)
- * before anything is sent. A value is taken as text, or as JSON (12, true, null) when the schema
- * refuses the text and takes that; a JSON object or list ({…}, […]) is taken as one.
+ * before anything is sent. A value is taken as text, or as JSON (12, true, null, {…}) when the
+ * schema refuses the text and takes that.
  */
 export async function bodyWithSets(event: string, fixture: Fixture, sets: readonly string[], start?: Body): Promise<Body> {
   const body: Body = structuredClone(typeof fixture.body === 'function' ? fixture.body() : (fixture.body ?? {}));
@@ -276,20 +282,17 @@ export async function bodyWithSets(event: string, fixture: Fixture, sets: readon
     if (path.some((part) => !/^[A-Za-z_][\w-]*$/.test(part))) throw new UsageError(`--set takes path=value, such as shipping_price=9.50 or billing_address.line4=Oslo (got "${pair}")`);
     const text = pair.slice(at + 1);
     if (path.length > 2) throw unknownPath(event, request, path.join('.'));
-    if (path.length === 2 && !Object.hasOwn(body, path[0]!)) {
-      const whole = await startOf(schema, path[0]!, start?.[path[0]!]);
-      if (whole) body[path[0]!] = whole;
-    }
+    // The reference takes an object field whole: a dotted path starts from the object as the store has it.
+    if (path.length === 2 && body[path[0]!] === undefined && start?.[path[0]!] && typeof start[path[0]!] === 'object') body[path[0]!] = structuredClone(start[path[0]!]);
     const issuesWith = (value: unknown) => {
       setAt(body, path, value);
       const parsed = schema.safeParse(body);
-      return parsed.success ? [] : toFieldIssues('', parsed.error.issues, body).filter((i) => i.path === path.join('.') || i.path === '' || path.join('.').startsWith(`${i.path}.`));
+      // The issues of the path set, or of an object on the way to it (or of the whole body).
+      return parsed.success ? [] : toFieldIssues('', parsed.error.issues, body).filter((i) => i.path.length <= path.length && i.path.every((key, n) => key === path[n]));
     };
-    const json = asJson(text);
-    // An object or a list written in JSON is meant as one: a free-form field (metadata) takes text too.
-    const first = json !== undefined && typeof json.value === 'object' && json.value !== null ? json.value : text;
-    let issues = issuesWith(first);
-    if (issues.length > 0 && first === text) {
+    let issues = issuesWith(text);
+    if (issues.length > 0) {
+      const json = asJson(text);
       if (json !== undefined && issuesWith(json.value).length === 0) issues = [];
       else issuesWith(text);
     }
@@ -298,14 +301,6 @@ export async function bodyWithSets(event: string, fixture: Fixture, sets: readon
     if (issues.length > 0) throw new UsageError(`--set ${path.join('.')}: ${issues[0]!.message} (got "${text}"); nothing was sent`);
   }
   return body;
-}
-
-/** The part of a seeded object's field that the request takes back (an answered address has an id a request does not take). */
-async function startOf(schema: ZodMiniType, name: string, value: unknown): Promise<Body | undefined> {
-  const { shapeOf } = await import('../fields/constraints.js');
-  const fields = shapeOf(shapeOf(schema)?.[name]);
-  if (!fields || value === null || typeof value !== 'object') return undefined;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => Object.hasOwn(fields, key)));
 }
 
 function unknownPath(event: string, request: { command: string; hint: string }, path: string) {
@@ -338,10 +333,10 @@ async function dashboardChange(client: StoreClient, name: DashboardChangeName, k
 
 /** Renewing a subscription creates an order, paid by a new transaction; --set changes the active subscription first. */
 async function renewOne(client: StoreClient, body: Body, edited: boolean): Promise<Change> {
-  if (edited) await client.call('subscriptionsPartialUpdate', { params: { id: SUBSCRIPTION }, body });
+  if (edited) await client.subscriptions.update({ params: { id: SUBSCRIPTION }, body });
   for (const id of RENEWABLE) {
     try {
-      const renewed = (await client.call('subscriptionsRenewCreate', { params: { id } })) as { orders?: { order_number?: string }[] };
+      const renewed = (await client.subscriptions.renew({ params: { id } })) as { orders?: { order_number?: string }[] };
       const order = renewed.orders?.at(-1)?.order_number;
       return { did: `Renewed subscription ${id}, which created order ${order}`, object_id: order ?? id };
     } catch (error) {
@@ -353,7 +348,7 @@ async function renewOne(client: StoreClient, body: Body, edited: boolean): Promi
 
 /** A dispute on the first order's payment (unless --set says otherwise) marks it disputed. */
 async function disputeOne(client: StoreClient, body: Body): Promise<Change> {
-  const dispute = (await client.call('disputesCreate', { body })) as { id?: number; transaction?: number | null; order?: number | null };
+  const dispute = (await client.disputes.create({ body })) as { id?: number; transaction?: number | null; order?: number | null };
   const on = dispute.transaction == null ? '' : ` on transaction ${dispute.transaction}${dispute.order == null ? '' : ` of order ${dispute.order}`}`;
   return { did: `Opened dispute ${dispute.id}${on}`, object_id: dispute.id ?? '' };
 }
@@ -387,23 +382,26 @@ async function fulfilOne(client: StoreClient, body: Body): Promise<Change> {
   throw exhausted('no open fulfillment order can be fulfilled any more');
 }
 
-/** Moves the sandbox's clock to when the next open cart is abandoned (a day after its last change); with none open, opens one first. */
+/** Moves the sandbox's clock on, change by change, until an open cart is abandoned (a day after its last change); with none open, opens one first. */
 async function abandonNextCart(client: StoreClient): Promise<Change> {
-  const nextCart = async () => (await sandboxRead<{ next?: { kind: string; id: number; at: string }[] }>(client, 'webhooks trigger', SANDBOX_ROUTES.clock)).next?.find((change) => change.kind === 'cart');
-  let cart = await nextCart();
-  if (!cart) {
+  const open = (await client.call('cartsList', { query: { abandoned: false } })) as { results?: { status?: string }[] };
+  if (!open.results?.some((cart) => cart.status === 'Open')) {
     await client.call('cartsCreate', { body: { user: { email: 'maya.lindqvist@example.com' }, lines: [{ product_id: SOCKS.variant, quantity: 1 }] } });
-    cart = await nextCart();
   }
-  if (!cart) throw exhausted('no cart can be abandoned');
-  await sandboxWrite(client, SANDBOX_ROUTES.clock, { to: cart.at });
-  return { did: `Moved the sandbox's clock to ${cart.at}, when cart ${cart.id} had gone a day without a change`, object_id: cart.id };
+  for (let moves = 0; moves < MAX_CLOCK_MOVES; moves++) {
+    const moved = await advanceToNextChange(client, 'webhooks trigger');
+    const cart = moved?.carts?.[0];
+    if (cart) return { did: `Moved the sandbox's clock on to ${cart.at}, when cart ${cart.id} had gone a day without a change`, object_id: cart.id };
+    if (!moved) break;
+  }
+  throw exhausted('no open cart was abandoned as the clock moved on');
 }
 
+/** The seed's objects are used up: `trigger` adds how to restore them, for the sandbox in use. */
+class Exhausted extends StoreAdminError {}
+
 function exhausted(why: string) {
-  return new StoreAdminError(`Cannot trigger the event: ${why}`, {
-    hint: 'Restore the seed data: store-admin sandbox reset (or restart `store-admin sandbox`)',
-  });
+  return new Exhausted(`Cannot trigger the event: ${why}`);
 }
 
 function noSubscriber(event: string): string {
@@ -420,19 +418,22 @@ export interface TriggerResult extends Change {
 
 export async function trigger(ctx: Context, event: string, sets: readonly string[] = []): Promise<TriggerResult> {
   const fixture = TRIGGERS.get(event);
-  if (!fixture) throw new UsageError(`The sandbox cannot trigger "${event}"`, { hint: `It can trigger: ${[...TRIGGERS.keys()].join(', ')}` });
+  if (!fixture) throw new UsageError(`The sandbox cannot trigger "${event}"`, { hint: `It can trigger: ${TRIGGERABLE_EVENTS.join(', ')}` });
   if (ctx.options.dryRun) throw new UsageError('webhooks trigger makes a real change in the sandbox; it has no --dry-run');
   if (!fixture.sets && sets.length > 0) {
     throw new UsageError(`--set edits the body of the request that makes the change, and the change behind ${event} takes none; nothing was sent`);
   }
-  // Checked before anything is sent: a bad --set changes nothing.
   const client = await ctx.client();
-  // A dotted --set starts from the object as the store has it (a read: nothing changes).
+  // Checked before anything is sent: a bad --set changes nothing. A dotted --set starts from the
+  // object as the store has it (a read, which changes nothing).
   const start = fixture.start && sets.some((set) => set.split('=')[0]!.includes('.')) ? await fixture.start(client) : undefined;
   const body = await bodyWithSets(event, fixture, sets, start);
   const before = await sandboxWebhooks(client, 'webhooks trigger');
   const reached = before.filter((w) => w.active && w.events.includes(event)).map((w) => w.id);
-  const change = await fixture.run(client, body, sets.length > 0, ctx.signal);
+  const change = await fixture.run(client, body, sets.length > 0, ctx.signal).catch(async (error: unknown) => {
+    if (error instanceof Exhausted) error.hint = `Restore the seed data: ${await resetCommand(ctx)}`;
+    throw error;
+  });
   if (reached.length === 0) ctx.output.prose(noSubscriber(event));
   return { event, ...change, emitted: fixture.emits, webhooks: reached };
 }

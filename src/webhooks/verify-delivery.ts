@@ -3,6 +3,8 @@
 // in for --signature, or a record that `webhooks listen --json` printed (its headers and body).
 import { readFile } from 'node:fs/promises';
 import { StoreAdminError, UsageError } from '../api/errors.js';
+import { BodyTooLargeError, readCappedBody } from '../capped-body.js';
+import { MAX_INPUT_BYTES } from '../fields/values.js';
 import type { IO } from '../io.js';
 import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, type WebhookSignatureCheck } from '../api/webhook-signature.js';
 
@@ -65,9 +67,11 @@ function asRecord(text: string): { headers: Record<string, unknown>; body: strin
 export async function readDelivery(source: string | undefined, io: IO): Promise<SavedDelivery> {
   if (source === undefined || source === '-') {
     if (io.stdin.isTTY) throw new UsageError('webhooks verify reads the delivery from standard input, which is a terminal here: give a FILE or pipe it in');
-    const chunks: Buffer[] = [];
-    for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Buffer));
-    return parseSavedDelivery(Buffer.concat(chunks));
+    const body = await readCappedBody(io.stdin, MAX_INPUT_BYTES).catch((error: unknown) => {
+      if (error instanceof BodyTooLargeError) throw new UsageError(`webhooks verify: standard input is larger than ${MAX_INPUT_BYTES / 1024 / 1024} MB, which no delivery is`);
+      throw error;
+    });
+    return parseSavedDelivery(body);
   }
   try {
     return parseSavedDelivery(await readFile(source));

@@ -50,12 +50,7 @@ describe('client against the sandbox', () => {
     });
     await expect(attempt).rejects.toBeInstanceOf(ValidationError);
     const error = (await attempt.catch((e: unknown) => e)) as ValidationError;
-    expect(error.issues.map((i) => i.path).sort()).toEqual([
-      'body.interval_count',
-      'body.shipping_price',
-      'body.status',
-      'params.id',
-    ]);
+    expect(error.issues.map((i) => i.path.join('.')).sort()).toEqual(['body.interval_count', 'body.shipping_price', 'body.status', 'params.id']);
     expect(error.message).toContain('body.shipping_price: must be a decimal with at most 7 digits before and 2 after the point');
     expect(error.message).toContain('body.status: must be one of: active, past_due, canceled, retrying');
     expect(error.exitCode).toBe(2);

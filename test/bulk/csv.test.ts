@@ -19,6 +19,51 @@ describe('parseCsv', () => {
     expect(csv.rows[0]!.text).toBe('1,other,"moving, abroad"');
     expect(() => parseCsv('id\n"open')).toThrow('line 2: a quoted field is not closed');
   });
+
+  // RFC 4180, section 2, rule by rule.
+  it('keeps the spaces of a field: they are part of it (rule 4)', () => {
+    const csv = parseCsv('number,message\n10001,  two leading spaces\n10002,trailing ,\n');
+    expect(csv.rows.map((row) => row.cells)).toEqual([
+      ['10001', '  two leading spaces'],
+      ['10002', 'trailing ', ''],
+    ]);
+  });
+
+  it('takes CRLF and LF line ends alike, with or without one after the last record (rules 1 and 2)', () => {
+    for (const text of ['a,b\r\n1,2\r\n', 'a,b\n1,2\n', 'a,b\r\n1,2', 'a,b\n1,2']) expect(parseCsv(text).rows.map((row) => row.cells)).toEqual([['1', '2']]);
+  });
+
+  it('reads a header, and a last field left empty after the last comma (rules 3 and 4)', () => {
+    const csv = parseCsv('id,reason,other_message\n1,other,\n');
+    expect(csv.header).toEqual(['id', 'reason', 'other_message']);
+    expect(csv.headerText).toBe('id,reason,other_message');
+    expect(csv.rows[0]!.cells).toEqual(['1', 'other', '']);
+  });
+
+  it('reads quoted fields with commas, CRLF, and quotes written twice; an empty quoted field is empty (rules 5, 6 and 7)', () => {
+    const csv = parseCsv('a,b,c\n"x, y","line one\r\nline two","a ""quoted"" word"\n"",2,""""\n');
+    expect(csv.rows.map((row) => [row.line, row.cells])).toEqual([
+      [2, ['x, y', 'line one\r\nline two', 'a "quoted" word']],
+      [4, ['', '2', '"']],
+    ]);
+    expect(csv.rows[0]!.text).toBe('"x, y","line one\r\nline two","a ""quoted"" word"');
+  });
+
+  it('refuses text after the closing quote of a field, naming the line; takes a quote inside an unquoted field as it is', () => {
+    expect(() => parseCsv('a,b\n1,"x"y\n')).toThrow('line 2: text after the closing quote of a field');
+    expect(() => parseCsv('a\n"x" \n')).toThrow('line 2: text after the closing quote of a field');
+    expect(parseCsv('a,b\n5" ruler, x\n').rows[0]!.cells).toEqual(['5" ruler', ' x']);
+  });
+
+  it("drops the byte order mark Excel's CSV UTF-8 starts with", () => {
+    const csv = parseCsv('\ufeffid,message\r\n1,hi\r\n');
+    expect(csv.header).toEqual(['id', 'message']);
+    expect(csv.headerText).toBe('id,message');
+  });
+
+  it('refuses a file with no header row', () => {
+    expect(() => parseCsv('\n# only a comment\n')).toThrow('no header row');
+  });
 });
 
 describe('--each FILE.csv', () => {
@@ -40,6 +85,31 @@ describe('--each FILE.csv', () => {
     expect(ok.code, ok.stderr).toBe(0);
     expect(store.state.records.subscriptions['1']).toMatchObject({ status: 'canceled', cancel_reason: 'other', cancel_reason_other_message: 'Moving abroad, no delivery' });
     expect(store.state.records.subscriptions['2']).toMatchObject({ status: 'canceled', cancel_reason: 'product_too_expensive' });
+  });
+
+  it('takes an argument without the spaces around it, as a hand-written CSV has them', async () => {
+    const file = join(dir, 'spaced.csv');
+    writeFileSync(file, 'message,number\nspaced out, 10003\n');
+    const r = await runCli(['orders', 'add-note', '--each', file, '--rate', '0'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(Object.values(store.state.records.orderNotes).filter((note) => note.order_number === '10003').map((note) => note.message)).toContain('spaced out');
+  });
+
+  it('refuses a column given twice, or two columns for one argument or field, in one line, before sending anything', async () => {
+    const file = join(dir, 'twice.csv');
+    const before = ctx.sandbox.counters.received;
+    for (const [header, message] of [
+      ['id,reason,Reason', '--each: the column "Reason" is given twice'],
+      ['id,reason,cancel_reason', '--each: the columns "reason" and "cancel_reason" both give cancel_reason'],
+      ['id,ID,reason', '--each: the column "ID" is given twice'],
+    ]) {
+      writeFileSync(file, `${header}\n1,other,product_too_expensive\n`);
+      const r = await runCli(['subscriptions', 'cancel', '--each', file, '--yes', '--rate', '0'], { env: env() });
+      expect(r.code, header).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(`store-admin: ${message}`);
+      expect(r.stderr.split('\n').filter((line) => line.startsWith('store-admin:'))).toHaveLength(1);
+    }
+    expect(ctx.sandbox.counters.received).toBe(before);
   });
 
   it('checks every row before sending anything, and writes the header into --failed', async () => {

@@ -1,12 +1,13 @@
 // `store-admin api`: raw requests with the tool's auth, versions from the table, gh-style fields.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadOperation } from '../../src/api/operations.js';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
-import { runCli, useConfigDir } from './run.js';
+import { BIN, runCli, useConfigDir } from './run.js';
 
 describe('store-admin api', () => {
   const ctx = useSandbox({ scopedTokens: { reader: ['catalogue:read'] } });
@@ -14,6 +15,24 @@ describe('store-admin api', () => {
   const env = () => ({ STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir });
   const api = (args: string[], extra: Record<string, string> = {}, stdin?: string) =>
     runCli(['api', ...args], { env: { ...env(), ...extra }, stdin });
+
+  it("every example of api, in the README and in its help, is answered by the sandbox: none shows a path it cannot serve", async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').match(/^store-admin api .*$/gm) ?? [];
+    const help = (await api(['--help'])).stdout;
+    // The help's examples, each `$ ` line with the lines it continues onto after a trailing ` \`.
+    const helped = help.slice(help.indexOf('EXAMPLES\n')).split('\n  $ ').slice(1).map((example) => example.split('\n\n')[0]!);
+    expect(readme.length).toBeGreaterThanOrEqual(2);
+    expect(helped.length).toBeGreaterThanOrEqual(4);
+    writeFileSync(join(dir, 'store-admin'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+    for (const example of [...readme, ...helped]) {
+      // Run as a shell would run the line typed in: its quoting and continuation lines included.
+      const child = spawn('bash', ['-c', example], { env: { ...env(), PATH: `${dir}:${process.env.PATH}`, HOME: dir }, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code, `${example}\n${stderr}`).toBe(0);
+    }
+  });
 
   it('takes the version of a known operation from the table', async () => {
     const r = await api(['/exports/types/']);

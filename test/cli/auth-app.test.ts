@@ -5,6 +5,9 @@
 // and logout say, and a sweep for the secrets in everything the runs left behind.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { createServer as createHttpServer, request as httpRequest, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TOKEN_PATH } from '../../src/api/oauth.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
@@ -99,7 +102,9 @@ describe('auth login --app (scripted)', () => {
     expect(await runStandIn(url)).toBe(0);
     const end = keep(await run.exited);
     expect(end.code, end.stderr).toBe(0);
-    expect(end.stderr).toContain('Open this URL in a browser to approve the app:');
+    // As the README tells a script to find it: the line after the one that says "open this URL".
+    const lines = end.stderr.split('\n');
+    expect(lines[lines.findIndex((line) => line.includes('open this URL')) + 1]?.trim()).toBe(url);
     remember(dir);
     expect((await cli(dir, ['categories', 'get', '1'])).code).toBe(0);
   });
@@ -208,13 +213,16 @@ describe('auth login --app (scripted)', () => {
     const end = keep(await login(dir, ['--no-browser'], { STORE_ADMIN_CLIENT_SECRET: SECRET, STORE_ADMIN_LOGIN_WAIT: '1' }).exited);
     expect(end.code).toBe(1);
     expect(end.stderr).toContain('store-admin: No answer from the store within 1 second; nothing was saved');
+    // Said as it is: not "at most 0 minutes".
+    expect(end.stderr).toContain("Waiting for the store's answer (at most 1 second; Ctrl-C to stop)…");
     expect(end.stderr).toMatch(/^hint: Run the login again and approve the app in the browser/m);
   });
 
   it('the port in use: one line naming --redirect-port, exit 1', async () => {
+    // The app's registered port, taken by another program: the store would accept the link.
     const taken: Server = createServer();
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    const busy = (taken.address() as { port: number }).port;
+    await new Promise<void>((resolve) => taken.listen(port, '127.0.0.1', resolve));
+    const busy = port;
     const dir = freshDir();
     const end = keep(await startLogin(['--client-id', 'sandbox-app', '--base-url', sandbox.url, '--redirect-port', String(busy)], { STORE_ADMIN_CONFIG_DIR: dir, STORE_ADMIN_CLIENT_SECRET: SECRET }).exited);
     await new Promise((resolve) => taken.close(resolve));
@@ -228,6 +236,8 @@ describe('auth login --app (scripted)', () => {
     [[], {}, /^store-admin: No client secret given$/m, 'no secret and no terminal'],
     [['--client-secret-file', '/nonexistent/secret'], {}, /--client-secret-file/, 'an unreadable secret file'],
     [['--scopes', 'orders:read bogus'], { STORE_ADMIN_CLIENT_SECRET: SECRET }, /^store-admin: --scopes: "bogus" is not a scope/m, 'a bad scope'],
+    [['--scopes', 'orders:reed'], { STORE_ADMIN_CLIENT_SECRET: SECRET }, /^store-admin: --scopes: "orders:reed" is not a scope \(scopes look like orders:read or orders:write\); did you mean orders:read\?$/m, 'a misspelt scope'],
+    [['--scopes', 'order:write'], { STORE_ADMIN_CLIENT_SECRET: SECRET }, /^store-admin: --scopes: "order:write" is not one of the platform's scopes; did you mean orders:write\?$/m, 'a scope the platform does not have'],
     [['--redirect-port', '0'], { STORE_ADMIN_CLIENT_SECRET: SECRET }, /^store-admin: --redirect-port takes 1 to 65535 \(got "0"\)$/m, 'port 0'],
     [['--with-token'], { STORE_ADMIN_CLIENT_SECRET: SECRET }, /^store-admin: --with-token and --app contradict each other$/m, '--with-token'],
   ])('refuses %j with exit 2 before listening (%s)', async (extra, env, message) => {
@@ -237,6 +247,28 @@ describe('auth login --app (scripted)', () => {
     expect(end.stderr).toMatch(message);
     expect(end.stderr).not.toContain('/oauth2/authorize/');
   });
+
+  it.each([
+    [['--client-id', 'no-such-app'], port => port, /Unknown app — No app with the client id "no-such-app" is installed on this store\./],
+    [[], async () => freePort(), /Redirect URL not registered — "http:\/\/127\.0\.0\.1:\d+\/callback" is not one of the app's Redirect URLs/],
+  ] as [string[], (port: number) => number | Promise<number>, RegExp][])(
+    'a link the store refuses (%j) ends the login at once with what its page says: no secret asked, no browser, no wait',
+    async (extra, portOf, said) => {
+      const dir = freshDir();
+      const redirectPort = await portOf(port);
+      // No secret given and no terminal: had the login gone on, it would have stopped there (exit 2) instead.
+      const run = startLogin(['--client-id', 'sandbox-app', '--base-url', sandbox.url, '--redirect-port', String(redirectPort), ...extra], { STORE_ADMIN_CONFIG_DIR: dir, BROWSER: STAND_IN });
+      const end = keep(await run.exited);
+      expect(end.code, end.stderr).toBe(4);
+      const [message, hint] = end.stderr.split('\n').filter((line) => /^(store-admin|hint):/.test(line));
+      expect(message).toMatch(/^store-admin: The store refused the login before anyone could approve it \(400: /);
+      expect(message).toMatch(said);
+      expect(message).toMatch(/; nothing was saved$/);
+      expect(hint).toBe("hint: Check --client-id against the app's settings, and that the redirect URI printed above is one of its Redirect URLs (--redirect-port picks the port)");
+      expect(end.stderr).not.toContain('Waiting for the store');
+      expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    },
+  );
 
   it('the app flags need --app, and --app needs --client-id', async () => {
     const dir = freshDir();
@@ -285,6 +317,25 @@ describe('auth login --app (scripted)', () => {
     }
   });
 
+  it.runIf(hasTmux)('at a terminal, a wrong --client-id is said before the secret is asked for, and nothing waits', async () => {
+    const dir = freshDir();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const terminal = Terminal.start(['auth', 'login', '--app', '--client-id', 'sandbox-ap', '--base-url', sandbox.url, '--redirect-port', String(port)], {
+      STORE_ADMIN_CONFIG_DIR: dir,
+      NO_COLOR: '1',
+    });
+    try {
+      expect(await terminal.exitCode()).toBe(4);
+      // The error is wrapped at words to the terminal's width.
+      const screen = terminal.screen().replace(/\s+/g, ' ');
+      expect(screen).toContain('The store refused the login before anyone could approve it (400: Unknown app — No app with the client id "sandbox-ap" is installed on this store.)');
+      expect(screen).not.toContain("The app's client secret");
+      expect(screen).not.toContain('Waiting for the store');
+    } finally {
+      terminal.kill();
+    }
+  });
+
   it('no secret in any output, in any file but the 0600 config, nor in any argument list', () => {
     expect(tokens.size).toBeGreaterThan(4);
     const haystacks: [string, string][] = outputs.map((text, i) => [`output ${i}`, text]);
@@ -303,5 +354,74 @@ describe('auth login --app (scripted)', () => {
     expect(haystacks.some(([name, text]) => name.includes('stand-in') && text.includes('\nenv: '))).toBe(true);
     for (const secret of tokens) for (const [name, text] of haystacks) expect(text.includes(secret), `${name} holds a secret`).toBe(false);
     writeFileSync(join(root, 'swept'), 'ok');
+  });
+});
+
+describe('auth login --app against a token endpoint that misbehaves', () => {
+  let sandbox: Sandbox;
+  let port: number;
+  let proxy: ReturnType<typeof createHttpServer>;
+  let store: string;
+  /** How the store's token endpoint answers; every other request goes to the sandbox as it came. */
+  let tokenEndpoint: (res: ServerResponse) => void = () => {};
+  const root = useConfigDir();
+  let n = 0;
+
+  beforeAll(async () => {
+    port = await freePort();
+    sandbox = await startSandbox({ oauth: { clientSecret: SECRET, redirectUris: [`http://127.0.0.1:${port}/callback`] } });
+    const target = new URL(sandbox.url);
+    proxy = createHttpServer((req, res) => {
+      if (req.method === 'POST' && req.url === TOKEN_PATH) return void req.resume().on('end', () => tokenEndpoint(res));
+      const forwarded = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    store = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => proxy.close(resolve));
+    await sandbox.close();
+  });
+
+  const login = (dir: string) => {
+    const log = join(root, `stand-in-${n++}.log`);
+    const run = startLogin(['--client-id', 'sandbox-app', '--base-url', store, '--redirect-port', String(port)], {
+      STORE_ADMIN_CONFIG_DIR: dir,
+      BROWSER: STAND_IN,
+      STAND_IN_LOG: log,
+      STORE_ADMIN_CLIENT_SECRET: SECRET,
+    });
+    const standIn = () => until('the stand-in to read the tab', () => existsSync(log) && readFileSync(log, 'utf8').includes('tab page:') && readFileSync(log, 'utf8'));
+    return { run, standIn };
+  };
+
+  it('a token with a line break or a space is refused: exit 1, nothing saved, never "Logged in"', async () => {
+    for (const token of ['sbx_app_abc\r\nX-Injected: 1', 'sbx_app abc', 'sbx_app_\u0000abc']) {
+      tokenEndpoint = (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: token, token_type: 'Bearer', scope: 'orders:read' }));
+      const dir = join(root, `cfg-${n}`);
+      const { run, standIn } = login(dir);
+      const end = await run.exited;
+      expect(end.code, end.stderr).toBe(1);
+      expect(end.stderr).toContain("store-admin: The store's token endpoint answered a token with a line break, a space or a control character in it, which no request can carry; nothing was saved");
+      expect(end.stderr).not.toContain('Logged in');
+      expect(existsSync(join(dir, 'config.json'))).toBe(false);
+      expect(await standIn()).toContain('GET redirect: 502 The login failed');
+    }
+  });
+
+  it('a client secret the store echoes is hidden in the tab page, as it is in the terminal', async () => {
+    tokenEndpoint = (res) =>
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_client', error_description: `client secret ${SECRET} does not match` }));
+    const { run, standIn } = login(join(root, `cfg-${n}`));
+    const end = await run.exited;
+    expect(end.code).toBe(4);
+    expect(end.stderr).toContain("The store rejected the app's client id or secret (client secret *** does not match)");
+    const tab = await standIn();
+    expect(tab).toContain("tab page: The store rejected the app's client id or secret (client secret *** does not match)");
+    expect(tab).not.toContain(SECRET);
   });
 });

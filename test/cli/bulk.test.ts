@@ -28,15 +28,7 @@ describe('--each', () => {
     for (const line of out) expect(line).toMatchObject({ ok: true, status: 200, data: { message: 'Bulk hello' } });
     // Each record names the input line it came from (blank lines and comments count).
     expect(out.map((l) => [l.line, l.input]).sort((a, b) => a[0] - b[0])).toEqual([[1, ['1']], [2, ['2']], [5, ['1']]]);
-    expect(r.stderr).toMatch(/customers add-note: 3 lines — 3 succeeded, 0 failed in/);
-  });
-
-  it('never shows a rate above --rate, though n lines span n - 1 gaps', async () => {
-    const r = await cli(['categories', 'get', '--each', '-', '--rate', '4', '--concurrency', '4'], '1\n2\n1\n2\n1\n');
-    expect(r.code, r.stderr).toBe(0);
-    const rate = Number(/categories get: 5 lines — 5 succeeded, 0 failed in \S+ \((\d+\.\d)\/s\)/.exec(r.stderr)?.[1]);
-    expect(rate).toBeGreaterThan(0);
-    expect(rate).toBeLessThanOrEqual(4);
+    expect(r.stderr).toMatch(/customers add-note: 3 lines — 3 succeeded, 0 failed in \d+\.\ds \(\d+\.\d\/s\)$/m);
   });
 
   it('fills the last arguments from each line, and --query applies to each result', async () => {
@@ -137,17 +129,23 @@ describe('--each against a rate-limited store', () => {
     for (const close of closers.splice(0)) await close();
   });
 
-  it('a 429 pauses every worker and no 429 reaches the output', async () => {
-    const sandbox = await startTestSandbox({ token: FULL_TOKEN, faults: parseFaults('rate=3', 1) });
+  it('a 429 is waited out whatever --retries says: every line succeeds, and one line on stderr says so', async () => {
+    // The platform's 4 requests a second, met at full speed: most lines are answered 429 at first.
+    const sandbox = await startTestSandbox({ token: FULL_TOKEN, faults: parseFaults('rate=4', 1) });
     closers.push(() => sandbox.close());
-    const r = await runCli(['categories', 'get', '--each', '-', '--rate', '0', '--concurrency', '4'], {
+    const r = await runCli(['categories', 'get', '--each', '-', '--rate', '0', '--concurrency', '4', '--retries', '0'], {
       env: { STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN },
-      stdin: '1\n2\n1\n2\n1\n2\n1\n2\n',
+      stdin: '1\n2\n'.repeat(6),
     });
-    expect(r.code).toBe(0);
-    expect(lines(r.stdout).every((l) => l.ok)).toBe(true);
-    expect(sandbox.counters.faults['rate-limit']).toBeGreaterThan(0);
-    expect(r.stderr).toMatch(/429 Too Many Requests: every worker pauses \d\.\d s/);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toHaveLength(12);
+    expect(lines(r.stdout).every((l) => l.ok && l.status === 200)).toBe(true);
+    const throttled = sandbox.counters.faults['rate-limit']!;
+    expect(throttled).toBeGreaterThan(0);
+    // One notice however many 429s came, and their count in the summary.
+    expect(r.stderr.match(/429/g)).toHaveLength(2);
+    expect(r.stderr).toContain('429 Too Many Requests: the store asks to slow down; every worker waits as it asks, and each line goes on within --timeout\n');
+    expect(r.stderr).toMatch(new RegExp(`12 lines — 12 succeeded, 0 failed in .*; waited out ${throttled} × 429\\n`));
   });
 
   it('Ctrl-C stops taking lines, lets those in flight finish, names the rest, exits 130', async () => {
@@ -183,17 +181,17 @@ describe.runIf(hasTmux)('--each in a terminal', () => {
 
   it('shows a progress bar with rate and ETA while it works', async () => {
     const file = join(dir, 'ids.txt');
-    writeFileSync(file, '1\n2\n1\n2\n1\n2\n');
-    const t = Terminal.start(['categories', 'get', '--each', file, '--rate', '3', '--concurrency', '1'], {
+    writeFileSync(file, '1\n2\n1\n2\n');
+    const t = Terminal.start(['categories', 'get', '--each', file, '--rate', '4', '--concurrency', '1'], {
       STORE_ADMIN_BASE_URL: ctx.sandbox.url,
       STORE_ADMIN_TOKEN: FULL_TOKEN,
       NO_COLOR: '1',
     });
     try {
-      const bar = await t.waitFor(/\[[█░]{24}\] [1-5]\/6 \d+%\s+\d+\.\d\/s\s+ETA \d/);
-      expect(Number(/(\d+\.\d)\/s/.exec(bar)![1])).toBeLessThanOrEqual(3);
+      const bar = await t.waitFor(/\[[█░]{24}\] [1-3]\/4 \d+%\s+\d+\.\d\/s\s+ETA \d/);
+      expect(Number(/(\d+\.\d)\/s/.exec(bar)![1])).toBeLessThanOrEqual(4);
       expect(await t.exitCode()).toBe(0);
-      expect(t.screen()).toMatch(/categories get: 6 lines — 6 succeeded, 0 failed/);
+      expect(t.screen()).toMatch(/categories get: 4 lines — 4 succeeded, 0 failed/);
     } finally {
       t.kill();
     }

@@ -1,14 +1,15 @@
 // Every command run as a user runs it: the built CLI spawned against a sandbox, for its success
-// path, its usage errors (exit 2, nothing reaches the store) and its API errors.
+// path, its usage errors (exit 2, nothing reaches the store) and its API errors. An export's wait
+// runs in process, its clock on the sandbox's (the spawned CLI's wait is in export-pipelines.test).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { runWaiting } from './in-process.js';
 import { runCli, useConfigDir } from './run.js';
 
 describe('commands against the sandbox', () => {
-  // A short export delay: `exports create --download` still sees the export pending first.
-  const ctx = useSandbox({ scopedTokens: { reader: ['orders:read'] }, exportDelaySeconds: 0.5 });
+  const ctx = useSandbox({ scopedTokens: { reader: ['orders:read'] } });
   const dir = useConfigDir();
   const env = () => ({ STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir });
   const cli = (args: string[], stdin?: string, extraEnv: Record<string, string> = {}) =>
@@ -81,8 +82,9 @@ describe('commands against the sandbox', () => {
 
     it('exports create expands plain dates, waits for the export and downloads the file', async () => {
       const file = join(dir, 'orders.csv');
-      const r = await cli(['exports', 'create', '--type', 'order_list', '--from', '2026-01-01', '--to', '2026-01-31', '--download', file]);
-      expect(r.code).toBe(0);
+      const r = await runWaiting(ctx.sandbox, ['exports', 'create', '--type', 'order_list', '--from', '2026-01-01', '--to', '2026-01-31', '--download', file], env());
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('is pending; waiting until it is available');
       expect(r.json()).toMatchObject({ date_from: '2026-01-01T00:00:00Z', date_to: '2026-01-31T23:59:59Z', status: 'available' });
       expect(r.stderr).toContain(`Saved export ${r.json().id} to ${file}`);
       const { readFileSync } = await import('node:fs');

@@ -6,14 +6,12 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CANCEL_REASONS, EXPORT_TYPES, SUBSCRIPTION_STATUSES } from '../../src/api/enums.js';
+import { CANCEL_REASONS, EXPORT_TYPES, SUBSCRIPTION_STATUSES, WEBHOOK_EVENTS } from '../../src/api/enums.js';
 import { until } from '../helpers.js';
 import { BIN, runCli, useConfigDir } from './run.js';
 import { hasTmux } from './tmux.js';
-import { TRIGGERS } from '../../src/webhooks/trigger.js';
-
-/** The events `webhooks trigger` can cause, as the command itself knows them. */
-const TRIGGERABLE = [...TRIGGERS.keys()];
+/** The events `webhooks trigger` takes: every one the platform publishes (a change causes it, or a seeded object is sent). */
+const TRIGGERABLE = [...WEBHOOK_EVENTS];
 
 const binDir = mkdtempSync(join(tmpdir(), 'store-admin-bin-'));
 afterAll(() => rmSync(binDir, { recursive: true, force: true }));
@@ -73,7 +71,7 @@ describe('completion in bash', () => {
   });
 
   it('completes the events webhooks trigger can cause, not file names', () => {
-    expect(complete('webhooks trigger ')).toEqual(TRIGGERABLE);
+    expect(complete('webhooks trigger ').sort()).toEqual([...TRIGGERABLE].sort());
     expect(complete('webhooks trigger order.')).toEqual(['order.created', 'order.updated']);
     expect(complete('webhooks trigger order.created ')).toEqual([]);
   });

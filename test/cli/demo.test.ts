@@ -10,5 +10,11 @@ describe('npm run demo', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Every command above ran against the embedded sandbox');
     expect(r.stdout.match(/^\$ store-admin /gm)).toHaveLength(6);
+    // Piped, it prints text, not escape codes; and it teaches what the help advises: a secret from a file.
+    expect(r.stdout).not.toContain('\x1b');
+    expect(r.stdout).toMatch(/^# Register a webhook/m);
+    expect(r.stdout).toMatch(/^\$ store-admin webhooks create .* --secret-key-file webhook-secret\.txt$/m);
+    expect(r.stdout).not.toMatch(/--secret-key(?!-file)/);
+    expect(r.stdout).not.toContain('demo-secret-0123456789');
   });
 });

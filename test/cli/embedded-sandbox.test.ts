@@ -1,7 +1,8 @@
 // `--sandbox`: the embedded store keeps its state in the config dir between commands.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FULL_TOKEN, useSandbox } from '../helpers.js';
 import { runCli, useConfigDir } from './run.js';
 
 describe('the embedded sandbox', () => {
@@ -36,5 +37,55 @@ describe('the embedded sandbox', () => {
     const r = await runCli(['--sandbox', 'exports', 'types'], { env: { STORE_ADMIN_CONFIG_DIR: dir } });
     expect(r.code).toBe(0);
     expect(r.json().types).toHaveLength(13);
+  });
+
+  it('refuses a flag naming another store beside it, rather than silently using the sandbox', async () => {
+    const cases: [string[], Record<string, string>, string][] = [
+      [['--sandbox', '--base-url', 'https://shop.example.com'], {}, '--sandbox runs the command against the embedded sandbox, and --base-url names another store: give one of them'],
+      [['--sandbox', '--profile', 'prod'], {}, '--sandbox runs the command against the embedded sandbox, and --profile names another store: give one of them'],
+      [['--base-url', 'https://shop.example.com'], { STORE_ADMIN_SANDBOX: '1' }, 'STORE_ADMIN_SANDBOX=1 runs the command against the embedded sandbox, and --base-url names another store: give one of them'],
+    ];
+    for (const [flags, env, message] of cases) {
+      for (const command of [['exports', 'types'], ['auth', 'status']]) {
+        const r = await runCli([...flags, ...command], { env: { STORE_ADMIN_CONFIG_DIR: dir, ...env } });
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr.split('\n')[0]).toBe(`store-admin: ${message}`);
+        expect(r.stdout).toBe('');
+      }
+    }
+    // The environment's store gives way to the --sandbox flag, as flags win over the environment.
+    const flagWins = await runCli(['--sandbox', 'exports', 'types'], { env: { STORE_ADMIN_CONFIG_DIR: dir, STORE_ADMIN_BASE_URL: 'https://shop.example.com' } });
+    expect(flagWins.code, flagWins.stderr).toBe(0);
+  });
+});
+
+describe('STORE_ADMIN_SANDBOX', () => {
+  // The profile's store stands for the real one: nothing meant for the sandbox may reach it.
+  const real = useSandbox();
+  const dir = useConfigDir();
+  const changesToReal = () => real.sandbox.counters.byOperation['ordersNotesCreate']?.received ?? 0;
+  const cli = (value: string) => {
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ activeProfile: 'live', profiles: { live: { baseUrl: real.sandbox.url, token: FULL_TOKEN } } }), { mode: 0o600 });
+    return runCli(['orders', 'add-note', '10001', '--message', 'meant for the sandbox', '--json'], { env: { STORE_ADMIN_CONFIG_DIR: dir, STORE_ADMIN_SANDBOX: value } });
+  };
+
+  it('is trimmed: a Windows line end or a space still means the sandbox', async () => {
+    for (const value of ['1\r', ' 1', '1 ', 'on', 'TRUE']) {
+      const run = await cli(value);
+      expect(run.code, `${JSON.stringify(value)}: ${run.stderr}`).toBe(0);
+      expect(changesToReal(), JSON.stringify(value)).toBe(0);
+    }
+  });
+
+  it('refuses a value that is neither clearly on nor off, exit 2, and sends nothing anywhere', async () => {
+    for (const value of ['enabled', '2', 'y e s', '1\r\n1']) {
+      const run = await cli(value);
+      expect(run.code, JSON.stringify(value)).toBe(2);
+      expect(run.stderr.split('\n')[0]).toBe(`store-admin: STORE_ADMIN_SANDBOX takes 1 or 0 (or true/false, yes/no, on/off); got ${JSON.stringify(value)}, so nothing was sent`);
+    }
+    expect(changesToReal()).toBe(0);
+    // Off is off: the profile's store is used.
+    expect((await cli('0')).code).toBe(0);
+    expect(changesToReal()).toBe(1);
   });
 });

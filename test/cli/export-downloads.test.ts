@@ -126,6 +126,13 @@ describe('a download cut short is never saved', () => {
     expect(r.stderr).toContain(`Saved export 7 to ${file}: ${CSV.length} bytes (${size}), sha256 ${sha256}`);
     expect(r.json()).toEqual({ export_id: 7, path: file, bytes: CSV.length, sha256 });
     expect(readFileSync(file, 'utf8')).toBe(CSV);
+    // In a pipe JSON is the default, as everywhere else; a table asked for leaves stdout to people's prose on stderr.
+    const piped = await runCli(['exports', 'download', '7', '--output-file', join(dir, 'piped.csv')], { env: env(url) });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.json()).toEqual({ export_id: 7, path: join(dir, 'piped.csv'), bytes: CSV.length, sha256 });
+    const table = await runCli(['exports', 'download', '7', '--output-file', join(dir, 'table.csv'), '-o', 'table'], { env: env(url) });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toBe('');
   });
 });
 

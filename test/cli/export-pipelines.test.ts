@@ -8,8 +8,9 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { advanceClock, FULL_TOKEN, useSandbox } from '../helpers.js';
 import { readGithubOutput } from './github-output.js';
+import { runWaiting } from './in-process.js';
 import { BIN, runCli, useConfigDir } from './run.js';
 
 const CREATE = ['exports', 'create', '--type', 'order_list', '--from', '2026-01-01', '--to', '2026-01-31'];
@@ -34,7 +35,8 @@ function start(args: string[], env: Record<string, string>) {
 }
 
 describe('an export step in GitHub Actions', () => {
-  const ctx = useSandbox({ exportDelaySeconds: 0.5 });
+  // Exports turn available after the sandbox's 5 s; a command that waits runs with its clock on the sandbox's.
+  const ctx = useSandbox();
   const dir = useConfigDir();
   const actions = (name: string) => {
     const files = { GITHUB_OUTPUT: join(dir, `${name}.output`), GITHUB_STEP_SUMMARY: join(dir, `${name}.summary`) };
@@ -45,7 +47,7 @@ describe('an export step in GitHub Actions', () => {
   it('hands the next step export_id, path, bytes and sha256, and writes a summary', async () => {
     const env = actions('create');
     const file = join(dir, 'orders.csv');
-    const r = await runCli([...CREATE, '--download', file], { env });
+    const r = await runWaiting(ctx.sandbox, [...CREATE, '--download', file], env);
     expect(r.code, r.stderr).toBe(0);
     const content = readFileSync(file);
     const sha256 = createHash('sha256').update(content).digest('hex');
@@ -72,9 +74,7 @@ describe('an export step in GitHub Actions', () => {
 
   it('a wait that gives up hands over the export id and shows an annotation, exit 5', async () => {
     const env = actions('timeout');
-    const slow = await runCli(['--sandbox', ...CREATE, '--download', join(dir, 'slow.csv'), '--wait-timeout', '1s'], {
-      env: { ...env, STORE_ADMIN_BASE_URL: undefined, STORE_ADMIN_TOKEN: undefined, STORE_ADMIN_SANDBOX_EXPORT_DELAY: '600' },
-    });
+    const slow = await runWaiting(ctx.sandbox, [...CREATE, '--download', join(dir, 'slow.csv'), '--wait-timeout', '1s'], env);
     expect(slow.code, slow.stderr).toBe(5);
     const id = readGithubOutput(readFileSync(env.GITHUB_OUTPUT, 'utf8')).export_id;
     expect(id).toMatch(/^\d+$/);
@@ -82,11 +82,16 @@ describe('an export step in GitHub Actions', () => {
       `::error title=store-admin (exit 5)::Gave up waiting for export ${id} after 1s%3A it is still pending`.replace('%3A', ':') +
         `%0AThe export goes on; fetch it later: store-admin exports download ${id} --wait --output-file ${join(dir, 'slow.csv')}`,
     );
+    // The step's summary says it too: a failed step's summary is not left empty.
+    expect(readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8')).toContain(
+      `### store-admin failed (exit 5)\n\n\`\`\`text\nGave up waiting for export ${id} after 1s: it is still pending\n` +
+        `hint: The export goes on; fetch it later: store-admin exports download ${id} --wait --output-file ${join(dir, 'slow.csv')}\n\`\`\`\n`,
+    );
   });
 });
 
 describe('after Ctrl-C in a wait, the hint finishes the job', () => {
-  const ctx = useSandbox({ exportDelaySeconds: 2 });
+  const ctx = useSandbox();
   const dir = useConfigDir();
   const env = () => ({ STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir });
 
@@ -99,6 +104,8 @@ describe('after Ctrl-C in a wait, the hint finishes the job', () => {
     const hint = /^hint: Fetch it later: (.*)$/m.exec(run.stderr())?.[1];
     const id = /Export (\d+) is pending/.exec(run.stderr())?.[1];
     expect(hint).toBe(`store-admin exports download ${id} --wait --output-file '${file.replace("'", `'\\''`)}'`);
+    // Time passes before the user runs it: the export has turned available.
+    expect((await advanceClock(ctx.sandbox, 5_000)).exports).toEqual([expect.objectContaining({ id: Number(id) })]);
     // The command as a user pastes it into a shell, store-admin being on PATH.
     const bin = join(dir, 'bin');
     mkdirSync(bin);

@@ -1,5 +1,7 @@
-// The export flow for CI, as a user runs it: the built CLI against a sandbox whose exports start
-// pending (a short delay keeps the tests fast; the CLI still sees `pending` and polls).
+// The export flow for CI, as a user runs it: the CLI against a sandbox whose exports start pending
+// and turn available after the sandbox's delay. A command that waits runs in process with its
+// clock on the sandbox's (sandboxClock): it sees `pending` and polls on its schedule, and each of
+// its pauses moves the sandbox's clock instead of passing in wall time.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -7,45 +9,49 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { runWaiting } from './in-process.js';
 import { BIN, runCli, useConfigDir } from './run.js';
 
 const CREATE = ['exports', 'create', '--type', 'order_list', '--from', '2026-01-01', '--to', '2026-01-31'];
 const CSV_HEADER = /^number,date_placed,status,/;
 
 describe('exports create --wait / --download', () => {
-  const ctx = useSandbox({ exportDelaySeconds: 0.5 });
+  // Pending for the sandbox's default 5 s: polled at 2, 4 and 6 s of its clock.
+  const ctx = useSandbox();
   const dir = useConfigDir();
   const env = () => ({ STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir });
   const cli = (args: string[], cwd?: string) => runCli(args, { env: env(), cwd });
+  const wait = (args: string[]) => runWaiting(ctx.sandbox, args, env());
   const created = () => ctx.sandbox.counters.byOperation['exportsCreate']?.received ?? 0;
 
   it('waits for a pending export and downloads it to a file', async () => {
     const file = join(dir, 'orders.csv');
-    const r = await cli([...CREATE, '--download', file]);
+    const gets = ctx.sandbox.counters.byOperation['exportsRetrieve']?.received ?? 0;
+    const r = await wait([...CREATE, '--download', file]);
     expect(r.code, r.stderr).toBe(0);
     const shown = r.json();
     expect(shown).toMatchObject({ status: 'available', url: `${ctx.sandbox.url}/api/admin/exports/${shown.id}/` });
     expect(r.stderr).toContain(`Export ${shown.id} is pending; waiting until it is available (at most 30m00s)`);
     expect(r.stderr).toContain(`Saved export ${shown.id} to ${file}`);
     expect(readFileSync(file, 'utf8')).toMatch(CSV_HEADER);
-    expect(ctx.sandbox.counters.byOperation['exportsRetrieve']?.received).toBeGreaterThan(0);
+    // After 2 s, then every half of the time waited but at least 2 s: still pending at 2 and 4, available at 6.
+    expect(r.waits).toEqual([2000, 2000, 2000]);
+    expect(ctx.sandbox.counters.byOperation['exportsRetrieve']?.received).toBe(gets + 3);
     expect(readdirSync(dir).filter((name) => name.endsWith('.part'))).toEqual([]);
   });
 
   it('--wait alone prints the export once it is available', async () => {
-    const r = await cli([...CREATE, '--wait']);
+    const r = await wait([...CREATE, '--wait']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().status).toBe('available');
   });
 
   it('--download - streams the CSV to stdout and creates no file named -', async () => {
-    const cwd = join(dir, 'stdout-run');
-    mkdirSync(cwd);
-    const r = await cli([...CREATE, '--download', '-'], cwd);
+    const r = await wait([...CREATE, '--download', '-']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(CSV_HEADER);
     expect(r.stdout).toContain('10001');
-    expect(readdirSync(cwd)).toEqual([]);
+    expect(existsSync('-')).toBe(false);
   });
 
   it('refuses to overwrite a file without --force, before creating the export', async () => {
@@ -58,7 +64,7 @@ describe('exports create --wait / --download', () => {
     expect(r.stderr).toContain('hint: Pass --force to replace it');
     expect(readFileSync(file, 'utf8')).toBe('keep me');
     expect(created()).toBe(before);
-    const forced = await cli([...CREATE, '--download', file, '--force']);
+    const forced = await wait([...CREATE, '--download', file, '--force']);
     expect(forced.code, forced.stderr).toBe(0);
     expect(readFileSync(file, 'utf8')).toMatch(CSV_HEADER);
   });
@@ -94,7 +100,7 @@ describe('exports create --wait / --download', () => {
     mkdirSync(cwd);
     const saved = await cli(['exports', 'download', '1'], cwd);
     expect(saved.code, saved.stderr).toBe(0);
-    expect(saved.stdout).toBe('');
+    expect(saved.json()).toMatchObject({ export_id: 1, path: 'export-1.csv', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(readFileSync(join(cwd, 'export-1.csv'), 'utf8')).toMatch(CSV_HEADER);
     const again = await cli(['exports', 'download', '1'], cwd);
     expect(again.code).toBe(2);
@@ -129,19 +135,21 @@ describe('a pending export that takes long', () => {
   });
 
   it('--wait-timeout gives up with exit 5, naming the export and how to finish', async () => {
-    const r = await runCli([...CREATE, '--download', join(dir, 'my orders.csv'), '--wait-timeout', '1s'], { env: env() });
+    const r = await runWaiting(ctx.sandbox, [...CREATE, '--download', join(dir, 'my orders.csv'), '--wait-timeout', '1s'], env());
     expect(r.code).toBe(5);
+    // The first poll would come after 2 s: the wait ends at its deadline instead.
+    expect(r.waits).toEqual([1000]);
     const id = /Export (\d+) is pending/.exec(r.stderr)?.[1];
     expect(r.stderr).toContain(`store-admin: Gave up waiting for export ${id} after 1s: it is still pending`);
     expect(r.stderr).toContain(`hint: The export goes on; fetch it later: store-admin exports download ${id} --wait --output-file '${join(dir, 'my orders.csv')}'`);
-    const json = await runCli([...CREATE, '--wait', '--wait-timeout', '1s', '--json'], { env: env() });
+    const json = await runWaiting(ctx.sandbox, [...CREATE, '--wait', '--wait-timeout', '1s', '--json'], env());
     expect(json.code).toBe(5);
     expect(json.stderr).toMatch(/"exitCode":5,"type":"TimedOutError"/);
   });
 
   it('exports download --wait gives up the same way on a pending export', async () => {
     const { id } = (await runCli(CREATE, { env: env() })).json();
-    const r = await runCli(['exports', 'download', String(id), '--wait', '--wait-timeout', '1s', '--output-file', join(dir, 'x.csv')], { env: env() });
+    const r = await runWaiting(ctx.sandbox, ['exports', 'download', String(id), '--wait', '--wait-timeout', '1s', '--output-file', join(dir, 'x.csv')], env());
     expect(r.code).toBe(5);
     expect(r.stderr).toContain(`store-admin: Gave up waiting for export ${id} after 1s: it is still pending`);
     expect(ctx.sandbox.counters.byOperation['exportsDownloadRetrieve']?.received ?? 0).toBe(0);
@@ -226,13 +234,14 @@ describe('the embedded sandbox keeps exports across commands', () => {
   const dir = useConfigDir();
   const cli = (args: string[]) => runCli(['--sandbox', ...args], { env: { STORE_ADMIN_CONFIG_DIR: dir, STORE_ADMIN_SANDBOX_EXPORT_DELAY: '1' } });
 
-  it('an export created by one command turns available, in wall time, for the next ones', async () => {
+  it('an export created by one command turns available, on the sandbox clock, for the next ones', async () => {
     const created = await cli(CREATE);
     expect(created.json().status).toBe('pending');
     const { id } = created.json();
-    let status = 'pending';
-    for (let i = 0; i < 40 && status === 'pending'; i++) status = (await cli(['exports', 'get', String(id)])).json().status;
-    expect(status).toBe('available');
+    // The clock reads whole seconds, so an advance of 2s moves it on 1 s at least: past the delay.
+    const moved = await cli(['sandbox', 'clock', 'advance', '2s']);
+    expect(moved.json().exports).toEqual([expect.objectContaining({ id })]);
+    expect((await cli(['exports', 'get', String(id)])).json().status).toBe('available');
     const downloaded = await cli(['exports', 'download', String(id), '--output-file', '-']);
     expect(downloaded.code, downloaded.stderr).toBe(0);
     expect(downloaded.stdout).toMatch(CSV_HEADER);

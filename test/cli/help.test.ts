@@ -50,6 +50,20 @@ describe('help', () => {
     expect(text).toMatch(/^INHERITED FLAGS\n {2}--json -o -q -y --dry-run --sandbox …  \(all: `store-admin help flags`\)\n\n/m);
   });
 
+  it('no help shows an empty default as it is ("(default: {})", "(default: [])")', () => {
+    for (const command of commands(program)) expect(fullHelp(command), command.name()).not.toMatch(/\(default: (\{\}|\[\])\)/);
+  });
+
+  it("a group that runs one of its commands when none is named shows that command's flags", () => {
+    const group = (name: string) => program.commands.find((c) => c.name() === name)!;
+    const sandbox = fullHelp(group('sandbox'));
+    expect(sandbox).toMatch(/^START FLAGS \(sandbox with no command runs start\)\n {2}--host <host> [^]*^ {2}--port <port> /m);
+    expect(sandbox.indexOf('START FLAGS')).toBeGreaterThan(sandbox.indexOf('COMMANDS'));
+    expect(fullHelp(group('history'))).toMatch(/^LIST FLAGS \(history with no command runs list\)\n {2}--since <duration> /m);
+    // A group with no such command shows none.
+    expect(fullHelp(group('orders'))).not.toMatch(/FLAGS \(/);
+  });
+
   it('a group lists its commands before any flag', () => {
     const text = fullHelp(program.commands.find((c) => c.name() === 'orders')!);
     expect(text.indexOf('COMMANDS')).toBeGreaterThan(-1);

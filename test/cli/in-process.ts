@@ -4,6 +4,8 @@ import { Readable } from 'node:stream';
 import { main } from '../../src/cli.js';
 import type { ContextOverrides } from '../../src/context.js';
 import type { IO, OutputStream } from '../../src/io.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { sandboxClock } from '../helpers.js';
 
 function collector(isTTY: boolean): OutputStream & { text: string } {
   const stream = {
@@ -33,4 +35,14 @@ export async function runInProcess(args: string[], env: Record<string, string>, 
   const io: IO = { stdin, stdout, stderr, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...paging, ...env } };
   const code = await main(args, io, overrides);
   return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+/**
+ * A command that waits (an export's --wait), run in process with its clock on the sandbox's: each
+ * of its pauses moves the sandbox's clock on instead of passing in wall time. `waits` are the pauses.
+ */
+export async function runWaiting(sandbox: Sandbox, args: string[], env: Record<string, string>) {
+  const clock = sandboxClock(sandbox);
+  const r = await runInProcess(args, env, '', { overrides: { clock } });
+  return { ...r, waits: clock.waits, json: () => JSON.parse(r.stdout) };
 }

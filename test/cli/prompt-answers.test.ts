@@ -50,7 +50,12 @@ describe('prompt answers are checked as the flags are, and asked again', () => {
         message: 'Subscription id:',
         verdicts: ['must be a positive whole number', 'must be a positive whole number', 'must be a positive whole number', 'must be a positive whole number', true],
       },
-      { kind: 'confirm', flag: undefined, message: expect.stringMatching(/^Renew subscription 2 now\?.* Continue\?$/), verdicts: [] },
+      {
+        kind: 'confirm',
+        flag: undefined,
+        message: "Renew subscription 2 now? This creates a renewal order and charges the customer's saved card the subscription's total. Continue?",
+        verdicts: [],
+      },
     ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^store-admin: Canceled; nothing was sent$/m);

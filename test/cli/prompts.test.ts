@@ -72,6 +72,20 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
     expect(t.screen()).toMatch(/Events\s+│ order\.created/);
   });
 
+  it('choosing no event at all asks again instead of ending the command', async () => {
+    const t = start(['webhooks', 'create', '--target', 'https://hooks.example.com/none']);
+    await t.waitFor(/Events to subscribe to/);
+    t.keys('Enter');
+    await t.waitFor(/Other names, comma-separated/);
+    t.keys('Enter');
+    await t.waitFor(/Pick at least one: Space ticks the one under the cursor, or type a name after the list\.[^]*Events to subscribe to/);
+    t.keys('Space', 'Enter');
+    await t.waitFor(/Other names, comma-separated[^]*Other names, comma-separated/);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).toMatch(/Events\s+│ app\.uninstalled/);
+  });
+
   it('asks for the export type and dates', async () => {
     const t = start(['exports', 'create']);
     await t.waitFor(/What to export\?/);
@@ -118,6 +132,49 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
     expect(screen).toContain('Logged in to');
     expect(screen).toMatch(/API token: \*+/);
     expect(screen).not.toContain(FULL_TOKEN);
+  });
+
+  it('auth login asks again for a store URL no store answers at, before asking for the token', async () => {
+    const t = Terminal.start(['auth', 'login', '--profile', 'retyped'], { STORE_ADMIN_CONFIG_DIR: dir, NO_COLOR: '1' }, { width });
+    terminals.push(t);
+    await t.waitFor(/Store URL/);
+    // The sandbox speaks plain http: the https assumed for a URL without a scheme cannot reach it.
+    const hostPort = ctx.sandbox.url.replace('http://', '');
+    t.type(hostPort);
+    t.keys('Enter');
+    await t.waitFor(new RegExp(`No store answers at https://${hostPort}: TLS failure[^]*if the store speaks plain http, give http://${hostPort}`));
+    expect(t.screen()).not.toContain('API token:');
+    t.keys('C-u');
+    t.type(ctx.sandbox.url);
+    t.keys('Enter');
+    await t.waitFor(/API token:/);
+    t.type(FULL_TOKEN);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).toContain(`Logged in to ${ctx.sandbox.url} as profile "retyped"`);
+  });
+
+  it('auth login asks again for a token the store rejects, keeping the store URL', async () => {
+    const t = Terminal.start(['auth', 'login', '--profile', 'second-try', '--base-url', ctx.sandbox.url], { STORE_ADMIN_CONFIG_DIR: dir, NO_COLOR: '1' }, { width });
+    terminals.push(t);
+    await t.waitFor(/API token:/);
+    t.type('not-the-token-at-all');
+    t.keys('Enter');
+    await t.waitFor(/API token:[^]*The store rejected the token \(token rejected: [^)]*\); paste it again \(Ctrl-C to stop\)\.[^]*API token:/);
+    t.type(FULL_TOKEN);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).toContain(`Logged in to ${ctx.sandbox.url} as profile "second-try"`);
+    expect(t.screen()).not.toContain('not-the-token-at-all');
+  });
+
+  it('auth login with a store URL nothing answers at says so before asking for the token', async () => {
+    const hostPort = ctx.sandbox.url.replace('http://', '');
+    const t = Terminal.start(['auth', 'login', '--base-url', hostPort], { STORE_ADMIN_CONFIG_DIR: dir, NO_COLOR: '1' }, { width });
+    terminals.push(t);
+    expect(await t.exitCode()).toBe(1);
+    expect(t.screen().replace(/\s+/g, ' ')).toContain(`No store answers at https://${hostPort}: TLS failure`);
+    expect(t.screen()).not.toContain('API token:');
   });
 
   it('--no-input never prompts, even in a terminal, and names everything missing', async () => {
@@ -311,7 +368,8 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
       const t = Terminal.start(['auth', 'login', '--base-url', ctx.sandbox.url], { STORE_ADMIN_CONFIG_DIR: loose, NO_COLOR: '1' }, { width });
       terminals.push(t);
       expect(await t.exitCode()).toBe(2);
-      const screen = t.screen();
+      // The error is wrapped at words to the terminal's width.
+      const screen = t.screen().replace(/\s+/g, ' ');
       expect(screen).toContain(`${loose} can be read by other users (mode 0755); not writing a token there`);
       expect(screen).not.toContain('API token:');
     } finally {

@@ -35,6 +35,23 @@ describe('sandbox clock with --sandbox', () => {
     expect(set.json()).toMatchObject({ now: '2026-06-01T00:00:00Z', renewals: [{ at: '2026-03-15T08:00:00Z' }, { at: '2026-04-15T08:00:00Z' }, { at: '2026-05-15T08:00:00Z' }] });
   });
 
+  it('advance says which webhook an attempt on the way switched off, and how to turn it on again', async () => {
+    const own = useConfigDir();
+    const run = (args: string[]) => runCli(['--sandbox', ...args], { env: { STORE_ADMIN_CONFIG_DIR: own } });
+    // Seeded webhook 1 subscribes to order.created at a host that never resolves: four days run its whole schedule.
+    expect((await run(['subscriptions', 'renew', '1', '--yes'])).code).toBe(0);
+    const moved = await run(['sandbox', 'clock', 'advance', '4d', '-o', 'table']);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout).toMatch(
+      /^ {2}2026-02-0\dT\d\d:\d\d:\d\dZ {2}webhook 1 switched off: attempt 11 \(dlv_\d+\) got .*never resolves.*; store-admin webhooks update 1 --active turns it on again$/m,
+    );
+    expect((await run(['webhooks', 'get', '1', '--json'])).json().active).toBe(false);
+    // As data too, and nothing said when nothing was switched off.
+    expect((await run(['webhooks', 'update', '1', '--active'])).code).toBe(0);
+    const quiet = await run(['sandbox', 'clock', 'advance', '1h', '--json']);
+    expect(quiet.json().webhooks_switched_off).toEqual([]);
+  });
+
   it('refuses to go back, bad durations and dates, each with exit 2', async () => {
     const back = await cli(['sandbox', 'clock', 'set', '2026-01-01T00:00:00Z']);
     expect(back.code).toBe(2);

@@ -68,6 +68,24 @@ describe('terminal output', () => {
     const next = String(Number(newest) + 1);
     expect(again.stdout).toMatch(new RegExp(`│ Latest order\\s+│ ${next} \\(cycle \\d+\\)`));
     expect(again.stdout).toMatch(/│ 701 │ Merino Trail Socks \(3-pack\) │ 1\s+│ 24\.00 USD │/);
+    // What it charged, and to what: the subscription's total, on the saved card.
+    const { total, currency } = latest.json();
+    expect(again.stderr).toContain(`Charged ${total} ${currency}, the subscription's total, to the customer's saved card for order ${next}.`);
+    expect(latest.stderr).toContain(`Charged ${total} ${currency}, the subscription's total, to the customer's saved card for order ${newest}.`);
+    expect((await cli(['subscriptions', 'renew', '1', '--yes', '--quiet'])).stderr).toBe('');
+  });
+
+  it('renewing a past-due subscription is refused naming the platform operation that retries its payment', async () => {
+    const r = await cli(['subscriptions', 'renew', '2', '--yes']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Subscription 2 is past_due: it is not renewed, its payment is retried (POST /subscriptions/2/retry/).');
+  });
+
+  it('exports create says how to save the export once it is available', async () => {
+    const r = await cli(['exports', 'create', '--type', 'order_list', '--from', '2026-01-01', '--to', '2026-01-31', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    const id = /│ ID\s+│ (\d+)/.exec(r.stdout)?.[1];
+    expect(r.stderr).toContain(`Export ${id} is pending; save it once it is available with: store-admin exports download ${id} --wait`);
   });
 
   it('an update names the fields it sent, for people only', async () => {

@@ -65,6 +65,41 @@ describe.runIf(hasTmux)('a real terminal', () => {
     expect(t.screen()).toMatch(/^PAGED \s+"code": "fulfillment_line_items",$/m);
   });
 
+  it('a delivery shown, --help and a help topic go through the pager when longer than the screen', async () => {
+    const env = { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
+    await ctx.client.webhooks.create({ body: { target: 'https://hooks.example.com/paged', events: ['order.updated'] } });
+    expect((await runCli(['webhooks', 'trigger', 'order.updated'], { env })).code).toBe(0);
+    const [delivery] = (await runCli(['webhooks', 'deliveries', '--limit', '1', '--json'], { env })).json();
+    const paged = { STORE_ADMIN_PAGER: "sed 's/^/PAGED /'" };
+    for (const args of [['webhooks', 'deliveries', 'show', delivery.id], ['subscriptions', 'update', '--help'], ['help', 'exit-codes']]) {
+      const t = start(args, { width: 80, height: 12 }, paged);
+      expect(await t.exitCode(), args.join(' ')).toBe(0);
+      // The screen holds the text's end: every line of it came through the pager.
+      const shown = printed(t.screen()).filter(Boolean);
+      expect(shown.length, args.join(' ')).toBeGreaterThan(5);
+      expect(shown.filter((line) => !line.startsWith('PAGED')), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('an error and its hint are wrapped at words to an 80-column terminal, and stay one line each in a pipe', async () => {
+    const args = ['--sandbox', 'webhooks', 'trigger', 'subscription.updated', '--set', 'shipping_pric=9'];
+    const piped = await runCli(args, { env: { STORE_ADMIN_CONFIG_DIR: dir } });
+    expect(piped.code).toBe(2);
+    const [message, hint] = piped.stderr.trimEnd().split('\n');
+    expect(message!.length).toBeGreaterThan(80);
+    expect(hint).toMatch(/^hint: /);
+    const t = start(args, { width: 80 });
+    expect(await t.exitCode()).toBe(2);
+    // The screen as shown, lines the terminal wrapped itself joined back: none is over 80.
+    const lines = printed(t.screen()).filter(Boolean);
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(80);
+    expect(lines.length).toBeGreaterThan(2);
+    // Every word whole: the lines, joined at their breaks, are the message and the hint.
+    const hintAt = lines.findIndex((line) => line.startsWith('hint: '));
+    expect(lines.slice(0, hintAt).map((line) => line.trim()).join(' ')).toBe(message);
+    expect(lines.slice(hintAt).map((line) => line.trim()).join(' ')).toBe(hint);
+  });
+
   it('short output is printed as it is, and JSON is coloured on a terminal', async () => {
     const t = start(['exports', 'types', '-q', 'types[0]'], { width: 80 }, { NO_COLOR: '', STORE_ADMIN_PAGER: "sed 's/^/PAGED /'" });
     expect(await t.exitCode()).toBe(0);

@@ -4,11 +4,13 @@
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { appendReceived, newReceivedId } from '../../src/webhooks/received-log.js';
 import { webhookHmac } from '../../src/api/webhook-signature.js';
 import { independentDumps } from '../webhooks/python.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import { runCli, startCli, useConfigDir } from './run.js';
+import { hasTmux, Terminal } from './tmux.js';
 
 const SECRET = 'whsec_replay_test';
 const platformSignature = (body: string, secret = SECRET) => webhookHmac(independentDumps(JSON.parse(body)), secret);
@@ -56,7 +58,8 @@ describe('webhooks deliveries and replay with --sandbox', () => {
     expect(app.requests[1]!.body.equals(sent.body)).toBe(true);
     expect(app.requests[1]!.headers['x-store-signature']).toBe(sent.headers['x-store-signature']);
     const all = (await cli(['webhooks', 'deliveries', '--webhook', String(id), '--json'])).json();
-    expect(all.at(-1)).toMatchObject({ replay_of: attempt.id, attempt: 2, status: 200, ok: true, next_attempt_at: null });
+    // Newest first. A replay is no try of the platform's: it keeps the number of the attempt it sent again.
+    expect(all[0]).toMatchObject({ replay_of: attempt.id, attempt: 1, status: 200, ok: true, next_attempt_at: null });
     await app.close();
   });
 
@@ -150,8 +153,92 @@ describe('the listen log', () => {
     expect(got!.json.data.id).toBe(8);
     expect(got!.headers['x-store-signature']).toBe(platformSignature(got!.body.toString('utf8')));
     const after = (await runCli(['webhooks', 'deliveries', '--received', '--json'], { env })).json();
-    expect(after.at(-1)).toMatchObject({ replay_of: entry.id, sent_to: app.url, status: 200 });
+    expect(after[0]).toMatchObject({ replay_of: entry.id, sent_to: app.url, status: 200 });
     await app.close();
+  });
+});
+
+describe('the delivery lists: newest first, as many as asked, whole at 80 and 120 columns', () => {
+  const dir = useConfigDir();
+  const env = { STORE_ADMIN_CONFIG_DIR: dir };
+  const cli = (args: string[]) => runCli(['--sandbox', ...args], { env });
+  const terminals: Terminal[] = [];
+  afterEach(() => terminals.splice(0).forEach((t) => t.kill()));
+  /** The table's lines as a terminal of `width` columns shows them (colour on: its headers as people see them). */
+  async function tableAt(width: number, args: string[]): Promise<string[]> {
+    const terminal = Terminal.start(args, { ...env, STORE_ADMIN_PAGER: '', NO_COLOR: '' }, { width, height: 60 });
+    terminals.push(terminal);
+    expect(await terminal.exitCode()).toBe(0);
+    const screen = terminal.screen();
+    return screen.slice(0, screen.indexOf('EXIT:')).split('\n').filter((line) => /^[│┌└]/.test(line)).map((line) => line.trimEnd());
+  }
+  /** Each row on one line, framed, within the width, holding its record's id, event, day and time whole. */
+  function expectWhole(lines: string[], width: number, records: { id: string; event: string; at: string }[]) {
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(width);
+    expect(lines.every((line) => /[│┐┘]$/.test(line))).toBe(true);
+    const rows = lines.slice(2, -1);
+    expect(rows).toHaveLength(records.length);
+    records.forEach((record, i) => {
+      const cells = rows[i]!.split('│').map((cell) => cell.trim());
+      expect(cells.slice(1, 5)).toEqual([record.id, record.at.slice(5, 10), record.at.slice(11, 16), record.event]);
+    });
+  }
+
+  it('lists the newest attempts first, --limit of them, and --since a time of the sandbox clock', async () => {
+    const app = await startReceiver(() => 500);
+    expect((await cli(['webhooks', 'create', '--target', app.url, '--event', 'subscription.updated', '--event', 'order.created'])).code).toBe(0);
+    expect((await cli(['subscriptions', 'renew', '1', '--yes'])).code).toBe(0);
+    // Four days run the whole retry schedule of every delivery the renewal caused.
+    expect((await cli(['sandbox', 'clock', 'advance', '4d'])).code).toBe(0);
+    const all = (await cli(['webhooks', 'deliveries', '--limit', '1000', '--json'])).json() as { id: string; attempt: number }[];
+    const numbers = all.map((d) => Number(d.id.slice(4)));
+    expect(numbers).toEqual([...numbers].sort((a, b) => b - a));
+    expect(all.length).toBeGreaterThan(30);
+
+    const byDefault = await cli(['webhooks', 'deliveries', '--json']);
+    expect(byDefault.json()).toEqual(all.slice(0, 30));
+    expect(byDefault.stderr).toContain(`The newest 30 of ${all.length} are shown; --limit ${all.length} shows them all.`);
+    expect((await cli(['webhooks', 'deliveries', '--limit', '3', '--json'])).json()).toEqual(all.slice(0, 3));
+    // The last retries came 10 h 45 min before the clock's time: 12 hours hold them alone.
+    const recent = (await cli(['webhooks', 'deliveries', '--since', '12h', '--json'])).json() as { attempt: number }[];
+    expect(recent.length).toBeGreaterThan(0);
+    expect(recent.every((d) => d.attempt === 11)).toBe(true);
+    expect(recent).toEqual(all.slice(0, recent.length));
+    for (const [flags, message] of [[['--limit', '0'], '--limit'], [['--limit', 'all'], '--limit'], [['--since', 'yesterday'], '--since']] as const) {
+      const r = await cli(['webhooks', 'deliveries', ...flags]);
+      expect([r.code, r.stderr], flags.join(' ')).toEqual([2, expect.stringContaining(message)]);
+    }
+    await app.close();
+  });
+
+  it.runIf(hasTmux)("shows each attempt's id, event, day and time whole, under title-cased headers", async () => {
+    const records = ((await cli(['webhooks', 'deliveries', '--limit', '12', '--json'])).json() as { id: string; event_type: string; sent_at: string }[]).map(
+      (d) => ({ id: d.id, event: d.event_type, at: d.sent_at }),
+    );
+    expect(records.map((r) => r.event)).toContain('subscription.updated');
+    for (const width of [80, 120]) {
+      const lines = await tableAt(width, ['--sandbox', 'webhooks', 'deliveries', '--limit', '12']);
+      const headers = lines[1]!.split('│').map((cell) => cell.trim()).filter(Boolean);
+      // What does not fit 80 columns goes whole: the retry's wait, then the webhook.
+      expect(headers).toEqual(width === 80 ? ['ID', 'Date', 'Time', 'Event', 'Attempt', 'Answer'] : ['ID', 'Date', 'Time', 'Event', 'Webhook', 'Attempt', 'Answer', 'Retry']);
+      expectWhole(lines, width, records);
+    }
+  });
+
+  it.runIf(hasTmux)("shows what webhooks listen received the same way, each rcv_ id whole", async () => {
+    const at = (minutes: number) => new Date(Date.UTC(2026, 1, 2, 9, minutes)).toISOString();
+    const received = ['subscription.updated', 'fulfillment.updated', 'customer.created'].map((event, i) => ({
+      id: newReceivedId(), at: at(i), url: 'http://127.0.0.1:4000/', headers: {}, body: '{}', event_type: event, event_id: null, status: 200,
+    }));
+    const replay = { ...received[0]!, id: newReceivedId(), at: at(5), replay_of: received[0]!.id, sent_to: 'http://localhost:3000/hooks' };
+    for (const entry of [...received, replay]) await appendReceived(env, entry, Date.parse(entry.at));
+    const newest = [replay, ...received.reverse()].map((e) => ({ id: e.id, event: e.event_type, at: e.at }));
+    for (const width of [80, 120]) {
+      const lines = await tableAt(width, ['webhooks', 'deliveries', '--received']);
+      const headers = lines[1]!.split('│').map((cell) => cell.trim()).filter(Boolean);
+      expect(headers.slice(0, 5)).toEqual(['ID', 'Date', 'Time', 'Event', 'Answered']);
+      expectWhole(lines, width, newest);
+    }
   });
 });
 

@@ -1,12 +1,15 @@
-// webhooks apply -f FILE end to end: the built CLI in its own process against a sandbox on a real
-// socket, the store read through several pages, its state checked directly.
+// webhooks apply -f FILE against a sandbox on a real socket, the store read through several pages,
+// its state checked directly. The first run is the built CLI in its own process; the others run
+// main() in process, their pacing (the platform's 4 requests a second) on a clock that never
+// waits. What a plan is made of, and what a file may say, are unit-tested (webhooks/).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import type { Rec } from '../../src/sandbox/kinds.js';
-import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { FULL_TOKEN, jumpClock, useSandbox } from '../helpers.js';
+import { runInProcess } from './in-process.js';
 import { runCli, useConfigDir } from './run.js';
 import { hasTmux, Terminal } from './tmux.js';
 
@@ -41,6 +44,12 @@ async function stored(sandbox: Sandbox): Promise<Rec[]> {
   return sandbox.store.transact((state) => Object.values(state.records.webhooks).map((w) => structuredClone(w)), false);
 }
 
+/** `webhooks apply ARGS` in process, paced on a clock that never waits. */
+async function applyIn(env: Record<string, string>, args: string[]) {
+  const r = await runInProcess(['webhooks', 'apply', ...args, '--secret-env', 'ORDERS_HOOK_SECRET'], env, '', { overrides: { clock: jumpClock() } });
+  return { ...r, json: () => JSON.parse(r.stdout) };
+}
+
 const changesSent = (sandbox: Sandbox) =>
   (['webhooksCreate', 'webhooksPartialUpdate', 'webhooksDestroy'] as const).reduce((sum, id) => sum + (sandbox.counters.byOperation[id]?.received ?? 0), 0);
 
@@ -49,12 +58,12 @@ describe('webhooks apply', () => {
   const config = useConfigDir();
   const files = useFiles();
   const env = { STORE_ADMIN_BASE_URL: '', STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: config, ORDERS_HOOK_SECRET: ORDERS_SECRET };
-  const apply = (args: string[], extra: Record<string, string> = {}) =>
-    runCli(['webhooks', 'apply', ...args], { env: { ...env, STORE_ADMIN_BASE_URL: ctx.sandbox.url, ...extra } });
+  const apply = (args: string[], extra: Record<string, string> = {}) => applyIn({ ...env, STORE_ADMIN_BASE_URL: ctx.sandbox.url, ...extra }, args);
 
   it('creates what the file declares, prints the plan and counts, and never a secret', async () => {
     const file = files.write('webhooks.json', declared());
-    const run = await apply(['-f', file, '--json']);
+    // The built CLI, end to end.
+    const run = await runCli(['webhooks', 'apply', '-f', file, '--json', '--secret-env', 'ORDERS_HOOK_SECRET'], { env: { ...env, STORE_ADMIN_BASE_URL: ctx.sandbox.url } });
     expect(run.code, run.stderr).toBe(0);
     const result = run.json();
     expect(result).toMatchObject({ result: 'applied', dry_run: false, counts: { created: 3, updated: 0, deleted: 0, unchanged: 0 } });
@@ -146,10 +155,11 @@ describe('webhooks apply', () => {
     const bad = declared() as { webhooks: Record<string, unknown>[] };
     bad.webhooks[2]!.target = 'ftp://hooks.example.com/audit';
     bad.webhooks[0]!.events = ['order.craeted'];
-    const cases: [unknown, RegExp][] = [
+    const cases: [unknown, RegExp, Record<string, string>?][] = [
       [bad, /webhooks\[2\]\.target: must be an http\(s\) URL; webhooks\[0\]\.events\[0\]: unknown event "order\.craeted"; did you mean order\.created\?/],
       [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: 'hunter2' }] }, /webhooks\[0\]\.secret: a secret is never written in the file/],
-      [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: { env: 'NOT_SET_ANYWHERE' } }] }, /webhooks\[0\]\.secret\.env: NOT_SET_ANYWHERE is not set/],
+      [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: { env: 'ORDERS_HOOK_SECRET' } }] }, /webhooks\[0\]\.secret\.env: ORDERS_HOOK_SECRET is not set \(it is empty\)/, { ORDERS_HOOK_SECRET: '' }],
+      [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: { env: 'NOT_NAMED' } }] }, /webhooks\[0\]\.secret\.env: NOT_NAMED is read only when the command names it: add --secret-env NOT_NAMED/],
       [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: { file: 'missing.secret' } }] }, /webhooks\[0\]\.secret\.file: cannot read missing\.secret \(ENOENT\)/],
       // The tool's own token and files are never a webhook's secret (the store may show it back).
       [{ webhooks: [{ name: 'x', events: ['order.created'], target: 'https://h.example.com', secret: { env: 'STORE_ADMIN_TOKEN' } }] }, /webhooks\[0\]\.secret\.env: STORE_ADMIN_TOKEN is one of store-admin's own settings, not a webhook secret/],
@@ -159,8 +169,8 @@ describe('webhooks apply', () => {
       [{ hooks: [] }, /webhooks: is required; \(file\): unknown field: hooks/],
       ['{"webhooks": [', /not valid JSON/],
     ];
-    for (const [content, message] of cases) {
-      const run = await apply(['-f', files.write('bad.json', content)]);
+    for (const [content, message, extra] of cases) {
+      const run = await apply(['-f', files.write('bad.json', content)], extra);
       expect(run.code, String(message)).toBe(2);
       expect(run.stderr.split('\n')[0]).toMatch(message);
       expect(run.stderr).not.toContain('hunter2');
@@ -237,7 +247,7 @@ describe('webhooks apply against a store that fails now and then', () => {
     const env = { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: config, ORDERS_HOOK_SECRET: ORDERS_SECRET };
     const runs: { code: number | null; result?: string; done: number }[] = [];
     for (let attempt = 0; attempt < 15 && runs.at(-1)?.code !== 0; attempt++) {
-      const run = await runCli(['webhooks', 'apply', '-f', file, '--json'], { env });
+      const run = await applyIn(env, ['-f', file, '--json']);
       const out = run.stdout ? run.json() : undefined;
       runs.push({ code: run.code, result: out?.result, done: out ? out.counts.created + out.counts.updated : 0 });
       // A run that got as far as its plan says how to finish it.
@@ -275,5 +285,36 @@ describe.runIf(hasTmux)('webhooks apply --prune at a terminal', () => {
     t.keys('n', 'Enter');
     expect(await t.exitCode()).toBe(2);
     expect((await stored(ctx.sandbox)).map((w) => w.id)).toEqual([1, 2]);
+  });
+
+  it('colours the plan\'s marks at a terminal, never printing their escape codes as text', async () => {
+    const file = files.write('one.json', { webhooks: [{ name: 'only', events: ['order.created'], target: 'https://hooks.example.com/only' }] });
+    const t = Terminal.start(['webhooks', 'apply', '-f', file, '--prune'], { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: config });
+    terminals.push(t);
+    await t.waitFor(/This cannot be undone\. Continue\?/);
+    expect(t.screen()).not.toContain('\\u001b');
+    expect(t.screen()).toMatch(/\+ create +"only"[\s\S]*- delete +"Order sync to warehouse system" \(id 1\)/);
+    // The marks themselves are coloured: green for a create, red for a delete.
+    expect(t.screen({ colors: true })).toMatch(/\x1b\[32m\+ create +\x1b\[(0|39)?m/);
+    expect(t.screen({ colors: true })).toMatch(/\x1b\[31m- delete +\x1b\[(0|39)?m/);
+    t.keys('n', 'Enter');
+    expect(await t.exitCode()).toBe(2);
+  });
+});
+
+describe('webhooks apply with FORCE_COLOR', () => {
+  const ctx = useSandbox();
+  const config = useConfigDir();
+  const files = useFiles();
+
+  it('colours the marks of the plan on stderr, and nothing else: no escape code is printed as text', async () => {
+    const file = files.write('colour.json', { webhooks: [{ name: 'only', events: ['order.created'], target: 'https://hooks.example.com/only' }] });
+    const run = await runCli(['webhooks', 'apply', '-f', file, '--prune', '--dry-run'], {
+      env: { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: config, FORCE_COLOR: '1' },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('\\u001b');
+    expect(run.stderr).toContain('  \x1b[32m+ create   \x1b[0m "only"');
+    expect(run.stderr).toContain('  \x1b[31m- delete   \x1b[0m "Order sync to warehouse system" (id 1)');
   });
 });

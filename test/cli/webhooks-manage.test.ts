@@ -50,8 +50,27 @@ describe('webhooks list, update and delete', () => {
     }
   });
 
-  // The sandbox on this branch reads the active filter as text and refuses it (the reference-driven sandbox reads it typed).
-  it.fails('list filters by name and by active, over every page', async () => {
+  it('list shortens a long target with … (as gh does) rather than breaking it over lines, at 80 and 120 columns', async () => {
+    const target = 'https://erp.example.com/hooks/store/v2/events?source=store-admin&region=eu';
+    const { id } = (await ctx.client.webhooks.create({ body: { name: 'orders-to-erp', target, events: ['order.created', 'order.updated'] } })) as { id: number };
+    for (const width of ['80', '120']) {
+      const table = await runCli(['webhooks', 'list', '--all', '--name', 'orders-to-erp', '-o', 'table'], { env: { ...env(), COLUMNS: width } });
+      expect(table.code, table.stderr).toBe(0);
+      const lines = table.stdout.trimEnd().split('\n');
+      expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(Number(width));
+      const row = lines.find((line) => line.includes('orders-to-erp'))!;
+      expect(row).toContain(`${target.slice(0, 31)}…`);
+      // Nothing of the URL on another line.
+      expect(lines.filter((line) => line !== row && /example\.com|source=/.test(line))).toEqual([]);
+    }
+    // Whole in JSON, and where the webhook is shown alone.
+    const listed = (await cli(['webhooks', 'list', '--all', '--name', 'orders-to-erp', '--json'])).json();
+    expect((Array.isArray(listed) ? listed : listed.results)[0].target).toBe(target);
+    expect((await runCli(['webhooks', 'get', String(id), '-o', 'table'], { env: { ...env(), COLUMNS: '120' } })).stdout).toContain(target);
+    await ctx.client.webhooks.delete({ params: { id: id! } });
+  });
+
+  it('list filters by name and by active, over every page', async () => {
     const named = await cli(['webhooks', 'list', '--name', 'two', '--json']);
     expect(named.json().results.map((w: { name: string }) => w.name)).toEqual(['two']);
     const inactive = await cli(['webhooks', 'list', '--inactive', '--all', '--json']);

@@ -3,7 +3,9 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withLockFile } from '../../src/lock.js';
+import { ProfileStore } from '../../src/config/profiles.js';
+import { holdLock, withLockFile } from '../../src/lock.js';
+import { hostname } from 'node:os';
 import { useSandbox } from '../helpers.js';
 import { spawnSync } from 'node:child_process';
 import { BIN, runCli, useConfigDir } from '../cli/run.js';
@@ -119,6 +121,21 @@ describe('a hostile config dir', () => {
     }
   });
 
+  it('writes through the same shape it reads: a profile of the wrong shape never lands on disk, and fields it does not know are kept', async () => {
+    const dir = freshDir();
+    mkdirSync(dir, { mode: 0o700 });
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ activeProfile: 'main', profiles: { main: { baseUrl: 'https://shop.example.com', region: 'eu' } }, theme: 'dark' }), { mode: 0o600 });
+    const store = new ProfileStore(dir);
+    await expect(store.update((data) => void (data.profiles.main!.allowHttp = 'yes' as never))).rejects.toThrow(`Cannot write ${file}`);
+    await store.update((data) => void (data.profiles.other = { baseUrl: 'https://other.example.com' }));
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      activeProfile: 'main',
+      profiles: { main: { baseUrl: 'https://shop.example.com', region: 'eu' }, other: { baseUrl: 'https://other.example.com' } },
+      theme: 'dark',
+    });
+  });
+
   // A real full disk: a tiny tmpfs in a private mount namespace (root, as in CI). Without one
   // (no unshare, no right to mount) the test says so and is skipped.
   const fullDisk = spawnSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs -o size=16k tmpfs /mnt'], { encoding: 'utf8' }).status === 0;
@@ -166,6 +183,35 @@ describe('the lock file', () => {
     const lock = join(root, 'held.lock');
     writeFileSync(lock, '');
     await expect(withLockFile(lock, async () => 1, { waitMs: 100 })).rejects.toThrow(`Gave up waiting for ${lock}: another command holds it`);
+  });
+
+  it('takes over at once a lock whose holder has ended, without waiting for it to age', async () => {
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const lock = join(root, 'dead.lock');
+    for (const started of ['1', undefined]) {
+      writeFileSync(lock, JSON.stringify({ pid: Number(gone.stdout), started, host: hostname(), at: new Date().toISOString() }));
+      expect(await withLockFile(lock, async () => 'taken', { waitMs: 200, staleMs: 60_000 })).toBe('taken');
+    }
+    // A pid given to another process since (this one) is told apart by its start time.
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, started: 'another-start', host: hostname(), at: new Date().toISOString() }));
+    expect(await withLockFile(lock, async () => 'taken', { waitMs: 200, staleMs: 60_000 })).toBe('taken');
+  });
+
+  it('names the live process that holds a lock, however old the lock: waiting gives up, a run is refused', async () => {
+    const lock = join(root, 'live.lock');
+    writeFileSync(lock, JSON.stringify({ pid: process.ppid, host: hostname(), at: '2026-01-01T00:00:00.000Z' }));
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lock, old, old);
+    await expect(withLockFile(lock, async () => 1, { waitMs: 100, staleMs: 1_000 })).rejects.toThrow(
+      `Gave up waiting for ${lock}: process ${process.ppid} holds it (since 2026-01-01T00:00:00.000Z)`,
+    );
+    await expect(holdLock(lock, (holder) => new Error(`held by ${holder.pid}`))).rejects.toThrow(`held by ${process.ppid}`);
+    // Taken and given back, a lock names its holder while held, and is gone after.
+    const free = join(root, 'free.lock');
+    const held = await holdLock(free, () => new Error('refused'));
+    expect(JSON.parse(readFileSync(free, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
+    held.release();
+    await expect(holdLock(free, () => new Error('refused')).then((again) => again.release())).resolves.toBeUndefined();
   });
 
   it('breaks a stale lock once, however many waiters saw it stale', async () => {

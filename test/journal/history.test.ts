@@ -113,6 +113,17 @@ describe('retention', () => {
     expect(kept).toEqual(['today']);
   });
 
+  it("finds the oldest entry's date by its field, wherever the key sits in the line", async () => {
+    const keyed = join(dir, 'keyed');
+    mkdirSync(join(keyed, 'history', 'runs'), { recursive: true });
+    // Written by hand, or by another version: a long reason before the date, a line cut short before it all.
+    const old = { reason: 'x'.repeat(2000), command: 'long ago', operation: 'x', store: 's', outcome: 'failed', at: new Date(Date.now() - 200 * 86_400_000).toISOString() };
+    writeFileSync(join(keyed, 'history', 'history.jsonl'), `{"command":"cut sh\n${JSON.stringify(old)}\n`);
+    await appendHistory(keyed, { at: new Date().toISOString(), command: 'today', operation: 'x', store: 's', outcome: 'applied' });
+    const kept = readFileSync(join(keyed, 'history', 'history.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line).command);
+    expect(kept).toEqual(['today']);
+  });
+
   it('skips and reports lines that are not entries (null, mistyped, cut short), in the history and in a run journal', async () => {
     const odd = join(dir, 'odd');
     mkdirSync(join(odd, 'history', 'runs'), { recursive: true });

@@ -21,9 +21,9 @@ describe('openBrowser', () => {
     writeFileSync(script, `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)));`);
     const outcome = await openBrowser(URL_TO_OPEN, { PATH: empty, BROWSER: `${process.execPath} ${script} --new-window` }, 'linux');
     expect(outcome).toEqual({ opened: true, by: process.execPath });
-    // The opener runs on its own; its record appears when it has run.
-    await until('the opener to write its record', () => existsSync(record));
-    expect(JSON.parse(readFileSync(record, 'utf8'))).toEqual(['--new-window', URL_TO_OPEN]);
+    // The opener runs on its own; its record is whole when it has run (the file is there, empty, a moment before).
+    const argv = await until('the opener to write its record', () => existsSync(record) && /\]$/.test(readFileSync(record, 'utf8')) && readFileSync(record, 'utf8'));
+    expect(JSON.parse(argv)).toEqual(['--new-window', URL_TO_OPEN]);
   });
 
   it('names every opener that could not start', async () => {

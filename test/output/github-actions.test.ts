@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { IO } from '../../src/io.js';
-import { addSummary, errorAnnotation, markdownCode, setOutputs } from '../../src/output/github-actions.js';
+import { addSummary, errorAnnotation, failureSummary, markdownCode, setOutputs } from '../../src/output/github-actions.js';
 import { readGithubOutput } from '../cli/github-output.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'store-admin-gha-'));
@@ -40,6 +40,17 @@ describe('GitHub Actions files', () => {
     expect(markdownCode('a|b\nc')).toBe('`a\\|b c`');
     expect(markdownCode('x `y` z')).toBe('``x `y` z``');
     expect(markdownCode('`edge')).toBe('`` `edge ``');
+  });
+
+  it("shows a failure in the summary as a code block that a store's text cannot leave", () => {
+    expect(failureSummary(5, 'Gave up waiting for export 7', 'Fetch it later: store-admin exports download 7 --wait')).toBe(
+      '### store-admin failed (exit 5)\n\n```text\nGave up waiting for export 7\nhint: Fetch it later: store-admin exports download 7 --wait\n```\n',
+    );
+    const hostile = failureSummary(1, 'the store said ```\n# <img src=x onerror=alert(1)>');
+    expect(hostile.startsWith('### store-admin failed (exit 1)\n\n````text\n')).toBe(true);
+    expect(hostile.endsWith('\n````\n')).toBe(true);
+    // One line: the store's line break is shown, not followed.
+    expect(hostile.split('\n')).toHaveLength(6);
   });
 
   it('escapes an annotation as workflow commands require', () => {

@@ -113,3 +113,12 @@ describe('ctx.output', () => {
     expect(stderr.text).toBe('echoed ***\n');
   });
 });
+
+describe('the output rule (safeText)', () => {
+  it('escapes a line a CI runner reads as a workflow command, and leaves one that only starts with ::', async () => {
+    const { safeText } = await import('../../src/printable.js');
+    expect(safeText('ok\n::add-mask::x\n  ::stop-commands::zz\n##[error]fake\n')).toBe('ok\n\\u003a:add-mask::x\n  \\u003a:stop-commands::zz\n\\u0023#[error]fake\n');
+    expect(safeText('(127.0.0.1, localhost,\n::1) is never reached\n##[ unclosed\n')).toBe('(127.0.0.1, localhost,\n::1) is never reached\n##[ unclosed\n');
+    expect(safeText('a \u001b]0;title\u0007 b\rc')).toBe('a \\u001b]0;title\\u0007 b c');
+  });
+});

@@ -9,7 +9,8 @@ import { summary } from '../../src/output/format.js';
 import { colorJson } from '../../src/output/json-color.js';
 import { pagerCommand, writeOut } from '../../src/output/pager.js';
 import { rawLines } from '../../src/output/query.js';
-import { breakLongWords, fitColumns, outputWidth, wordsFit } from '../../src/output/table.js';
+import stringWidth from 'string-width';
+import { breakLongWords, fitColumns, outputWidth, renderTable, wordsFit } from '../../src/output/table.js';
 import { until } from '../helpers.js';
 
 describe('fitColumns', () => {
@@ -45,6 +46,44 @@ describe('fitColumns', () => {
     expect(broken.replace(/\n/g, '')).toBe(`see ${url} now`);
     // Colour codes are not counted, and stay where they were.
     expect(breakLongWords('\x1b[1mabcdef\x1b[22m', 3)).toBe('\x1b[1mabc\ndef\x1b[22m');
+  });
+
+  it('measures in terminal columns: a Japanese name and an emoji take two each, an accent none', () => {
+    // Natural widths, padding included: 2 + the widest cell's columns.
+    expect(fitColumns([['名前', '商品'], ['x', 'y']], 200)).toBeUndefined();
+    const widths = fitColumns([['ID', '有機栽培コーヒー豆ダークロースト'], ['1', 'café 👍']], 30)!;
+    expect(widths.reduce((a, b) => a + b, 0) + widths.length + 1).toBe(30);
+    // Nine characters, eighteen columns: with padding and borders, 22 columns.
+    expect(wordsFit([['有機栽培コーヒー豆']], 21)).toBe(false);
+    expect(wordsFit([['有機栽培コーヒー豆']], 22)).toBe(true);
+  });
+
+  it('breaks a wide word between whole characters, never inside an emoji or before its accent', () => {
+    expect(breakLongWords('👍👍👍👍👍', 4)).toBe('👍👍\n👍👍\n👍');
+    expect(breakLongWords('有機栽培コーヒー', 6)).toBe('有機栽\n培コー\nヒー');
+    // A family emoji is one character of several code points; an e with its accent is one column.
+    expect(breakLongWords('👨‍👩‍👧👨‍👩‍👧', 2)).toBe('👨‍👩‍👧\n👨‍👩‍👧');
+    expect(breakLongWords('cafe\u0301cafe\u0301', 4)).toBe('cafe\u0301\ncafe\u0301');
+  });
+
+  it('draws a table of Japanese names and emoji within the width, nothing cut or split', async () => {
+    const rows = [
+      { id: 1, name: '有機栽培コーヒー豆ダークローストの大袋', note: '👍👍👍👍👍👍👍👍👍👍' },
+      { id: 2, name: 'ほうじ茶ラテ', note: 'ok' },
+    ];
+    for (const width of [40, 28]) {
+      const table = await renderTable(rows, { color: 0 }, width);
+      const lines = table.split('\n');
+      for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(width);
+      expect(table).not.toContain('…');
+      expect(table).not.toContain('\ufffd');
+      // Each column read top to bottom holds its cells whole.
+      const columns: string[] = [];
+      for (const line of lines) line.split('│').slice(1, -1).forEach((cell, i) => (columns[i] = (columns[i] ?? '') + cell.trim()));
+      expect(columns[1]).toContain('有機栽培コーヒー豆ダークローストの大袋');
+      expect(columns[1]).toContain('ほうじ茶ラテ');
+      expect(columns[2]).toContain('👍👍👍👍👍👍👍👍👍👍');
+    }
   });
 
   it('ignores colour codes when measuring', () => {

@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient, type StoreClient } from '../../src/api/client.js';
+import type { RetryInfo } from '../../src/api/retry.js';
 import { ApiError, NetworkError } from '../../src/api/errors.js';
 import { parseFaults } from '../../src/sandbox/faults.js';
 import { memoryStore } from '../../src/sandbox/store.js';
@@ -155,24 +156,52 @@ describe('rate limits', () => {
     open.push({ client });
     const started = Date.now();
     const answers: unknown[] = [];
-    for (let i = 0; i < 16; i++) {
+    // Four pass in the first second; the rest are answered 429 with Retry-After and go after it.
+    for (let i = 0; i < 6; i++) {
       if (i % 2) answers.push(((await client.categories.get({ params: { id: 1 } })) as { id: number }).id);
       else answers.push(((await client.orders.addNote({ params: { number: '10001' }, body: { message: `n${i}` } })) as { message: string }).message);
     }
     const seconds = (Date.now() - started) / 1000;
     const limited = sandbox.counters.faults['rate-limit'] ?? 0;
     // Every call gave its own answer, although the store did throttle some attempts on the way.
-    expect(answers).toEqual(Array.from({ length: 16 }, (_, i) => (i % 2 ? 1 : `n${i}`)));
+    expect(answers).toEqual(Array.from({ length: 6 }, (_, i) => (i % 2 ? 1 : `n${i}`)));
     expect(limited).toBeGreaterThan(0);
     expect(seen.filter((status) => status === 429)).toHaveLength(limited);
     const finals = seen.filter((status) => status !== 429);
-    expect(finals).toHaveLength(16);
+    expect(finals).toHaveLength(6);
     expect(finals.every((status) => status >= 200 && status < 300)).toBe(true);
     figures.push({
       scenario: 'Rate limit',
-      setup: 'a loop of 16 requests (reads and note POSTs) against 4 requests/s per token, 429 with Retry-After',
-      result: `16/16 succeeded, no 429 reached the caller; ${limited} answered 429 and were retried after Retry-After; ${seconds.toFixed(1)} s`,
+      setup: 'a loop of 6 requests (reads and note POSTs) against 4 requests/s per token, 429 with Retry-After',
+      result: `6/6 succeeded, no 429 reached the caller; ${limited} answered 429 and were retried after Retry-After; ${seconds.toFixed(1)} s`,
     });
+  });
+
+  it('429s spend no retries: they are waited out as Retry-After asks, until the waits would pass the time limit', async () => {
+    let answered = 0;
+    let throttleFor = 3;
+    const server = createServer((_req, res) => {
+      answered++;
+      if (answered <= throttleFor) {
+        res.writeHead(429, { 'retry-after': '0.05', 'content-type': 'application/json' });
+        res.end('{"detail":"Request was throttled."}');
+      } else res.writeHead(200, { 'content-type': 'application/json' }).end('{"types":[]}');
+    });
+    open.push({ server });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const waits: RetryInfo[] = [];
+    const client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 't', retries: 0, timeoutMs: 120, onRetry: (info) => waits.push(info) });
+    open.push({ client });
+    // --retries 0, yet three 429s in a row are waited out: 150 ms of waits would pass the 120 ms limit, 100 do not.
+    throttleFor = 2;
+    await expect(client.exports.types({})).resolves.toEqual({ types: [] });
+    expect(waits).toEqual([0, 1].map(() => ({ attempt: 0, of: 0, delayMs: 50, reason: '429 Too Many Requests', throttled: true })));
+    answered = 0;
+    throttleFor = 3;
+    const error = (await client.exports.types({}).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 429, message: 'Request was throttled.', hint: 'The store asks to wait 0.05 s more, after 0.1 s of waits, past the time limit (--timeout 0.12 s)' });
+    expect(answered).toBe(3);
   });
 
   it('a Retry-After beyond the cap fails at once, saying when to retry', async () => {
@@ -219,10 +248,11 @@ describe('rate limits', () => {
 describe('every failure class is one line and a documented exit code', () => {
   const cases: [string, string, string[], RegExp, number][] = [
     ['DNS', '', ['--base-url', 'https://nonexistent-store.invalid'], /^store-admin: Cannot resolve nonexistent-store\.invalid$/m, 1],
-    ['refused', '', ['--base-url', 'http://127.0.0.1:9'], /^store-admin: Connection refused by 127\.0\.0\.1:9$/m, 1],
+    ['refused', '', ['--base-url', 'http://127.0.0.1:9', '--retries', '0'], /^store-admin: Connection refused by 127\.0\.0\.1:9$/m, 1],
     ['timeout', 'hang=1', ['--timeout', '0.3', '--retries', '0'], /^store-admin: No complete answer from 127\.0\.0\.1:\d+ within 0\.3 s$/m, 1],
     ['reset', 'reset-before=1', ['--retries', '1'], /^store-admin: The connection to .* was reset$/m, 1],
-    ['429', 'rate=1', ['--retries', '0'], /^store-admin: Request was throttled.* \(HTTP 429\)$/m, 1],
+    // A 429 is waited out whatever --retries says, within --timeout: the sandbox asks for 1 s.
+    ['429', 'rate=1', ['--retries', '0', '--timeout', '0.5'], /^store-admin: Request was throttled.* \(HTTP 429\)\nhint: The store asks to wait 1 s past the time limit \(--timeout 0\.5 s\)$/m, 1],
     ['5xx', 'error=1:503', ['--retries', '0'], /^store-admin: The sandbox failed on purpose\. \(HTTP 503\)$/m, 1],
     ['truncated body', 'truncate=1', ['--retries', '0'], /^store-admin: The answer \(200\) from .* was cut short$/m, 1],
     ['HTML page from a proxy', 'html=1', ['--retries', '0'], /^store-admin: 502 Bad Gateway$/m, 1],

@@ -35,7 +35,8 @@ function sandboxApi(ctx: { sandbox: { url: string } }) {
       expect(moved.status).toBe(200);
       return moved.body;
     },
-    deliveries: async (query = ''): Promise<DeliveryAttempt[]> => (await call('GET', `deliveries/${query}`)).body.deliveries,
+    // The log lists the newest first; these tests read it in the order the attempts were made.
+    deliveries: async (query = ''): Promise<DeliveryAttempt[]> => (await call('GET', `deliveries/${query}`)).body.deliveries.reverse(),
   };
 }
 

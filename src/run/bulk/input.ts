@@ -3,13 +3,11 @@
 // a .csv file with a header row names its columns after the command's arguments and body
 // fields (`id,reason,other_message`), so a spreadsheet export can drive a run as it is.
 import { UsageError } from '../../api/errors.js';
-import { operation } from '../../api/operations.js';
-import { prepareCallWith } from '../../api/prepare.js';
 import type { Context } from '../../context.js';
 import type { RunFlags } from './flags.js';
 import { attributeOf, flagOf, type Field } from '../../fields/declare.js';
 import { bodyOf } from '../body.js';
-import { paramsFrom, validated, validatedWith, type Checked, type Preparer } from '../prepare-input.js';
+import { paramsFrom, validated, type Checked } from '../prepare-input.js';
 import type { OperationCommand } from '../spec.js';
 import { CsvError, parseCsv } from './csv.js';
 
@@ -47,10 +45,6 @@ export async function readItems(spec: OperationCommand, ctx: Context, fixed: str
 
 async function lineItems(spec: OperationCommand, ctx: Context, fixed: string[], opts: RunFlags, text: string, errors: string[]): Promise<BulkInput> {
   const body = await bodyOf(spec, opts, ctx);
-  const op = operation(spec.operation);
-  const version = ctx.options.apiVersion ?? op.version;
-  const schemas = await op.schemas(version);
-  const prepare: Preparer = (input) => prepareCallWith(op, version, schemas, input as never);
   const arity = (spec.args ?? []).length;
   const items: Item[] = [];
   for (const [index, raw] of text.split(/\r?\n/).entries()) {
@@ -65,7 +59,7 @@ async function lineItems(spec: OperationCommand, ctx: Context, fixed: string[], 
       continue;
     }
     try {
-      items.push({ line, text: trimmed, values: args, input: validatedWith(prepare, spec, { params: paramsFrom(spec, args), body }) });
+      items.push({ line, text: trimmed, values: args, input: await validated(spec, ctx, { params: paramsFrom(spec, args), body }) });
     } catch (error) {
       errors.push(`line ${line}: ${(error as Error).message}`);
     }
@@ -96,6 +90,18 @@ async function csvItems(spec: OperationCommand, ctx: Context, fixed: string[], o
     const known = [...args.map(([label]) => label), ...fields.map((f: Field) => f.key)];
     throw new UsageError(`--each: the column "${name}" is not an argument or field of this command`, { hint: `Columns it takes: ${known.join(', ')}` });
   });
+  // Two columns for one argument or field would leave one of them unused: which is meant is not guessed.
+  const firstFor = new Map<string, number>();
+  columns.forEach((column, index) => {
+    const target = column.arg !== undefined ? args[column.arg]![0] : column.field!.key;
+    const earlier = firstFor.get(target);
+    if (earlier === undefined) return void firstFor.set(target, index);
+    const [first, again] = [csv.header[earlier]!, csv.header[index]!];
+    throw new UsageError(
+      columnKey(first) === columnKey(again) ? `--each: the column "${again}" is given twice` : `--each: the columns "${first}" and "${again}" both give ${target}`,
+      { hint: 'Keep one of them; nothing was sent' },
+    );
+  });
   const missing = args.filter((_, index) => !columns.some((column) => column.arg === index));
   if (missing.length > 0) {
     throw new UsageError(`--each: the CSV file has no column for ${missing.map(([label]) => `<${label}>`).join(', ')}`, {
@@ -114,7 +120,10 @@ async function csvItems(spec: OperationCommand, ctx: Context, fixed: string[], o
     const rowOpts: Record<string, unknown> = { ...opts };
     columns.forEach((column, index) => {
       const cell = row.cells[index]!;
-      if (column.arg !== undefined) values[fixed.length + column.arg] = cell;
+      // A cell reaches its field as written, and is converted as the flag's value would be (a text
+      // is trimmed, JSON read whole). An argument names an object: spaces around it, as in a
+      // hand-written `hello, 10001`, are no part of it.
+      if (column.arg !== undefined) values[fixed.length + column.arg] = cell.trim();
       // An empty cell leaves the field to the flags given with the command.
       else if (column.field && cell !== '') rowOpts[attributeOf(column.field)] = column.field.kind === 'list' ? [cell] : cell;
     });

@@ -1,6 +1,7 @@
 // Where a bulk run that changes something meets its journal: a new run gets one (and an entry in
 // the history); --resume finds the earlier run and leaves out what it applied. A journal that cannot be written is a
 // warning, never a reason to stop work the user asked for.
+import { hostname } from 'node:os';
 import { StoreAdminError, UsageError } from '../../api/errors.js';
 import { operation } from '../../api/operations.js';
 import type { Context } from '../../context.js';
@@ -9,7 +10,8 @@ import { labelOf } from '../prepare-input.js';
 import { commandName, type OperationCommand } from '../spec.js';
 import { configDir } from '../../config/paths.js';
 import { appendHistory, skippedLines } from '../../journal/history.js';
-import { lockRun, type RunLock } from '../../journal/run-lock.js';
+import { historyDir, runFile } from '../../journal/paths.js';
+import { holdLock, type HeldLock } from '../../lock.js';
 import { newRunId, readRun, RunJournal, sha256, type RunHeader } from '../../journal/run-journal.js';
 import type { Item } from './input.js';
 import { findRun, remaining } from './resume.js';
@@ -56,7 +58,7 @@ export async function journalFor(
       body: requestsSha,
       fields,
     };
-    let lock: RunLock | undefined;
+    let lock: HeldLock | undefined;
     return {
       items: all,
       leftUnknown: 0,
@@ -135,4 +137,20 @@ function fieldHashes(items: Item[]): Record<string, string> {
     return (input[part] as Record<string, unknown> | undefined)?.[key];
   };
   return Object.fromEntries([...names].sort().map((name) => [name, sha256(JSON.stringify(items.map((item) => valueOf(item.input, name) ?? null)))]));
+}
+
+/**
+ * A run's journal is worked on by one process at a time: two processes resuming the same run would
+ * each send the lines the other is sending. A second process is refused and told who holds it; a
+ * lock whose holder is gone (killed with SIGKILL) is taken over.
+ */
+async function lockRun(configDir: string, id: string): Promise<HeldLock> {
+  historyDir(configDir);
+  const path = runFile(configDir, id, 'lock');
+  return holdLock(path, (holder) => {
+    const where = holder.host === hostname() ? '' : ` on ${holder.host}`;
+    return new StoreAdminError(`Run ${id} is in use by process ${holder.pid}${where} (since ${holder.at}); nothing was sent`, {
+      hint: `Let that process finish (or stop it) and resume then; if it is surely gone, remove ${path}`,
+    });
+  });
 }

@@ -4,6 +4,8 @@ import type { StatusLine } from '../../output/status-line.js';
 
 export interface Progress {
   tick(): void;
+  /** Says on the bar that the run waits `ms` for the store (a 429), until the next line is done. */
+  pause(ms: number): void;
   done(): void;
 }
 
@@ -11,6 +13,7 @@ export function progressBar(line: StatusLine, total: number, limit?: number): Pr
   const started = Date.now();
   let finished = 0;
   let drawn = 0;
+  let note = '';
   const draw = () => {
     drawn = Date.now();
     const elapsed = Math.max(0.001, (drawn - started) / 1000);
@@ -18,13 +21,19 @@ export function progressBar(line: StatusLine, total: number, limit?: number): Pr
     const width = 24;
     const filled = Math.round((finished / total) * width);
     const eta = rate > 0 ? duration((total - finished) / rate) : '?';
-    line.draw(`[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${finished}/${total} ${Math.floor((finished / total) * 100)}%  ${rate.toFixed(1)}/s  ETA ${eta}`);
+    line.draw(`[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${finished}/${total} ${Math.floor((finished / total) * 100)}%  ${rate.toFixed(1)}/s  ETA ${eta}${note}`);
   };
   draw();
   return {
     tick() {
       finished++;
-      if (Date.now() - drawn > 100 || finished === total) draw();
+      const noted = note !== '';
+      note = '';
+      if (noted || Date.now() - drawn > 100 || finished === total) draw();
+    },
+    pause(ms) {
+      note = `  · 429: waiting ${(ms / 1000).toFixed(1)} s as the store asks`;
+      draw();
     },
     done() {
       line.clear();

@@ -5,7 +5,7 @@
 // again are appended to the --failed file as they fail, so a run cut short loses none.
 import { closeSync, openSync, realpathSync, writeSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
-import { ApiError, AuthError, InterruptedError, NotStartedError, StoreAdminError, UsageError } from '../../api/errors.js';
+import { ApiError, AuthError, InterruptedError, NotStartedError, StoreAdminError, UsageError, statusLine } from '../../api/errors.js';
 import { operation } from '../../api/operations.js';
 import type { ClientSettings, StoreClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
@@ -19,8 +19,9 @@ import { rateLimiter } from '../limiter.js';
 import { bulkSettings, type BulkSettings } from './flags.js';
 import { readItems, type Item } from './input.js';
 import { journalFor, type Journaling } from './journaling.js';
+import type { RunJournal } from '../../journal/run-journal.js';
 import { failureReason, groupedReasons, shortLine } from './outcomes.js';
-import { duration, progressBar, shownRate } from './progress.js';
+import { duration, progressBar, shownRate, type Progress } from './progress.js';
 import { resumeCommand } from './resume.js';
 
 export async function runBulk(spec: OperationCommand, ctx: Context, fixed: string[], opts: RunFlags): Promise<void> {
@@ -31,7 +32,7 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   if (all.length === 0) throw new UsageError(`--each ${source}: no input lines`);
 
   const settings = bulkSettings(opts);
-  const client = (await ctx.client()).with(tuning(settings, ctx.output.prose));
+  const client = await ctx.client();
   if (options.dryRun) {
     const { dryRunRecord, printDryRuns } = await import('../dry-run.js');
     const records = [];
@@ -51,6 +52,35 @@ export async function runBulk(spec: OperationCommand, ctx: Context, fixed: strin
   }
 }
 
+/** A run under way: what it sends through, and what became of each line so far. */
+interface Run {
+  spec: OperationCommand;
+  ctx: Context;
+  opts: RunFlags;
+  client: StoreClient;
+  items: Item[];
+  journal: RunJournal | undefined;
+  redo: ReturnType<typeof redoFile> | undefined;
+  /** The next line to send. */
+  next: number;
+  succeeded: number;
+  failed: Item[];
+  /** Changes whose answer was lost: they may have been applied, so they are named, not re-run. */
+  unknown: Item[];
+  /** Lines stopped while they waited for their turn: nothing of them was sent. */
+  waiting: Item[];
+  reasons: string[];
+  /** The store refused the token: every other line would be refused the same way. */
+  refusal?: StoreAdminError;
+  refused: AbortController;
+  /** The first Ctrl-C (or SIGTERM, or a closed stdout, or a refused token) stops taking new lines, even one already waiting for its turn. */
+  stop: AbortSignal;
+  throttle: Throttle;
+  started: number;
+  /** On --resume, the lines left out because their answers were lost: the run is not complete. */
+  leftUnknown: number;
+}
+
 /** Sends the lines the journaling left to send, and reports each, then the run. */
 async function sendLines(
   spec: OperationCommand,
@@ -61,95 +91,66 @@ async function sendLines(
   journaling: Journaling,
   header: string | undefined,
 ): Promise<void> {
-  const { options } = ctx;
   const { items } = journaling;
   if (items.length === 0) return;
-  // A review is a second look for a person at a single run; a run of many lines asks only what cannot be undone.
-  // Each line is asked about, not the first alone: a CSV column can make any row irreversible.
+  await confirmLines(spec, ctx, items);
+  // Opened (and emptied) only now, once it is sure the run goes ahead; never the input itself.
+  const redo = opts.failed === undefined ? undefined : redoFile(String(opts.failed), header);
+  const journal = await journaling.open();
+  const progress = ctx.options.quiet ? { tick() {}, pause() {}, done() {} } : progressBar(ctx.output.status, items.length, settings.rate);
+  const throttle = throttleNotice(ctx.output.prose, progress);
+  const refused = new AbortController();
+  const run: Run = {
+    spec,
+    ctx,
+    opts,
+    client: client.with(tuning(settings, throttle)),
+    items,
+    journal,
+    redo,
+    next: 0,
+    succeeded: 0,
+    failed: [],
+    unknown: [],
+    waiting: [],
+    reasons: [],
+    refused,
+    stop: AbortSignal.any([ctx.signal, refused.signal]),
+    throttle,
+    started: Date.now(),
+    leftUnknown: journaling.leftUnknown,
+  };
+  // Every request in flight listens to these: more than Node's default of ten at a high concurrency.
+  setMaxListeners(4 * settings.concurrency + 16, run.stop, ctx.forceSignal);
+  const sink = await recordSink(ctx);
+  try {
+    await Promise.all(Array.from({ length: Math.min(settings.concurrency, items.length) }, () => worker(run, sink, progress)));
+  } finally {
+    sink.end();
+    progress.done();
+  }
+  report(run, settings);
+}
+
+/** A review is a second look for a person at a single run; a run of many lines asks only what cannot be undone, for each line (a CSV column can make any row irreversible). */
+async function confirmLines(spec: OperationCommand, ctx: Context, items: Item[]): Promise<void> {
   const asked = items.flatMap((item) => {
     const said = spec.confirm?.(item.input);
     return typeof said === 'string' ? [said] : [];
   });
-  if (asked.length > 0 && !options.yes) {
-    const [first] = asked as [string];
-    const count = asked.length === items.length ? `${items.length} in all` : `${asked.length} of ${items.length} lines`;
-    await confirm(ctx, asked.length === 1 ? first : `${first.replace(/[.?]$/, '')} — and the same for ${asked.length - 1} more (${count}).`);
-  }
-  // Opened (and emptied) only now, once it is sure the run goes ahead; never the input itself.
-  const redo = opts.failed === undefined ? undefined : redoFile(String(opts.failed), header);
-  const journal = await journaling.open();
+  if (asked.length === 0 || ctx.options.yes) return;
+  const [first] = asked as [string];
+  const count = asked.length === items.length ? `${items.length} in all` : `${asked.length} of ${items.length} lines`;
+  await confirm(ctx, asked.length === 1 ? first : `${first.replace(/[.?]$/, '')} — and the same for ${asked.length - 1} more (${count}).`);
+}
 
-  const progress = options.quiet ? { tick() {}, done() {} } : progressBar(ctx.output.status, items.length, settings.rate);
-  const failed: Item[] = [];
-  const reasons: string[] = [];
-  // Changes whose answer was lost: they may have been applied, so they are named, not re-run.
-  const unknown: Item[] = [];
-  let next = 0;
-  let succeeded = 0;
-  // The first Ctrl-C (or SIGTERM, or a closed stdout) stops taking new lines, even one already
-  // waiting for its turn; a second aborts those in flight. A token the store refuses stops the
-  // run too: every other line would be refused the same way.
-  const refused = new AbortController();
-  const stop = AbortSignal.any([ctx.signal, refused.signal]);
-  let refusal: StoreAdminError | undefined;
-  const { forceSignal } = ctx;
-  // Every request in flight listens to these: more than Node's default of ten at a high concurrency.
-  setMaxListeners(4 * settings.concurrency + 16, stop, forceSignal);
-  const waiting: Item[] = [];
-  const started = Date.now();
-
-  /** One line's operation, as the JSON line that reports it. */
-  const attempt = async (item: Item): Promise<Record<string, unknown> | undefined> => {
-    let status: number | undefined;
-    try {
-      const data = await client.send(item.input.call, {
-        signal: forceSignal,
-        startSignal: stop,
-        onStatus: (s) => (status = s),
-        onSend: () => journal?.sent(item.line),
-      });
-      succeeded++;
-      journal?.outcome(item.line, 'applied', { input: item.values, status });
-      return { line: item.line, input: item.values, ok: true, status, data: spec.present ? spec.present(data, opts) : data };
-    } catch (error) {
-      if (error instanceof NotStartedError) {
-        waiting.push(item);
-        return undefined;
-      }
-      // A read cannot have changed anything, whatever became of it.
-      const lost = operation(spec.operation).method !== 'GET' && mayHaveApplied(error);
-      if (lost) unknown.push(item);
-      else {
-        failed.push(item);
-        redo?.add(item.text);
-      }
-      if (!(error instanceof InterruptedError)) reasons.push(failureReason(error));
-      journal?.outcome(item.line, lost ? 'unknown' : 'failed', {
-        input: item.values,
-        ...(error instanceof ApiError ? { status: error.status } : {}),
-        reason: error instanceof StoreAdminError ? error.message : String(error),
-      });
-      if (error instanceof ApiError) addHint(error, operation(spec.operation), await ctx.grant());
-      if (!refusal && (error instanceof AuthError || (error instanceof ApiError && (error.status === 401 || error.status === 403)))) {
-        refusal = error;
-        refused.abort();
-      }
-      const described = error instanceof StoreAdminError ? error : new StoreAdminError(String(error));
-      return {
-        line: item.line,
-        input: item.values,
-        ok: false,
-        ...(lost ? { outcome: 'unknown' } : {}),
-        status: error instanceof ApiError ? error.status : (status ?? null),
-        error: { message: described.message, type: described.name, exitCode: described.exitCode },
-      };
-    }
-  };
-
-  // On a terminal, a short line per result above the progress bar; elsewhere, a JSON line each,
-  // its answer run through --query. Each is handed over as its answer comes, after the journal
-  // has recorded it.
-  const sink = await ctx.output.records<Record<string, unknown>>({
+/**
+ * Where results go as their answers come, after the journal has recorded them: on a terminal, a
+ * short line per result above the progress bar; elsewhere, a JSON line each, its answer run
+ * through --query.
+ */
+function recordSink(ctx: Context) {
+  return ctx.output.records<Record<string, unknown>>({
     text: (record) => `${shortLine(record.input as string[], record as never)}\n`,
     query: (record, search) => {
       if (!record.ok) return record;
@@ -161,42 +162,98 @@ async function sendLines(
       }
     },
   });
-  const worker = async () => {
-    while (!stop.aborted && next < items.length) {
-      const item = items[next++]!;
-      const result = await attempt(item);
-      if (!result) continue;
-      sink.write(result);
-      progress.tick();
-    }
-  };
+}
 
-  try {
-    await Promise.all(Array.from({ length: Math.min(settings.concurrency, items.length) }, worker));
-  } finally {
-    sink.end();
-    progress.done();
+/** Takes lines one at a time until none is left or the run stops. */
+async function worker(run: Run, sink: Awaited<ReturnType<typeof recordSink>>, progress: Progress) {
+  while (!run.stop.aborted && run.next < run.items.length) {
+    const item = run.items[run.next++]!;
+    const result = await sendLine(run, item);
+    if (!result) continue;
+    sink.write(result);
+    progress.tick();
   }
+}
 
-  const notStarted = [...waiting, ...items.slice(next)].sort((a, b) => a.line - b.line);
+/** One line's operation, as the JSON line that reports it (none for a line stopped before it was sent). */
+async function sendLine(run: Run, item: Item): Promise<Record<string, unknown> | undefined> {
+  const { spec, journal } = run;
+  let status: number | undefined;
+  try {
+    const data = await run.client.send(item.input.call, {
+      // A second Ctrl-C aborts the requests in flight.
+      signal: run.ctx.forceSignal,
+      startSignal: run.stop,
+      onStatus: (s) => (status = s),
+      onSend: () => journal?.sent(item.line),
+    });
+    run.succeeded++;
+    journal?.outcome(item.line, 'applied', { input: item.values, status });
+    return { line: item.line, input: item.values, ok: true, status, data: spec.present ? spec.present(data, run.opts) : data };
+  } catch (error) {
+    if (error instanceof NotStartedError) {
+      run.waiting.push(item);
+      return undefined;
+    }
+    return lineFailed(run, item, error, status);
+  }
+}
+
+/** Records a line that failed (or whose answer was lost) and stops the run on a refused token. */
+async function lineFailed(run: Run, item: Item, error: unknown, status: number | undefined): Promise<Record<string, unknown>> {
+  const { spec, journal } = run;
+  // A read cannot have changed anything, whatever became of it.
+  const lost = operation(spec.operation).method !== 'GET' && mayHaveApplied(error);
+  if (lost) run.unknown.push(item);
+  else {
+    run.failed.push(item);
+    run.redo?.add(item.text);
+  }
+  if (!(error instanceof InterruptedError)) run.reasons.push(failureReason(error));
+  journal?.outcome(item.line, lost ? 'unknown' : 'failed', {
+    input: item.values,
+    ...(error instanceof ApiError ? { status: error.status } : {}),
+    reason: error instanceof StoreAdminError ? error.message : String(error),
+  });
+  if (error instanceof ApiError) addHint(error, operation(spec.operation), await run.ctx.grant());
+  if (!run.refusal && (error instanceof AuthError || (error instanceof ApiError && (error.status === 401 || error.status === 403)))) {
+    run.refusal = error;
+    run.refused.abort();
+  }
+  const described = error instanceof StoreAdminError ? error : new StoreAdminError(String(error));
+  return {
+    line: item.line,
+    input: item.values,
+    ok: false,
+    ...(lost ? { outcome: 'unknown' } : {}),
+    status: error instanceof ApiError ? error.status : (status ?? null),
+    error: { message: described.message, type: described.name, exitCode: described.exitCode },
+  };
+}
+
+/** The summary of a finished run, and the error its exit code comes from. */
+function report(run: Run, settings: BulkSettings): void {
+  const { ctx, opts, items, failed, unknown, journal, redo, spec } = run;
+  const notStarted = [...run.waiting, ...items.slice(run.next)].sort((a, b) => a.line - b.line);
   for (const item of notStarted) redo?.add(item.text);
   redo?.close();
   journal?.end();
-  const seconds = (Date.now() - started) / 1000;
-  const parts = [`${succeeded} succeeded`, `${failed.length} failed`];
+  const seconds = (Date.now() - run.started) / 1000;
+  const parts = [`${run.succeeded} succeeded`, `${failed.length} failed`];
   if (unknown.length > 0) parts.push(`${unknown.length} with an unknown outcome`);
   if (notStarted.length > 0) parts.push(`${notStarted.length} not started`);
-  ctx.output.prose(`${commandName(spec)}: ${plural(items.length, 'line')} — ${parts.join(', ')} in ${duration(seconds)} (${shownRate(next, seconds, settings.rate)})`);
-  if (reasons.length > 0) ctx.output.prose(`Failures: ${groupedReasons(reasons)}`);
+  const waited = run.throttle.count > 0 ? `; waited out ${run.throttle.count} × 429` : '';
+  ctx.output.prose(`${commandName(spec)}: ${plural(items.length, 'line')} — ${parts.join(', ')} in ${duration(seconds)} (${shownRate(run.next, seconds, settings.rate)})${waited}`);
+  if (run.reasons.length > 0) ctx.output.prose(`Failures: ${groupedReasons(run.reasons)}`);
   if (unknown.length > 0) {
     ctx.output.prose(`Lines ${unknown.map((item) => item.line).join(', ')} may or may not have been applied (their answers were lost): check them before running them again`);
   }
   const again = failed.length + notStarted.length;
   if (redo && again > 0) ctx.output.prose(`The ${plural(again, 'line')} to run again are in ${opts.failed}`);
-  if (refusal) {
-    throw new AuthError(`Stopped: the store refused the token (${refusal.message}); ${plural(notStarted.length, 'line')} not started`, { hint: refusal.hint });
+  if (run.refusal) {
+    throw new AuthError(`Stopped: the store refused the token (${run.refusal.message}); ${plural(notStarted.length, 'line')} not started`, { hint: run.refusal.hint });
   }
-  if (stop.aborted) {
+  if (run.stop.aborted) {
     const interrupted = new InterruptedError(`Interrupted: ${plural(notStarted.length, 'line')} not started${failed.length ? `, ${failed.length} failed` : ''}; every line that ran is reported above`);
     // The very command that picks the run up, as it would be typed again.
     if (journal) interrupted.hint = `Resume with: ${resumeCommand(ctx.argv, journal.header.id)}`;
@@ -204,8 +261,9 @@ async function sendLines(
   }
   const bad = failed.length + unknown.length;
   if (bad > 0) throw new StoreAdminError(`${bad} of ${items.length} failed`, opts.failed === undefined ? { hint: 'Pass --failed FILE to collect them for a re-run' } : {});
-  if (journaling.leftUnknown > 0) {
-    throw new StoreAdminError(`${plural(journaling.leftUnknown, 'line')} with an unknown outcome ${journaling.leftUnknown === 1 ? 'was' : 'were'} left out, so the run is not complete`, {
+  const { leftUnknown } = run;
+  if (leftUnknown > 0) {
+    throw new StoreAdminError(`${plural(leftUnknown, 'line')} with an unknown outcome ${leftUnknown === 1 ? 'was' : 'were'} left out, so the run is not complete`, {
       hint: 'Check them on the store, then --resume --retry-unknown if they were not applied',
     });
   }
@@ -244,17 +302,38 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-/** Client settings for bulk work: a shared rate limit that a 429 pauses for everyone. */
-function tuning(settings: BulkSettings, note: (message: string) => void): ClientSettings {
+/** The store's 429s in a run: said once, shown on the progress line while they last, counted in the summary. */
+interface Throttle {
+  /** A call waits `delayMs` as the store asked. */
+  paused(delayMs: number): void;
+  count: number;
+}
+
+function throttleNotice(note: (message: string) => void, progress: Progress): Throttle {
+  const throttle: Throttle = {
+    count: 0,
+    paused(delayMs) {
+      if (throttle.count++ === 0) note(`${statusLine(429)}: the store asks to slow down; every worker waits as it asks, and each line goes on within --timeout`);
+      progress.pause(delayMs);
+    },
+  };
+  return throttle;
+}
+
+/**
+ * Client settings for bulk work: a shared rate limit, which a 429 pauses for everyone. A 429 is
+ * waited out by the client itself, whatever --retries says (the store did not take the request).
+ */
+function tuning(settings: BulkSettings, throttle: Throttle): ClientSettings {
   const limiter = rateLimiter(settings.rate);
   return {
-    // Thousands of answers are passed through as lines; checking each shape would cost more than the request.
+    // Answers are passed through as lines, as received (4.7 still normalised to an array).
     checkResponses: false,
     beforeAttempt: () => limiter.acquire(),
-    onRetry: ({ delayMs, reason }: { delayMs: number; reason: string }) => {
-      if (!reason.startsWith('429')) return;
+    onRetry: ({ delayMs, throttled }) => {
+      if (!throttled) return;
       limiter.pause(delayMs);
-      note(`${reason}: every worker pauses ${(delayMs / 1000).toFixed(1)} s`);
+      throttle.paused(delayMs);
     },
   };
 }

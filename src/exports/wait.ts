@@ -1,18 +1,14 @@
 // Waiting for an export (`exports create --wait / --download`, `exports download --wait`): the
 // platform answers a new export `pending` and makes it `available` later, so the command polls
 // `GET /exports/{id}/` under the rate limiter, with a pause that grows with the time waited.
-import { InvalidArgumentError } from 'commander';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, StoreAdminError, TimedOutError, UsageError } from '../api/errors.js';
 import { retryAfterMs } from '../api/retry.js';
+import { DEFAULTS } from '../defaults.js';
 import { rateLimiter } from '../run/limiter.js';
 import type { Context } from '../context.js';
-import type { FlagsOf, FlagTable } from '../options.js';
-import { finishLater, stopped } from './export-later.js';
+import { finishLater, stopped } from './later.js';
 
-const DEFAULT_TIMEOUT = '30m';
-/** The platform's documented limit per token. */
-const REQUESTS_PER_SECOND = 4;
+export const DEFAULT_TIMEOUT = '30m';
 /** Statuses after which waiting is pointless; the guide names only pending and available. */
 const FAILED = new Set(['failed', 'error', 'canceled', 'cancelled', 'expired']);
 
@@ -21,7 +17,10 @@ const FAILED = new Set(['failed', 'error', 'canceled', 'cancelled', 'expired']);
  * is so seen at most half as late again as it took (a 20 s export by about 20 s, not at 30 s),
  * and a long one every 30 s, about 120 polls an hour, well within the limit.
  */
-export const POLL = { firstMs: 2_000, longestMs: 30_000 };
+const POLL = Object.freeze({ firstMs: 2_000, longestMs: 30_000 });
+
+/** The schedule above, as --wait's help states it. */
+export const POLLING = `polls after ${POLL.firstMs / 1000} s, then as often as half the time waited, at most every ${POLL.longestMs / 1000} s`;
 /** Off a terminal (a CI log), a line at least this often says the wait goes on. */
 export const STILL_WAITING_MS = 60_000;
 
@@ -42,42 +41,30 @@ interface ExportState {
   status?: unknown;
 }
 
-/** `--wait` and `--wait-timeout`, for `exports create` and `exports download`. */
-const waitFlags = (wait: string) =>
-  ({
-    wait: { flags: '--wait', help: wait },
-    waitTimeout: {
-      flags: '--wait-timeout <duration>',
-      help: `give up waiting after this long, exit 5 (90s, 10m, 1h; default ${DEFAULT_TIMEOUT})`,
-      parse: parseDuration,
-    },
-  }) as const satisfies FlagTable;
+/** What `exports create` asks of the wait: its flags as parsed (commands/exports.ts declares them). */
+export interface CreateWait {
+  wait?: true;
+  waitTimeout?: number;
+  download?: string;
+  force?: true;
+}
 
-/** The flags `exports create` gains for the asynchronous flow. */
-export const createFlags = {
-  ...waitFlags('wait until the export is available (polls after 2 s, then as often as half the time waited, at most every 30 s)'),
-  download: { flags: '--download <file>', help: "wait, then save the export's file here (- for stdout); implies --wait" },
-  force: { flags: '--force', help: 'with --download: replace an existing file' },
-} as const satisfies FlagTable;
-
-/** The flags of `exports download`. */
-export const downloadFlags = {
-  // Not --output: that global flag picks the output format (json or table).
-  outputFile: { flags: '--output-file <file>', help: 'where to save the file, - for stdout (default: export-<id>.csv)' },
-  force: { flags: '--force', help: 'replace an existing file' },
-  ...waitFlags('wait until the export is available first (as exports create --wait does)'),
-} as const satisfies FlagTable;
-
-type CreateFlags = FlagsOf<typeof createFlags>;
+/** What `exports download` asks of the wait and the file. */
+export interface DownloadWait {
+  wait?: true;
+  waitTimeout?: number;
+  outputFile?: string;
+  force?: true;
+}
 
 /** Runs before anything is sent: a file that cannot be written fails before the export is created. */
-export async function checkWaitOptions(opts: CreateFlags): Promise<void> {
+export async function checkWaitOptions(opts: CreateWait): Promise<void> {
   if (opts.force && opts.download === undefined) throw new UsageError('--force goes with --download');
   if (opts.waitTimeout !== undefined && !opts.wait && opts.download === undefined) {
     throw new UsageError('--wait-timeout goes with --wait or --download');
   }
   if (opts.download === undefined) return;
-  const { checkTarget } = await import('./export-download.js');
+  const { checkTarget } = await import('./download.js');
   await checkTarget({ file: opts.download, force: !!opts.force }, '--download');
 }
 
@@ -85,8 +72,8 @@ export async function checkWaitOptions(opts: CreateFlags): Promise<void> {
  * After the export is created: waits and downloads as asked. Returns what to print on stdout:
  * the export as it stands at the end (with what was saved), or nothing when stdout carries the file.
  */
-export async function settleExport(data: unknown, opts: CreateFlags, ctx: Context): Promise<{ data: unknown } | undefined> {
-  const { createdExportId, usableExportId } = await import('./export-download.js');
+export async function settleExport(data: unknown, opts: CreateWait, ctx: Context): Promise<{ data: unknown } | undefined> {
+  const { createdExportId, usableExportId } = await import('./download.js');
   const { setOutputs } = await import('../output/github-actions.js');
   // Without a wait the answer is shown as it came; the id must be usable only to go on.
   if (!opts.wait && opts.download === undefined) {
@@ -101,7 +88,7 @@ export async function settleExport(data: unknown, opts: CreateFlags, ctx: Contex
   const later = finishLater(id, file, !!opts.force);
   const available = await waitUntilAvailable({ id, status: (data as ExportState).status }, opts, ctx, later);
   if (file === undefined) return { data: available };
-  const { downloadExport, reportDownload } = await import('./export-download.js');
+  const { downloadExport, reportDownload } = await import('./download.js');
   const saved = await downloadExport(id, { file, force: !!opts.force }, ctx, { later });
   if (!saved) return undefined;
   await reportDownload(ctx, saved);
@@ -109,10 +96,10 @@ export async function settleExport(data: unknown, opts: CreateFlags, ctx: Contex
 }
 
 /** `exports download --wait`: before the link is asked for, waits until the export is available. */
-export async function waitBeforeDownload(opts: FlagsOf<typeof downloadFlags>, ctx: Context, input: { params: { id: number } }): Promise<void> {
+export async function waitBeforeDownload(opts: DownloadWait, ctx: Context, input: { params: { id: number } }): Promise<void> {
   if (!opts.wait) return;
   const { id } = input.params;
-  const { outputOf } = await import('./export-download.js');
+  const { outputOf } = await import('./download.js');
   const later = finishLater(id, outputOf(opts, id), !!opts.force);
   const client = await ctx.client();
   let current: ExportState;
@@ -127,7 +114,7 @@ export async function waitBeforeDownload(opts: FlagsOf<typeof downloadFlags>, ct
 
 /** Polls until the export is available, within --wait-timeout; Ctrl-C or SIGTERM stop it. */
 async function waitUntilAvailable(created: ExportState, opts: { waitTimeout?: number }, ctx: Context, later: string): Promise<unknown> {
-  const timeoutMs = opts.waitTimeout ?? parseDuration(DEFAULT_TIMEOUT);
+  const timeoutMs = opts.waitTimeout ?? durationMs(DEFAULT_TIMEOUT)!;
   try {
     return await poll(created, ctx, timeoutMs, later);
   } catch (error) {
@@ -137,14 +124,14 @@ async function waitUntilAvailable(created: ExportState, opts: { waitTimeout?: nu
 }
 
 async function poll(created: ExportState, ctx: Context, timeoutMs: number, later: string): Promise<unknown> {
-  const { signal } = ctx;
+  const { signal, clock } = ctx;
   let current: unknown = created;
   let status = String(created.status ?? 'unknown');
   if (status === 'available') return current;
   const client = await ctx.client();
-  const limiter = rateLimiter(REQUESTS_PER_SECOND);
-  const started = Date.now();
-  const waited = () => Date.now() - started;
+  const limiter = rateLimiter(DEFAULTS.rate, clock);
+  const started = clock.now();
+  const waited = () => clock.now() - started;
   const inLog = !ctx.io.stderr.isTTY;
   if (inLog) ctx.output.prose(`Export ${created.id} is ${status}; waiting until it is available (at most ${formatDuration(timeoutMs)})`);
   let lastLine = 0;
@@ -158,7 +145,7 @@ async function poll(created: ExportState, ctx: Context, timeoutMs: number, later
           hint: `The export goes on; fetch it later: ${later}`,
         });
       }
-      await sleep(Math.min(nextPause(waited()), left), undefined, { signal });
+      await clock.sleep(Math.min(nextPause(waited()), left), signal);
       await limiter.acquire();
       try {
         current = await client.call('exportsRetrieve', { params: { id: created.id } }, { signal });
@@ -184,10 +171,10 @@ async function poll(created: ExportState, ctx: Context, timeoutMs: number, later
   }
 }
 
-/** `90`, `90s`, `10m`, `1h` (whole numbers; a bare number is seconds) → milliseconds. */
-export function parseDuration(value: string): number {
+/** `90`, `90s`, `10m`, `1h` (whole numbers above 0; a bare number is seconds) → milliseconds; anything else → undefined. */
+export function durationMs(value: string): number | undefined {
   const match = /^\s*(\d{1,6})\s*(s|m|h)?\s*$/i.exec(value);
-  if (!match || Number(match[1]) === 0) throw new InvalidArgumentError('takes a duration such as 90s, 10m or 1h');
+  if (!match || Number(match[1]) === 0) return undefined;
   const unit = (match[2] ?? 's').toLowerCase();
   return Number(match[1]) * (unit === 'h' ? 3_600_000 : unit === 'm' ? 60_000 : 1000);
 }

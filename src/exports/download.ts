@@ -5,8 +5,9 @@ import { lstat, open, realpath, stat, unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { NetworkError, StoreAdminError, UsageError } from '../api/errors.js';
 import type { Context } from '../context.js';
-import { formatBytes, LinkRefusedError, openLink, saveResponse, temporaryName, type Downloaded, type DownloadTarget } from './download.js';
-import { finishLater, stopped } from './export-later.js';
+import { formatBytes, LinkRefusedError, NOT_REGULAR, openLink, saveResponse, temporaryName, type Downloaded, type DownloadTarget } from './save-file.js';
+import { finishLater, stopped } from './later.js';
+import { quotedExcerpt } from '../printable.js';
 
 /** Fresh links asked for in all when each one is refused on arrival. */
 const LINK_ATTEMPTS = 3;
@@ -35,6 +36,7 @@ export async function checkTarget(target: DownloadTarget, flag: string): Promise
   const dirStat = await stat(dirname(file)).catch(() => undefined);
   if (!dirStat?.isDirectory()) throw cannot(`the directory ${dirname(target.file)} does not exist`, 'Create it first, or choose another path');
   if (fileStat?.isDirectory()) throw cannot('it is a directory');
+  if (fileStat && !fileStat.isFile()) throw cannot(NOT_REGULAR);
   if (fileStat && !target.force) {
     throw new UsageError(`${target.file} already exists`, { hint: 'Pass --force to replace it, or choose another path' });
   }
@@ -71,7 +73,7 @@ export async function createdExportId(data: unknown): Promise<number> {
   const usable = await usableExportId(data);
   if (usable !== undefined) return usable;
   const given = (data as { id?: unknown } | undefined)?.id;
-  const shown = given === undefined ? 'no id' : `the id ${JSON.stringify(given)?.slice(0, 40) ?? String(given)}`;
+  const shown = given === undefined ? 'no id' : `the id ${quotedExcerpt(given)}`;
   throw new StoreAdminError(`The export was created, but the store's answer gives it ${shown}, which is not an export id (a positive whole number); nothing was waited for or downloaded`, {
     hint: 'Find the new export in the store admin; `store-admin exports download ID --wait` fetches it',
   });
@@ -141,9 +143,8 @@ export async function saveDownload(data: unknown, opts: { outputFile?: string; f
   const { setOutputs } = await import('../output/github-actions.js');
   setOutputs(ctx.io, { export_id: id });
   await reportDownload(ctx, saved);
-  // What was saved, as data, when asked for by name (stdout is otherwise left empty, or the file's).
-  const asked = ctx.options.json || ctx.options.output === 'json';
-  return asked && target.file !== '-' ? { data: { export_id: id, path: saved.path, bytes: saved.bytes, sha256: saved.sha256 } } : undefined;
+  // What was saved, as data: JSON in a pipe as everywhere else (a table's reader has the prose line); stdout is the file's with -.
+  return ctx.format !== 'table' && target.file !== '-' ? { data: { export_id: id, path: saved.path, bytes: saved.bytes, sha256: saved.sha256 } } : undefined;
 }
 
 /** `--output-file`, or `export-<id>.csv` in the current directory. */

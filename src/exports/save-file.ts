@@ -2,13 +2,14 @@
 // or to stdout, with its SHA-256 taken on the way. The link is pre-signed, so no token is ever
 // sent with it. The run's abort signal stops the body at once.
 import { createHash } from 'node:crypto';
-import { link, open, realpath, rename, unlink } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Transform, Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import type { StoreClient } from '../api/client.js';
 import type { OpenAnswer } from '../api/http.js';
 import { NetworkError, StoreAdminError } from '../api/errors.js';
+import { writeAtomically } from '../atomic-write.js';
 import type { Context } from '../context.js';
 
 /** Where the file goes: a path, or `-` for stdout. */
@@ -76,8 +77,18 @@ export async function saveResponse(answer: OpenAnswer, target: DownloadTarget, c
   answer.body.once('error', (error) => (broken = error));
   const cutShort = (cause?: unknown) =>
     new NetworkError('body', `the download was cut short after ${formatBytes(received)}${total !== undefined ? ` of ${formatBytes(total)}` : ''}${describeCause(cause)}`, { cause });
+  // More bytes than Content-Length announced, or no HTTP at all: Node's parser refuses the connection.
+  const unframed = (cause: unknown) =>
+    new NetworkError(
+      'body',
+      total !== undefined
+        ? `the answer holds more than the ${formatBytes(total)} its Content-Length announced, or is not valid HTTP (${(cause as Error).message})`
+        : `the answer is not valid HTTP (${(cause as Error).message})`,
+      { cause },
+    );
   // The answer's fault, as opposed to the file's or the signal's.
-  const faultOf = (error: unknown) => (signal?.aborted ? undefined : error instanceof NetworkError ? error : broken ? cutShort(broken) : undefined);
+  const faultOf = (error: unknown) =>
+    signal?.aborted ? undefined : error instanceof NetworkError ? error : parserError(error) ? unframed(parserError(error)) : broken ? cutShort(broken) : undefined;
   const line = target.file === '-' || ctx.options.quiet ? undefined : ctx.output.status;
   const progress = new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -106,6 +117,14 @@ export async function saveResponse(answer: OpenAnswer, target: DownloadTarget, c
   return { bytes: received, sha256: hash.digest('hex') };
 }
 
+/** Node's HTTP parser's refusal (`HPE_…`), the error itself or its cause. */
+function parserError(error: unknown): Error | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 3; current = current.cause, depth++) {
+    if (String((current as NodeJS.ErrnoException).code).startsWith('HPE_')) return current;
+  }
+  return undefined;
+}
+
 function describeCause(cause: unknown): string {
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ECONNRESET' || code === 'EPIPE') return ' (the connection broke off)';
@@ -116,28 +135,20 @@ function describeCause(cause: unknown): string {
 /**
  * Writes a hidden temporary file next to the target, then moves it into place: the target is
  * either complete or untouched. Without --force the move refuses to replace a file that appeared
- * meanwhile. A symbolic link to a file is written through: the file it names is replaced. Errors
- * name the user's file, never the temporary one; `faultOf` tells a fault of the answer.
+ * meanwhile. A symbolic link to a file is written through: the file it names is replaced, and
+ * keeps its mode; only a regular file is ever replaced, never a device or a FIFO. Errors name the
+ * user's file, never the temporary one; `faultOf` tells a fault of the answer.
  */
 async function saveAtomically(target: DownloadTarget, write: (file: Writable) => Promise<void>, faultOf: (error: unknown) => Error | undefined): Promise<void> {
   const file = target.force ? await realpath(target.file).catch(() => target.file) : target.file;
   const partial = temporaryName(file);
-  let handle;
   try {
-    // Opened (and so created) before any byte flows: removing it below can never come first.
-    handle = await open(partial, 'wx', 0o600);
-    await write(handle.createWriteStream());
-    if (target.force) await rename(partial, file);
-    else await link(partial, file);
+    await writeAtomically(file, (handle) => write(handle.createWriteStream()), { temp: partial, replace: target.force, keepMode: true });
   } catch (error) {
     const fault = faultOf(error);
     if (fault) throw new StoreAdminError(`Cannot save the export to ${target.file}: ${fault.message}; nothing was written`, { cause: fault });
     if ((error as Error).name === 'AbortError') throw error;
     throw new StoreAdminError(`Cannot save the export to ${target.file}: ${describeFileError(error, partial, target.file)}`, { cause: error });
-  } finally {
-    await handle?.close().catch(() => {});
-    // After a rename nothing is left; after a link (or a failure) the temporary name goes.
-    await unlink(partial).catch(() => {});
   }
 }
 
@@ -163,10 +174,15 @@ function describeFileError(error: unknown, partial: string, file: string): strin
       return 'its directory does not exist';
     case 'EISDIR':
       return 'it is a directory';
+    case 'ENOTREG':
+      return NOT_REGULAR;
     default:
       return (error as Error).message.split(partial).join(file);
   }
 }
+
+/** Why a device, a FIFO or a socket is not replaced by a download. */
+export const NOT_REGULAR = 'it is not a regular file (a device, a FIFO or a socket), and only a regular file is replaced; to send the export there, use --output-file - and redirect';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
