@@ -231,8 +231,10 @@ function indexFile(groups) {
   const groupOf = [...groups].flatMap(([group, ops]) => ops.map((op) => `  ${op.id}: '${group}',`));
   const loaders = names.map((group) => `  '${group}': () => import('./${group}/table.js'),`);
   const schemaLoaders = names.map((group) => `  '${group}': () => import('./${group}/schemas.js'),`);
+  const fieldLoaders = names.map((group) => `  '${group}': () => import('./${group}/fields.js'),`);
   const types = names.map((group, i) => `import type { operations as t${i} } from './${group}/table.js';`);
-  return `${HEADER}import type { VersionedSchemas } from '../schema-facts.js';
+  return `${HEADER}import type { OperationFields } from '../field-facts.js';
+import type { VersionedSchemas } from '../schema-facts.js';
 ${types.join('\n')}
 
 /** The reference's versions, newest stable first, then the deprecated one, then unstable. */
@@ -256,6 +258,11 @@ ${loaders.join('\n')}
 /** Each group's schemas, loaded when one of its operations first checks or reads something. */
 export const schemasOf: Record<GroupName, () => Promise<{ schemas: Record<string, VersionedSchemas> }>> = {
 ${schemaLoaders.join('\n')}
+};
+
+/** Each group's fields as plain data, loaded when its commands are declared (flags, help, completion). */
+export const fieldsOf: Record<GroupName, () => Promise<{ fields: Record<string, OperationFields> }>> = {
+${fieldLoaders.join('\n')}
 };
 `;
 }
@@ -543,7 +550,8 @@ class ZodWriter {
     const required = new Set(schema.required ?? []);
     // A field the reference requires without describing it (a product's `title`, a discount's
     // `description`) is a field all the same, of a type it does not say.
-    for (const name of required) if (!props.some(([field]) => field === name)) props.push([name, {}]);
+    // (A field described but left out here, one a request cannot send, stays left out.)
+    for (const name of required) if (!(name in (schema.properties ?? {}))) props.push([name, {}]);
     const fields = props.map(([name, s]) => {
       const value = this.expr(s, mode, version);
       const optional = !required.has(name);

@@ -56,14 +56,14 @@ export async function buildProgram(ctx: Context, argv?: readonly string[], write
 
 /** The whole command tree, for help, the reference docs and completion. */
 export function commandTree(io: IO = processIO()): Promise<Command> {
-  const ctx: Context = createContext(io, listenForInterrupts(io), () => buildProgram(ctx));
+  const ctx: Context = createContext(io, listenForInterrupts(io), (argv) => buildProgram(ctx, argv));
   return buildProgram(ctx);
 }
 
 /** Runs one command line; tests (and programs embedding the CLI) may put in their own client and prompter. */
 export async function main(argv: string[], io: IO = processIO(), overrides: ContextOverrides = {}): Promise<number> {
   const interrupts = listenForInterrupts(io);
-  const ctx: Context = createContext(io, interrupts, () => buildProgram(ctx), overrides, argv);
+  const ctx: Context = createContext(io, interrupts, (line) => buildProgram(ctx, line), overrides, argv);
   // Help is read at a terminal like any long output: gathered, then paged once Commander is done.
   let help = '';
   const program = await buildProgram(ctx, argv, (text) => void (help += text));

@@ -41,8 +41,8 @@ export interface Context {
   destination(): Promise<{ store: string; profile?: string }>;
   /** The scopes a partner app's login granted the token in use, if it came from one (connects if need be). */
   grant(): Promise<import('./connect.js').Grant | undefined>;
-  /** The whole command tree, for completion and help (built on demand). */
-  commandTree(): Promise<import('commander').Command>;
+  /** The command tree, for completion and help (built on demand): whole, or only the groups a command line needs. */
+  commandTree(argv?: readonly string[]): Promise<import('commander').Command>;
   /** Adds what the connection knows to a failure before it is reported (https assumed for a bare host). */
   explain(error: unknown): Promise<void>;
   /** Takes the parsed global options; called once, before the command's action. */
@@ -60,7 +60,7 @@ export interface ContextOverrides {
 export function createContext(
   io: IO,
   interrupts: Pick<Interrupts, 'signal' | 'forceSignal'>,
-  commandTree: () => Promise<import('commander').Command>,
+  commandTree: (argv?: readonly string[]) => Promise<import('commander').Command>,
   overrides: ContextOverrides = {},
   argv: readonly string[] = [],
 ): Context {
@@ -82,7 +82,7 @@ export function createContext(
     }));
   const output = createOutput(
     io,
-    () => ({ format, query: options.query, raw: options.raw, color, quiet: options.quiet }),
+    () => ({ format, query: options.query, raw: options.raw, color, quiet: options.quiet, columns: options.columns, csvRaw: options.csvRaw }),
     () => [interrupts.signal, interrupts.forceSignal],
   );
   return {

@@ -53,7 +53,11 @@ export interface GlobalOptions {
   profile?: string;
   baseUrl?: string;
   json?: boolean;
-  output?: 'json' | 'ndjson' | 'table';
+  output?: 'json' | 'ndjson' | 'table' | 'csv' | 'tsv';
+  /** --columns: dotted paths (`id,user.email`), for CSV, TSV and tables. */
+  columns?: string[];
+  /** --csv-raw: CSV and TSV cells as the store sent them, formulas included. */
+  csvRaw?: boolean;
   query?: string;
   raw?: boolean;
   input: boolean;
@@ -74,7 +78,17 @@ export function addGlobalOptions(program: Command): Command {
     .option('--profile <name>', 'use this profile (see: store-admin profiles list)')
     .option('--base-url <url>', 'store URL, e.g. https://shop.example.com')
     .option('--json', 'print the JSON the store answered (the default when stdout is not a terminal)')
-    .addOption(new Option('-o, --output <format>', 'output format (ndjson: one JSON record per line, for lists, pages and --each)').choices(['json', 'ndjson', 'table']))
+    .addOption(
+      new Option('-o, --output <format>', 'output format (ndjson: one JSON record per line, for lists, pages and --each; csv and tsv: a header row, then a row per record)').choices([
+        'json',
+        'ndjson',
+        'table',
+        'csv',
+        'tsv',
+      ]),
+    )
+    .addOption(new Option('--columns <paths>', 'the columns of csv, tsv and tables, as dotted paths: id,status,user.email').argParser(columnPaths))
+    .option('--csv-raw', "write csv and tsv cells as sent, without neutralising text that a spreadsheet would run as a formula (=, +, -, @)")
     .option('-q, --query <jmespath>', 'filter the JSON result with a JMESPath expression (jmespath.org)')
     .option('--raw', 'print a string result without quotes, a list of strings or numbers one per line')
     .option('--no-input', 'never prompt; fail on anything missing instead')
@@ -105,6 +119,14 @@ function wholeNumber(flag: string) {
     if (!/^\d{1,2}$/.test(value.trim()) || Number(value) > 10) throw new InvalidArgumentError(`${flag} takes a whole number from 0 to 10`);
     return Number(value);
   };
+}
+
+/** `id, user.email,lines.0.sku` → the paths, each a dotted path of keys (or list positions). */
+function columnPaths(value: string): string[] {
+  const paths = value.split(',').map((path) => path.trim());
+  const bad = paths.find((path) => !/^[^.\s]+(\.[^.\s]+)*$/.test(path));
+  if (bad !== undefined) throw new InvalidArgumentError(`--columns takes dotted paths separated by commas, such as id,user.email (got ${JSON.stringify(bad)})`);
+  return paths;
 }
 
 function apiVersion(value: string) {

@@ -19,3 +19,9 @@ export interface FieldOptions {
 }
 
 export type FieldFact = readonly [name: string, kind: FieldKind, options?: FieldOptions];
+
+/** An operation's query parameters and top-level body fields. */
+export interface OperationFields {
+  query?: readonly FieldFact[];
+  body?: readonly FieldFact[];
+}

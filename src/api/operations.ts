@@ -10,6 +10,7 @@ import type { ZodMiniType } from 'zod/mini';
 import { groupOf, REFERENCE_VERSIONS, schemasOf, tableOf, type GeneratedId, type GeneratedTable, type GroupName } from './generated/index.js';
 import { ANSWERS_MANY, IRREVERSIBLE, refinements, type Refinement } from './refinements.js';
 import type { VersionedSchemas, VersionSchemas } from './schema-facts.js';
+import { summariesOf } from './summaries/index.js';
 
 export { REFERENCE_VERSIONS, type GroupName };
 export type OperationId = GeneratedId;
@@ -42,7 +43,7 @@ export interface Operation {
   params: Readonly<Record<string, ParamKind>>;
   /** The words typed before the arguments: `orders fulfillments list`. */
   command: string;
-  /** One line for people, for help and the docs. */
+  /** One line for people, for help and the docs (src/api/summaries/). */
   summary: string;
   group: GroupName;
   /** The status the platform answers on success (clients accept any 2xx). */
@@ -84,8 +85,8 @@ export async function loadOperation(id: OperationId): Promise<Operation> {
 export function loadGroup(group: GroupName): Promise<Operation[]> {
   let loading = loadingGroups.get(group);
   if (!loading) {
-    loading = tableOf[group]().then(({ operations }) => {
-      const made = Object.entries(operations).map(([id, facts]) => entryOf(id as OperationId, facts as Facts, group));
+    loading = Promise.all([tableOf[group](), summariesOf[group]()]).then(([{ operations }, { summaries }]) => {
+      const made = Object.entries(operations).map(([id, facts]) => entryOf(id as OperationId, facts as Facts, group, summaries[id]!));
       for (const op of made) loaded.set(op.id, op);
       return made;
     });
@@ -108,7 +109,7 @@ export function currentId(id: string): OperationId | undefined {
 
 type Facts = GeneratedTable[OperationId] & { deprecated?: true };
 
-function entryOf(id: OperationId, facts: Facts, group: GroupName): Operation {
+function entryOf(id: OperationId, facts: Facts, group: GroupName, summary: string): Operation {
   const refinement: Refinement = (refinements as Partial<Record<OperationId, Refinement>>)[id] ?? {};
   const versions = facts.versions as readonly string[];
   const version = refinement.version ?? versions.find((v) => v !== 'unstable') ?? versions[0]!;
@@ -124,7 +125,7 @@ function entryOf(id: OperationId, facts: Facts, group: GroupName): Operation {
     allScopes: refinement.allScopes === true,
     params: facts.params as Readonly<Record<string, ParamKind>>,
     command: facts.command,
-    summary: refinement.summary ?? summaryOf(facts.command, facts.method),
+    summary,
     group,
     success: facts.success,
     answer,
@@ -163,31 +164,6 @@ function asList(body: unknown): unknown {
   if (Array.isArray(body)) return body;
   if (body && typeof body === 'object' && Array.isArray((body as { results?: unknown }).results)) return (body as { results: unknown[] }).results;
   return body === undefined || body === null ? [] : [body];
-}
-
-/** What an operation does, read from its command where no summary is written: `carts replace` → "Replace a cart". */
-function summaryOf(command: string, method: Method): string {
-  const words = command.split(' ');
-  const verb = words.at(-1)!;
-  const noun = (words.at(-2) ?? '').replace(/-/g, ' ');
-  const one = noun.replace(/ies$/, 'y').replace(/(?<!s)s$/, '');
-  const article = /^[aeiou]/.test(one) ? 'an' : 'a';
-  switch (verb) {
-    case 'list':
-      return `List ${noun}, a page at a time`;
-    case 'get':
-      return words.length === 2 ? `Show ${article} ${one}` : `Show the ${noun} of ${words[0]!.replace(/s$/, '')}`;
-    case 'create':
-      return `Create ${article} ${one}`;
-    case 'update':
-      return `Change some fields of ${article} ${one}`;
-    case 'replace':
-      return `Replace ${article} ${one} with the fields given`;
-    case 'delete':
-      return `Delete ${article} ${one}`;
-    default:
-      return `${verb.charAt(0).toUpperCase()}${verb.slice(1).replace(/-/g, ' ')} ${method === 'GET' ? 'of' : ''} ${article} ${noun.replace(/s$/, '')}`.replace(/  +/g, ' ');
-  }
 }
 
 /** The versions as help and docs show them: `2023-02-10 (also 2024-04-01, unstable)`. */

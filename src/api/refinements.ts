@@ -15,38 +15,36 @@ export interface Refinement {
   renamed?: string;
   /** Earlier command names that keep working. */
   aliases?: readonly string[];
-  /** One line for people; otherwise read from the command (`Replace a cart`). */
-  summary?: string;
 }
 
 export const refinements = {
-  ordersLinesDestroy: { summary: 'Remove a line from an order; answers the order after removal', section: '4.1', version: '2024-04-01', renamed: 'ordersLinesDestroy', aliases: ['orders remove-line'] },
-  ordersNotesCreate: { summary: 'Add a note to an order', section: '4.2', version: 'unstable', renamed: 'ordersNotesCreate', aliases: ['orders add-note'] },
-  subscriptionsCancelCreate: { summary: 'Cancel a subscription', section: '4.3', version: '2023-02-10', renamed: 'subscriptionsCancelCreate' },
-  subscriptionsRenewCreate: { summary: 'Renew a subscription now, creating a renewal order', section: '4.4', version: '2023-02-10', renamed: 'subscriptionsRenewCreate' },
-  subscriptionsPartialUpdate: { summary: 'Change some fields of a subscription', section: '4.5', version: '2024-04-01', renamed: 'subscriptionsPartialUpdate' },
-  ordersFulfillmentsEventsRetrieve: { summary: 'Show one event of a fulfillment', section: '4.6', version: '2023-02-10', renamed: 'ordersFulfillmentsEventsRetrieve', aliases: ['orders fulfillment-event'] },
-  ordersFulfillmentOrdersRetrieve: { summary: 'List the fulfillment orders of an order', section: '4.7', version: '2023-02-10', renamed: 'ordersFulfillmentOrdersRetrieve' },
-  usersNotesCreate: { summary: 'Add a note to a customer', section: '4.8', version: '2024-04-01', renamed: 'usersNotesCreate', aliases: ['customers add-note'] },
-  cancellationRequestReject: { summary: 'Reject the pending cancellation request of a fulfillment order',
+  ordersLinesDestroy: { section: '4.1', version: '2024-04-01', renamed: 'orders.removeLine', aliases: ['orders remove-line'] },
+  ordersNotesCreate: { section: '4.2', version: 'unstable', renamed: 'orders.addNote', aliases: ['orders add-note'] },
+  subscriptionsCancelCreate: { section: '4.3', version: '2023-02-10', renamed: 'subscriptions.cancel' },
+  subscriptionsRenewCreate: { section: '4.4', version: '2023-02-10', renamed: 'subscriptions.renew' },
+  subscriptionsPartialUpdate: { section: '4.5', version: '2024-04-01', renamed: 'subscriptions.update' },
+  ordersFulfillmentsEventsRetrieve: { section: '4.6', version: '2023-02-10', renamed: 'orders.getFulfillmentEvent', aliases: ['orders fulfillment-event'] },
+  ordersFulfillmentOrdersRetrieve: { section: '4.7', version: '2023-02-10', renamed: 'orders.listFulfillmentOrders' },
+  usersNotesCreate: { section: '4.8', version: '2024-04-01', renamed: 'customers.addNote', aliases: ['customers add-note'] },
+  cancellationRequestReject: {
     section: '4.9',
     version: '2024-04-01',
     allScopes: true,
-    renamed: 'cancellationRequestReject',
+    renamed: 'fulfillmentOrders.rejectCancellation',
     aliases: ['fulfillment-orders reject-cancellation'],
   },
-  exportsCreate: { summary: 'Create a data export for a date range', section: '4.10', version: '2024-04-01', renamed: 'exportsCreate' },
-  disputesCreate: { summary: 'Record a dispute (alert or chargeback)', section: '4.11', version: '2024-04-01', renamed: 'disputesCreate' },
-  exportsTypesRetrieve: { summary: 'List the types of export', section: '4.12', version: '2024-04-01', renamed: 'exportsTypesRetrieve' },
-  categoriesRetrieve: { summary: 'Show a product category', section: '4.13', version: '2024-04-01', renamed: 'categoriesRetrieve' },
-  appsSettingsPartialUpdate: { summary: "Merge keys into an app's settings", section: '4.14', version: '2024-04-01', renamed: 'appsSettingsPartialUpdate', aliases: ['apps update-settings'] },
-  webhooksCreate: { summary: 'Register a webhook', section: '4.15', version: '2024-04-01', renamed: 'webhooksCreate' },
-  webhooksRetrieve: { summary: 'Show a webhook', section: '4.16', version: '2024-04-01', renamed: 'webhooksRetrieve' },
-  exportsRetrieve: { summary: 'Show an export and its status (pending or available)', renamed: 'exportsRetrieve' },
-  exportsDownloadRetrieve: { summary: "Get a temporary signed link to an available export's file", renamed: 'exportsDownloadRetrieve' },
-  webhooksList: { summary: "List the store's webhooks, a page at a time", renamed: 'webhooksList' },
-  webhooksPartialUpdate: { summary: 'Change some fields of a webhook', renamed: 'webhooksPartialUpdate' },
-  webhooksDestroy: { summary: 'Delete a webhook: the store stops sending its events', renamed: 'webhooksDestroy' },
+  exportsCreate: { section: '4.10', version: '2024-04-01', renamed: 'exports.create' },
+  disputesCreate: { section: '4.11', version: '2024-04-01', renamed: 'disputes.create' },
+  exportsTypesRetrieve: { section: '4.12', version: '2024-04-01', renamed: 'exports.listTypes' },
+  categoriesRetrieve: { section: '4.13', version: '2024-04-01', renamed: 'categories.get' },
+  appsSettingsPartialUpdate: { section: '4.14', version: '2024-04-01', renamed: 'apps.updateSettings', aliases: ['apps update-settings'] },
+  webhooksCreate: { section: '4.15', version: '2024-04-01', renamed: 'webhooks.create' },
+  webhooksRetrieve: { section: '4.16', version: '2024-04-01', renamed: 'webhooks.get' },
+  exportsRetrieve: { renamed: 'exports.get' },
+  exportsDownloadRetrieve: { renamed: 'exports.download' },
+  webhooksList: { renamed: 'webhooks.list' },
+  webhooksPartialUpdate: { renamed: 'webhooks.update' },
+  webhooksDestroy: { renamed: 'webhooks.delete' },
 } as const satisfies Partial<Record<GeneratedId, Refinement>>;
 
 /**

@@ -251,12 +251,23 @@ function statusLines(report: Record<string, unknown>, token: Setting<string> | u
       `  - Login: the partner app ${String(report.client_id)}, on ${String(report.logged_in_at)}`,
       `  - Granted scopes: ${scopes.length > 0 ? scopes.join(' ') : 'none'}`,
       uncovered.length === 0 ? '  - Every command is covered by these scopes' : `  - Not covered (${uncovered.length} commands):`,
-      ...uncovered.map(({ command, missing }) => `      ${command} (needs ${missing.join(' and ')})`),
+      ...byScopes(uncovered),
     );
   } else if (report.login === 'token') {
     lines.push("  - Login: an API token (not a partner app's)");
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The commands a grant does not cover, a line per scope they need (the JSON lists each command). */
+function byScopes(uncovered: readonly { command: string; missing: string[] }[]): string[] {
+  const commands = new Map<string, string[]>();
+  for (const { command, missing } of uncovered) {
+    const needs = missing.join(' and ');
+    commands.set(needs, [...(commands.get(needs) ?? []), command]);
+  }
+  const SHOWN = 4;
+  return [...commands].map(([needs, named]) => `      needs ${needs}: ${named.slice(0, SHOWN).join(', ')}${named.length > SHOWN ? ` and ${named.length - SHOWN} more` : ''}`);
 }
 
 /** With --sandbox every command goes to the embedded sandbox, so that is what status reports. */

@@ -1,15 +1,12 @@
-// `store-admin categories …`
-import type { Command } from 'commander';
-import type { Context } from '../context.js';
-import { addOperationCommand } from './define.js';
+// `store-admin categories …`: what the table's commands for categories need beyond their facts.
+import { refine } from './table-commands.js';
 
-export function register(categories: Command, ctx: Context): void {
-  addOperationCommand(categories, ctx, {
-    name: 'get',
+export const refinements = [
+  refine({
     operation: 'categoriesRetrieve',
     args: [['id', 'id', 'category id']],
     view: 'category',
     progress: 'Fetching the category…',
     examples: ['store-admin categories get 1', 'store-admin categories get 2 --query name'],
-  });
-}
+  }),
+];

@@ -22,7 +22,8 @@ interface Position {
 
 export async function candidates(words: string[], ctx: Context): Promise<string[]> {
   const { io } = ctx;
-  const program = await ctx.commandTree();
+  // Only the group the words name is loaded; the first word is completed from the list of groups alone.
+  const program = await ctx.commandTree(words.length > 1 ? words.slice(0, -1) : []);
   const current = words.at(-1) ?? '';
   const { command, positionals, pending, literal } = walk(program, words.slice(0, -1));
   let offered: readonly string[] = [];

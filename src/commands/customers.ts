@@ -1,17 +1,14 @@
-// `store-admin customers …`
-import type { Command } from 'commander';
-import type { Context } from '../context.js';
-import { addOperationCommand } from './define.js';
+// `store-admin customers …`: what the table's commands for customers need beyond their facts.
 import { noteFields } from './message.js';
+import { refine } from './table-commands.js';
 
-export function register(customers: Command, ctx: Context): void {
-  addOperationCommand(customers, ctx, {
-    name: 'add-note',
+export const refinements = [
+  refine({
     operation: 'usersNotesCreate',
     args: [['id', 'id', 'customer id']],
     fields: noteFields,
     view: 'note',
     progress: 'Adding the note…',
-    examples: ['store-admin customers add-note 1 --message "Prefers email contact"', 'store-admin customers add-note 2 --message-file note.txt'],
-  });
-}
+    examples: ['store-admin customers notes create 1 --message "Prefers email contact"', 'store-admin customers notes create 2 --message-file note.txt'],
+  }),
+];

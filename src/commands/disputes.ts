@@ -1,9 +1,7 @@
-// `store-admin disputes …`
-import type { Command } from 'commander';
+// `store-admin disputes …`: what the table's commands for disputes need beyond their facts.
 import { DISPUTE_RESOLUTIONS, DISPUTE_TYPES } from '../api/enums.js';
-import type { Context } from '../context.js';
-import { addOperationCommand } from './define.js';
 import type { BodyField } from '../run/spec.js';
+import { refine } from './table-commands.js';
 
 // Given no flags on a terminal, the command asks for the fields a dispute is usually recorded with.
 const fields: readonly BodyField<'disputesCreate'>[] = [
@@ -34,9 +32,8 @@ const fields: readonly BodyField<'disputesCreate'>[] = [
   { key: 'metadata', kind: 'object', help: 'metadata object' },
 ];
 
-export function register(disputes: Command, ctx: Context): void {
-  addOperationCommand(disputes, ctx, {
-    name: 'create',
+export const refinements = [
+  refine({
     operation: 'disputesCreate',
     description: 'Record a dispute (alert or chargeback); every field is optional',
     fields,
@@ -54,5 +51,6 @@ export function register(disputes: Command, ctx: Context): void {
       'store-admin disputes create --type chargeback --transaction 502 --amount 84.00 --currency USD',
       'store-admin disputes create --type alert --case-number C-1234 --happened-at 2026-02-01',
     ],
-  });
-}
+  }),
+  refine({ operation: 'disputesRetrieve', view: 'dispute' }),
+];

@@ -1,12 +1,12 @@
-// `store-admin exports …`
-import { InvalidArgumentError, type Command } from 'commander';
+// `store-admin exports …`: what the table's commands for exports need beyond their facts: the
+// asynchronous flow (--wait, --download) of a new export and of its file.
+import { InvalidArgumentError } from 'commander';
 import { EXPORT_TYPES } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
-import type { Context } from '../context.js';
 import { checkWaitOptions, DEFAULT_TIMEOUT, durationMs, POLLING, settleExport, waitBeforeDownload } from '../exports/wait.js';
 import type { FlagTable } from '../options.js';
-import { addOperationCommand } from './define.js';
 import type { BodyField } from '../run/spec.js';
+import { refine } from './table-commands.js';
 
 /** `--wait-timeout`'s value: 90s, 10m, 1h, or a bare number of seconds. */
 function parseDuration(value: string): number {
@@ -47,9 +47,8 @@ const createFields: readonly BodyField<'exportsCreate'>[] = [
   { key: 'date_to', flag: 'to', kind: 'date', edge: 'end', help: 'end', prompt: { message: 'To (YYYY-MM-DD or ISO date-time):' } },
 ];
 
-export function register(exports: Command, ctx: Context): void {
-  addOperationCommand(exports, ctx, {
-    name: 'create',
+export const refinements = [
+  refine({
     operation: 'exportsCreate',
     fields: createFields,
     flags: createFlags,
@@ -68,19 +67,15 @@ export function register(exports: Command, ctx: Context): void {
       'store-admin exports create --type customer_list --from 2026-01-01T00:00:00Z --to 2026-02-01T00:00:00Z --download customers.csv',
       'store-admin exports create --type order_list --from 2026-01-01 --to 2026-01-31 --download - | gzip > orders.csv.gz',
     ],
-  });
-
-  addOperationCommand(exports, ctx, {
-    name: 'get',
+  }),
+  refine({
     operation: 'exportsRetrieve',
     args: [['id', 'id', 'the export id']],
     view: 'dataExport',
     progress: 'Fetching the export…',
     examples: ['store-admin exports get 42', "store-admin exports get 42 --query status"],
-  });
-
-  addOperationCommand(exports, ctx, {
-    name: 'download',
+  }),
+  refine({
     operation: 'exportsDownloadRetrieve',
     description: "Save an available export's file (from a temporary signed link, fetched with no token)",
     args: [['id', 'id', 'the export id']],
@@ -99,13 +94,11 @@ export function register(exports: Command, ctx: Context): void {
       'store-admin exports download 42 --wait --wait-timeout 20m --output-file orders.csv',
       'store-admin exports download 42 --output-file - | wc -l',
     ],
-  });
-
-  addOperationCommand(exports, ctx, {
-    name: 'types',
+  }),
+  refine({
     operation: 'exportsTypesRetrieve',
     view: 'exportTypes',
     progress: 'Fetching export types…',
     examples: ['store-admin exports types', "store-admin exports types --query 'types[].code'"],
-  });
-}
+  }),
+];

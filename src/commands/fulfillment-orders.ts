@@ -1,11 +1,8 @@
-// `store-admin fulfillment-orders …`
-import type { Command } from 'commander';
-import type { Context } from '../context.js';
-import { addOperationCommand } from './define.js';
+// `store-admin fulfillment-orders …`: what the table's commands for fulfillment orders need beyond their facts.
+import { refine } from './table-commands.js';
 
-export function register(fulfillmentOrders: Command, ctx: Context): void {
-  addOperationCommand(fulfillmentOrders, ctx, {
-    name: 'reject-cancellation',
+export const refinements = [
+  refine({
     operation: 'cancellationRequestReject',
     args: [['id', 'id', 'fulfillment order id']],
     fields: [{ key: 'message', short: 'm', help: 'why the request is rejected' }],
@@ -14,8 +11,9 @@ export function register(fulfillmentOrders: Command, ctx: Context): void {
     view: 'fulfillmentOrder',
     progress: 'Rejecting the cancellation request…',
     examples: [
-      'store-admin fulfillment-orders reject-cancellation 401',
-      'store-admin fulfillment-orders reject-cancellation 401 --message "Already handed to the carrier" --yes',
+      'store-admin fulfillment-orders cancellation-request-reject 401',
+      'store-admin fulfillment-orders cancellation-request-reject 401 --message "Already handed to the carrier" --yes',
     ],
-  });
-}
+  }),
+  refine({ operation: 'fulfillmentOrdersRetrieve', view: 'fulfillmentOrder' }),
+];

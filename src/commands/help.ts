@@ -104,6 +104,13 @@ Tables are printed when stdout is a terminal; JSON otherwise.
   -o, --output ndjson  one JSON record per line: each item of a list (the types of exports
                        types, the lines of history show), each record of every page with api
                        --paginate (printed as pages arrive), each line of --each
+  -o, --output csv     a header row, then a row per record (RFC 4180 quoting); tsv the same
+                       with tabs, tabs and line breaks inside a value escaped as \\t and \\n
+  --columns PATHS      the columns of csv, tsv and tables, as dotted paths such as
+                       id,user.email,lines.0.sku; the JSON formats keep only those fields
+  --csv-raw            text a spreadsheet would run as a formula (starting with =, +, - or
+                       @, but not a number such as -12.50) is written with a leading ' unless
+                       this is given
   -q, --query EXPR     filter the JSON with a JMESPath expression (https://jmespath.org, not
                        jq: 'types[0]', not '.types[0]'), e.g. --query 'lines[].{id: id, sku: sku}';
                        the result is JSON, or a table with -o table; with --dry-run, it
@@ -117,6 +124,16 @@ fit so, history leaves out its store column first, and only a word wider than th
 across lines. Nested values are summarised (--json shows them whole). On a terminal, JSON is
 coloured and output longer than the screen goes through a pager: STORE_ADMIN_PAGER, else PAGER, else
 less -FRX when installed; an empty value or cat turns it off.
+
+A list shows one page; stderr says how to get more: --all follows the pages to the end and
+--limit N stops after N records, printing each page as it arrives (at the platform's 4 requests a
+second), and --cursor starts at the page a note names. As JSON a list is the page the store
+answered, {next, previous, results}; followed to the end, one page holding every record. A
+list's CSV feeds --each as it is:
+  store-admin subscriptions list --status past_due \\
+    --all -o csv --columns id |
+  store-admin subscriptions cancel --each - \\
+    --reason other --yes
 
 Data goes to stdout; progress, warnings and errors go to stderr. Secrets the store sends back
 (a webhook's secret_key) are masked unless --show-secret is given.

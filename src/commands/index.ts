@@ -1,9 +1,11 @@
-// The command tree, as a list of groups. A group's module is loaded only when the command line
-// names it (or when the whole tree is needed, as for `help`); the others appear in the root
-// help from this list alone.
+// The command tree, as a list of groups. A group's commands are registered only when the command
+// line names it (or when the whole tree is needed, as for `help`); the others appear in the root
+// help from this list alone. A group of the operation table gets one command per operation from
+// its part of the table (table-commands.ts), refined by its own module where it has one.
 import type { Command } from 'commander';
-import { loadGroup, type GroupName } from '../api/operations.js';
+import type { GroupName } from '../api/operations.js';
 import type { Context } from '../context.js';
+import type { GroupModule } from './table-commands.js';
 
 export interface CommandGroup {
   name: string;
@@ -11,21 +13,48 @@ export interface CommandGroup {
   load(): Promise<{ register(group: Command, ctx: Context): void }>;
 }
 
-type Registrar = { register(group: Command, ctx: Context): void };
-
-/** A group of the operation table's commands: its part of the table is loaded with its module. */
-const withTable = (group: GroupName, load: () => Promise<Registrar>) => async () => (await Promise.all([load(), loadGroup(group)]))[0];
+/**
+ * Each group of the table, in the order the root help lists them, with a line for people; keyed by
+ * the table's groups, so a group the table gains does not compile until it is described here.
+ */
+const TABLE_GROUPS: Record<GroupName, { description: string; module?: () => Promise<GroupModule> }> = {
+  orders: { description: 'Orders: list and read them, change lines and notes, fulfill, refund and cancel', module: () => import('./orders.js') },
+  customers: { description: 'Customers, their addresses and notes, and their orders and subscriptions', module: () => import('./customers.js') },
+  subscriptions: { description: 'Subscriptions: list, cancel, renew, retry and change them and their lines', module: () => import('./subscriptions.js') },
+  products: { description: 'Products, their variants, child products, images and prices' },
+  'fulfillment-orders': { description: 'Fulfillment orders: hold, move and fulfill them; cancellation and fulfillment requests', module: () => import('./fulfillment-orders.js') },
+  'assigned-fulfillment-orders': { description: "The fulfillment orders assigned to your locations" },
+  transactions: { description: 'Payment transactions: list and read them, capture, refund, verify a card' },
+  disputes: { description: 'Disputes (alerts and chargebacks): record, note and resolve them', module: () => import('./disputes.js') },
+  'gift-cards': { description: 'Gift cards: issue, change and deactivate them' },
+  carts: { description: 'Carts, abandoned or not' },
+  exports: { description: 'Data exports: create them, wait for them and download their files', module: () => import('./exports.js') },
+  webhooks: {
+    description: 'Register, list, change and delete webhooks, or apply a file of them; listen to, trigger and verify deliveries',
+    module: () => import('./webhooks.js'),
+  },
+  categories: { description: 'Product categories', module: () => import('./categories.js') },
+  'stock-records': { description: 'The stock of each product at each location' },
+  locations: { description: 'Locations: warehouses and fulfillment services' },
+  'shipping-methods': { description: "The store's shipping methods" },
+  gateways: { description: 'Payment gateways' },
+  'gateway-groups': { description: 'Groups of payment gateways' },
+  metadata: { description: 'The metadata fields records can carry, and their definitions' },
+  pages: { description: "The store's content pages" },
+  themes: { description: 'Themes and their templates' },
+  tickets: { description: 'Support tickets and their comments' },
+  'ticket-types': { description: 'The types of support ticket' },
+  store: { description: "The store's own details" },
+  apps: { description: 'Installed apps and their settings', module: () => import('./apps.js') },
+};
 
 export const commandGroups: CommandGroup[] = [
-  { name: 'orders', description: 'Work with orders: lines, notes and fulfillment', load: withTable('orders', () => import('./orders.js')) },
-  { name: 'customers', description: 'Work with customers', load: withTable('customers', () => import('./customers.js')) },
-  { name: 'subscriptions', description: 'Cancel, renew and change subscriptions', load: withTable('subscriptions', () => import('./subscriptions.js')) },
-  { name: 'fulfillment-orders', description: 'Work with fulfillment orders', load: withTable('fulfillment-orders', () => import('./fulfillment-orders.js')) },
-  { name: 'exports', description: 'Create data exports and list their types', load: withTable('exports', () => import('./exports.js')) },
-  { name: 'disputes', description: 'Record disputes', load: withTable('disputes', () => import('./disputes.js')) },
-  { name: 'categories', description: 'Read product categories', load: withTable('categories', () => import('./categories.js')) },
-  { name: 'apps', description: "Change apps' settings", load: withTable('apps', () => import('./apps.js')) },
-  { name: 'webhooks', description: 'Register, list, change and delete webhooks, or apply a file of them; listen to, trigger and verify deliveries', load: withTable('webhooks', () => import('./webhooks.js')) },
+  ...Object.entries(TABLE_GROUPS).map(([name, { description, module }]) => ({
+    name,
+    description,
+    load: async () => (await import('./table-commands.js')).tableGroup(name as GroupName, module),
+  })),
+  { name: 'operations', description: 'Every operation of the API: its command, method, path, versions and scopes', load: () => import('./operations.js') },
   { name: 'auth', description: 'Log in to a store, check the token, log out', load: () => import('./auth.js') },
   { name: 'profiles', description: 'List, choose and remove profiles', load: () => import('./profiles.js') },
   { name: 'history', description: 'What this machine changed: commands and bulk runs, and how each ended', load: () => import('./history.js') },

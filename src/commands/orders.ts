@@ -1,12 +1,9 @@
-// `store-admin orders …`
-import type { Command } from 'commander';
-import type { Context } from '../context.js';
-import { addOperationCommand } from './define.js';
+// `store-admin orders …`: what the table's commands for orders need beyond their facts.
 import { noteFields } from './message.js';
+import { refine } from './table-commands.js';
 
-export function register(orders: Command, ctx: Context): void {
-  addOperationCommand(orders, ctx, {
-    name: 'remove-line',
+export const refinements = [
+  refine({
     operation: 'ordersLinesDestroy',
     args: [
       ['number', 'number', 'order number, e.g. 10001'],
@@ -15,33 +12,27 @@ export function register(orders: Command, ctx: Context): void {
     view: 'order',
     progress: 'Removing the line…',
     confirm: ({ params }) => `Remove line ${params.lineId} from order ${params.number}? The order's totals will be recomputed.`,
-    examples: ['store-admin orders remove-line 10002 105', 'store-admin orders remove-line 10002 105 --yes --json'],
-  });
-
-  addOperationCommand(orders, ctx, {
-    name: 'add-note',
+    examples: ['store-admin orders lines delete 10002 105', 'store-admin orders lines delete 10002 105 --yes --json'],
+  }),
+  refine({
     operation: 'ordersNotesCreate',
     args: [['number', 'number', 'order number']],
     fields: noteFields,
     view: 'note',
     progress: 'Adding the note…',
     examples: [
-      'store-admin orders add-note 10001 --message "Customer asked for gift wrap"',
-      'echo "Called the customer" | store-admin orders add-note 10001 --message-file -',
+      'store-admin orders notes create 10001 --message "Customer asked for gift wrap"',
+      'echo "Called the customer" | store-admin orders notes create 10001 --message-file -',
     ],
-  });
-
-  addOperationCommand(orders, ctx, {
-    name: 'fulfillment-orders',
+  }),
+  refine({
     operation: 'ordersFulfillmentOrdersRetrieve',
     args: [['number', 'number', 'order number']],
     view: 'fulfillmentOrder',
     progress: 'Fetching fulfillment orders…',
     examples: ['store-admin orders fulfillment-orders 10002', "store-admin orders fulfillment-orders 10002 --query '[].id'"],
-  });
-
-  addOperationCommand(orders, ctx, {
-    name: 'fulfillment-event',
+  }),
+  refine({
     operation: 'ordersFulfillmentsEventsRetrieve',
     args: [
       ['number', 'number', 'order number'],
@@ -50,6 +41,17 @@ export function register(orders: Command, ctx: Context): void {
     ],
     view: 'fulfillmentEvent',
     progress: 'Fetching the event…',
-    examples: ['store-admin orders fulfillment-event 10001 201 301', 'store-admin orders fulfillment-event 10001 201 302 --json'],
-  });
-}
+    examples: ['store-admin orders fulfillments events get 10001 201 301', 'store-admin orders fulfillments events get 10001 201 302 --json'],
+  }),
+  refine({ operation: 'ordersRetrieve', view: 'order' }),
+  refine({
+    operation: 'ordersRefundCreate',
+    args: [['number', 'number', 'order number']],
+    progress: 'Refunding…',
+    examples: [
+      `store-admin orders refund 10001 --transactions '[{"id": 501, "amount": "12.00"}]' --note "Damaged in transit"`,
+      'store-admin orders refund-calculate 10001 --refund-lines @lines.json --json',
+      'store-admin orders refund 10001 --data @refund.json --yes',
+    ],
+  }),
+];

@@ -1,9 +1,7 @@
-// `store-admin subscriptions …`
-import type { Command } from 'commander';
+// `store-admin subscriptions …`: what the table's commands for subscriptions need beyond their facts.
 import { CANCEL_REASONS, INTERVALS, SUBSCRIPTION_STATUSES } from '../api/enums.js';
-import type { Context } from '../context.js';
-import { addOperationCommand } from './define.js';
 import type { BodyField } from '../run/spec.js';
+import { refine } from './table-commands.js';
 
 const cancelFields: readonly BodyField<'subscriptionsCancelCreate'>[] = [
   {
@@ -37,9 +35,8 @@ const updateFields: readonly BodyField<'subscriptionsPartialUpdate'>[] = [
   { key: 'payment_details', kind: 'object', help: 'payment details object' },
 ];
 
-export function register(subscriptions: Command, ctx: Context): void {
-  addOperationCommand(subscriptions, ctx, {
-    name: 'cancel',
+export const refinements = [
+  refine({
     operation: 'subscriptionsCancelCreate',
     args: [['id', 'id', 'subscription id']],
     fields: cancelFields,
@@ -54,10 +51,8 @@ export function register(subscriptions: Command, ctx: Context): void {
       'store-admin subscriptions cancel 1 --reason product_too_expensive',
       'store-admin subscriptions cancel 1 --reason other --other-message "Moving abroad" --no-notify --yes',
     ],
-  });
-
-  addOperationCommand(subscriptions, ctx, {
-    name: 'renew',
+  }),
+  refine({
     operation: 'subscriptionsRenewCreate',
     args: [['id', 'id', 'subscription id']],
     confirm: ({ params }) => `Renew subscription ${params.id} now? This creates a renewal order and charges the customer's saved card the subscription's total.`,
@@ -65,10 +60,8 @@ export function register(subscriptions: Command, ctx: Context): void {
     progress: 'Renewing the subscription…',
     note: (data) => renewalCharge(data),
     examples: ['store-admin subscriptions renew 2', 'store-admin subscriptions renew 2 --yes --query next_renewal_date'],
-  });
-
-  addOperationCommand(subscriptions, ctx, {
-    name: 'update',
+  }),
+  refine({
     operation: 'subscriptionsPartialUpdate',
     args: [['id', 'id', 'subscription id']],
     description: 'Change some fields of a subscription (only the fields given are sent)',
@@ -89,8 +82,9 @@ export function register(subscriptions: Command, ctx: Context): void {
       'store-admin subscriptions update 1 --shipping-price 4.99 --next-renewal-date 2026-03-01',
       'store-admin subscriptions update 1 --shipping-address @address.json --shipping-code null',
     ],
-  });
-}
+  }),
+  refine({ operation: 'subscriptionsRetrieve', view: 'subscription' }),
+];
 
 /** What a renewal charged, read from the answer: the subscription's total, on the saved card, for the order it made. */
 function renewalCharge(data: unknown): string | undefined {

@@ -1,15 +1,15 @@
-// `store-admin webhooks …`
+// `store-admin webhooks …`: what the table's commands for webhooks need beyond their facts (secrets
+// masked, event names checked), and the group's commands that are more than one operation.
 import type { Command } from 'commander';
 import { WEBHOOK_EVENTS } from '../api/enums.js';
 import type { Context } from '../context.js';
 import { redactSecrets } from '../output/redact.js';
 import { ALLOW_UNKNOWN_EVENT, unknownEvent } from '../webhooks/event-names.js';
 import type { FlagsOf, FlagTable } from '../options.js';
-import { addOperationCommand } from './define.js';
 import type { BodyField } from '../run/spec.js';
+import { refine } from './table-commands.js';
 import { registerApply } from './webhook-apply.js';
 import { registerDeliveries } from './webhook-deliveries.js';
-import { registerList } from './webhook-list.js';
 import { registerListen } from './webhook-listen.js';
 import { registerTrigger } from './webhook-trigger.js';
 import { registerVerify } from './webhook-verify.js';
@@ -74,9 +74,8 @@ const updateFields: readonly BodyField<'webhooksPartialUpdate'>[] = [
   },
 ];
 
-export function register(webhooks: Command, ctx: Context): void {
-  addOperationCommand(webhooks, ctx, {
-    name: 'create',
+export const refinements = [
+  refine({
     operation: 'webhooksCreate',
     fields: createFields,
     flags: { ...showSecret, ...allowUnknownEvent },
@@ -87,10 +86,8 @@ export function register(webhooks: Command, ctx: Context): void {
       'store-admin webhooks create --target https://hooks.example.com/store --event order.created,order.updated',
       'store-admin webhooks create --target https://hooks.example.com/store --event dispute.created --secret-key-file secret.txt --inactive',
     ],
-  });
-
-  addOperationCommand(webhooks, ctx, {
-    name: 'get',
+  }),
+  refine({
     operation: 'webhooksRetrieve',
     args: [['id', 'id', 'webhook id']],
     flags: showSecret,
@@ -98,12 +95,33 @@ export function register(webhooks: Command, ctx: Context): void {
     view: 'webhook',
     progress: 'Fetching the webhook…',
     examples: ['store-admin webhooks get 1', 'store-admin webhooks get 1 --json --show-secret'],
-  });
-
-  registerList(webhooks, ctx);
-
-  addOperationCommand(webhooks, ctx, {
-    name: 'update',
+  }),
+  refine({
+    operation: 'webhooksList',
+    query: [
+      { key: 'name', help: 'only webhooks with exactly this name' },
+      { key: 'active', kind: 'switch', help: 'only active webhooks', sets: true, negatedFlag: 'inactive', negatedHelp: 'only inactive webhooks' },
+    ],
+    present: masked,
+    view: 'webhooks',
+    progress: 'Fetching webhooks…',
+    examples: ['store-admin webhooks list', 'store-admin webhooks list --all --inactive', "store-admin webhooks list --name 'Order sync' --json -q 'results[0].id'"],
+  }),
+  refine({
+    operation: 'webhooksUpdate',
+    args: [['id', 'id', 'webhook id']],
+    description: "Replace a webhook's target, events and settings (fields not given are reset)",
+    fields: [{ ...targetField, prompt: { message: 'Target URL (https://…):' } }, { ...eventsField, prompt: { message: 'Events to subscribe to:' } }, ...updateFields.slice(2)],
+    flags: allowUnknownEvent,
+    present: masked,
+    view: 'webhook',
+    progress: 'Replacing the webhook…',
+    examples: [
+      'store-admin webhooks replace 1 --target https://hooks.example.com/v2 --event order.created',
+      'store-admin webhooks replace 1 --data @webhook.json',
+    ],
+  }),
+  refine({
     operation: 'webhooksPartialUpdate',
     args: [['id', 'id', 'webhook id']],
     description: 'Change some fields of a webhook (only the fields given are sent)',
@@ -118,10 +136,8 @@ export function register(webhooks: Command, ctx: Context): void {
       'store-admin webhooks update 1 --target https://hooks.example.com/v2 --secret-key-file new-secret.txt',
       'store-admin webhooks update 1 --inactive',
     ],
-  });
-
-  addOperationCommand(webhooks, ctx, {
-    name: 'delete',
+  }),
+  refine({
     operation: 'webhooksDestroy',
     args: [['id', 'id', 'webhook id']],
     confirm: ({ params }) => `Delete webhook ${params.id}? The store stops sending its events; this cannot be undone.`,
@@ -133,8 +149,11 @@ export function register(webhooks: Command, ctx: Context): void {
       return undefined;
     },
     examples: ['store-admin webhooks delete 3', 'store-admin webhooks delete 3 --yes', 'store-admin webhooks delete --each ids.txt --yes'],
-  });
+  }),
+];
 
+/** The group's commands that are more than one operation. */
+export function register(webhooks: Command, ctx: Context): void {
   registerApply(webhooks, ctx);
   registerDeliveries(webhooks, ctx);
   registerListen(webhooks, ctx);

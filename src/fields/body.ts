@@ -55,7 +55,7 @@ export async function fieldBody(
           : await convert(field, String(typed), ctx, isNullable(shape[field.key]));
     } catch (error) {
       // A date's reason and a list item's check name the value themselves.
-      if (error instanceof BadValue) throw new UsageError(`${flag}: ${error.message}${field.kind === 'date' || field.kind === 'list' ? '' : ` (got ${JSON.stringify(typed)})`}`);
+      if (error instanceof BadValue) throw new UsageError(`${flag}: ${error.message}${field.kind === 'date' || field.kind === 'day' || field.kind === 'list' ? '' : ` (got ${JSON.stringify(typed)})`}`);
       throw error;
     }
   }

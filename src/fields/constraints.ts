@@ -27,7 +27,7 @@ const defOf = (schema: Schema): Def => schema.def as Def;
  */
 const checkDefOf = (check: z.core.$ZodCheck<never>): CheckDef => check._zod.def;
 
-/** The fields of an object schema (a body the operation may go without, an address that may be null, too). */
+/** The body's fields and their schemas, where the body is an object (one a request may leave out, as a PATCH's, included). */
 export function shapeOf(body: Schema | undefined): Record<string, Schema> | undefined {
   let def = body && defOf(body);
   while (def?.type === 'optional' || def?.type === 'nullable') def = defOf(def.innerType);
@@ -42,15 +42,20 @@ export function isNullable(schema: Schema | undefined): boolean {
 
 const described = new WeakSet<Command>();
 
-/** Appends what the schema allows to each field's help: read when help is shown, not at start-up. */
-export function describeConstraints(command: Command, fields: readonly Field[], body: Schema | undefined): void {
+/**
+ * Appends what the schema allows to each field's help: read when help is shown, not at start-up.
+ * Each part is fields with the schema of the object they fill (the body, the query).
+ */
+export function describeConstraints(command: Command, parts: readonly (readonly [fields: readonly Field[], schema: Schema | undefined])[]): void {
   if (described.has(command)) return;
   described.add(command);
-  for (const field of fields) {
-    const option = command.options.find((o) => o.long === flagOf(field));
-    const schema = shapeOf(body)?.[field.key];
-    if (!option || !schema || field.kind === 'switch') continue;
-    option.description = helpWith(field, [...kindRules(field), ...constraintsOf(schema, field)]);
+  for (const [fields, object] of parts) {
+    for (const field of fields) {
+      const option = command.options.find((o) => o.long === flagOf(field));
+      const schema = shapeOf(object)?.[field.key];
+      if (!option || !schema || field.kind === 'switch') continue;
+      option.description = helpWith(field, [...kindRules(field), ...constraintsOf(schema, field)]);
+    }
   }
 }
 

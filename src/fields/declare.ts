@@ -14,10 +14,16 @@ export interface Field<Key extends string = string> {
   /** A one-letter alias, e.g. `m` for `-m, --message`. */
   short?: string;
   /**
-   * How typed text becomes the value: `text` (trimmed, blank refused), `integer`, `date` (see
-   * `edge`), `object` (JSON, @file or -), `list` (repeatable, comma-separated) or `switch` (no value).
+   * How typed text becomes the value: `text` (trimmed, blank refused), `integer`, `number`, `date`
+   * (a date-time; see `edge`), `day` (YYYY-MM-DD), `object` (a JSON object, @file or -), `json`
+   * (any JSON value: an object or a list of them), `list` (repeatable, comma-separated; see `item`)
+   * or `switch` (no value).
    */
-  kind?: 'text' | 'integer' | 'date' | 'object' | 'list' | 'switch';
+  kind?: 'text' | 'integer' | 'number' | 'date' | 'day' | 'object' | 'json' | 'list' | 'switch';
+  /** For lists: how each item is read (text when not given). */
+  item?: 'integer' | 'number' | 'day';
+  /** The API versions that have the field, when not all of its operation's versions do. */
+  versions?: readonly string[];
   /** What the flag does, in a few words; the schema's limits are added to it in --help. */
   help: string;
   /** Values offered in help, completion and pickers (the schema still decides what is valid). */

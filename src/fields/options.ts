@@ -14,7 +14,7 @@ export function addFieldOptions(command: Command, fields: readonly Field[]): voi
       if (field.negatedHelp) command.addOption(new Option(negatedFlagOf(field), field.negatedHelp));
       continue;
     }
-    const placeholder = field.kind === 'object' ? 'json' : field.kind === 'date' ? 'date' : (field.flag ?? field.key).split(/[-_]/).at(-1)!;
+    const placeholder = PLACEHOLDERS[field.kind ?? 'text'] ?? (field.flag ?? field.key).split(/[-_]/).at(-1)!;
     const option = new Option(`${flags} <${placeholder}>`, helpWith(field, kindRules(field)));
     // Choices are shown and completed, but the schema checks them, so a bad one gets a suggestion.
     if (field.choices) option.choices([...field.choices, ...Object.keys(field.aliases ?? {})]);
@@ -28,6 +28,9 @@ export function addFieldOptions(command: Command, fields: readonly Field[]): voi
   }
 }
 
+/** What a flag's value is called in help, where its kind says it better than its name. */
+const PLACEHOLDERS: Partial<Record<NonNullable<Field['kind']>, string>> = { object: 'json', json: 'json', date: 'date', day: 'date' };
+
 export const helpWith = (field: Field, rules: string[]) => (rules.length > 0 ? `${field.help} (${rules.join('; ')})` : field.help);
 
 /** What the kind of value accepts, which the schema cannot say: it sees the converted value. */
@@ -35,10 +38,14 @@ export function kindRules(field: Field): string[] {
   switch (field.kind) {
     case 'date':
       return [`ISO 8601 date-time, or a plain date meaning ${field.edge === 'end' ? '23:59:59 UTC that day, so the day is included' : '00:00:00 UTC that day'}`];
+    case 'day':
+      return ['YYYY-MM-DD, or a date-time naming the day'];
     case 'object':
       return ['a JSON object or @file'];
+    case 'json':
+      return ['JSON or @file'];
     case 'list':
-      return ['repeatable, or comma-separated'];
+      return [...(field.item === 'day' ? ['YYYY-MM-DD'] : []), 'repeatable, or comma-separated'];
     default:
       return [];
   }

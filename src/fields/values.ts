@@ -137,14 +137,26 @@ export function collect(value: string, previous: string[] = []): string[] {
 /** A typed value that cannot mean anything for its field; the caller names the flag or prompt. */
 export class BadValue extends Error {}
 
-/** Whole numbers become numbers; anything else is kept for the schema to reject with its rule. */
-export function integerOrText(value: string): number | string {
-  return /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-}
-
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 // A date, then optionally a time after `T` or a space, then optionally a zone: Z, +01:00, +0100 or +01.
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/**
+ * Numbers become numbers; anything else is kept for the schema to reject with its rule. A number
+ * where a whole one goes (1.5) is passed on as a number too, so that the schema says what is wrong
+ * with it ("must be a whole number") rather than that it is text.
+ */
+export function numberOrText(value: string): number | string {
+  return /^-?(\d+\.?\d*|\.\d+)$/.test(value.trim()) ? Number(value) : value;
+}
+
+/**
+ * The day a typed date names, as the YYYY-MM-DD a date filter takes: a plain date, or a date-time
+ * in any form `dateTime` accepts (the day as written, whatever its zone).
+ */
+export function day(value: string): string {
+  return dateTime(value).slice(0, 10);
+}
 
 /**
  * A date people type, as the ISO 8601 date-time the store takes. A plain date means the start of

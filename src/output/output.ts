@@ -14,6 +14,7 @@ import { writeOut, type RunSignals } from './pager.js';
 import { render, type Format } from './render.js';
 import { startSpinner } from './spinner.js';
 import { statusLine, type StatusLine } from './status-line.js';
+import type { ListOptions, ListSink } from './list.js';
 import type { ViewName } from './views.js';
 
 /** What the run asked for, read when something is printed (the options are parsed after the context is made). */
@@ -24,6 +25,10 @@ export interface OutputSettings {
   raw?: boolean;
   color: ColorLevel;
   quiet?: boolean;
+  /** --columns, as dotted paths. */
+  columns?: readonly string[];
+  /** --csv-raw. */
+  csvRaw?: boolean;
 }
 
 export interface ResultOptions<T> {
@@ -58,6 +63,8 @@ export interface Output {
   result<T>(data: T, options?: ResultOptions<T>): Promise<void>;
   /** Records one at a time on stdout: one JSON line each, or a person's text with the table format. */
   records<T>(options?: RecordOptions<T>): Promise<RecordSink<T>>;
+  /** A list's records, page by page: streamed in the run's format, or shown whole as a result. */
+  list(options: ListOptions): Promise<ListSink>;
   /** A line for people on stderr, above the status line; nothing with --quiet. */
   prose(line: string): void;
   /** Text for people on stderr, whatever --quiet says: an error, a --verbose trace, a URL the person must open. */
@@ -98,13 +105,22 @@ export function createOutput(io: IO, settings: () => OutputSettings, signals: Ru
   const page = (text: string) => writeOut(forPeople(text), io, signals);
   return {
     async result(data, options = {}) {
-      const { format, query, raw, color } = settings();
+      const { format, query, raw, color, columns, csvRaw } = settings();
       const chosen = options.table === false && format === 'table' ? 'json' : format;
       if (chosen === 'table' && options.text && query === undefined && !(raw && rawLines(data ?? null) !== undefined)) {
         // Long text for a person is paged, as a table is.
         return page(options.text(data));
       }
-      await render(data, io, { format: chosen, query, raw, color, signals, ...(options.view ? { view: options.view } : {}) });
+      await render(data, io, { format: chosen, query, raw, color, signals, csvRaw, ...(columns ? { columns } : {}), ...(options.view ? { view: options.view } : {}) });
+    },
+    async list(options) {
+      const [{ listSink }, { outputWidth }] = await Promise.all([import('./list.js'), import('./table.js')]);
+      const writers = {
+        text: stdout,
+        result: (data: unknown, view: ViewName | undefined) => this.result(data, view ? { view } : {}),
+        table: () => ({ width: outputWidth(io.stdout, io.env), color: settings().color }),
+      };
+      return listSink(settings(), writers, options);
     },
     async records<T>(options: RecordOptions<T> = {}) {
       const { format, query } = settings();

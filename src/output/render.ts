@@ -13,7 +13,7 @@ import type { View } from './views.js';
 
 export { checkQuery } from './query.js';
 
-export type Format = 'json' | 'ndjson' | 'table';
+export type Format = 'json' | 'ndjson' | 'table' | 'csv' | 'tsv';
 
 export interface RenderOptions extends TableOptions {
   format: Format;
@@ -21,6 +21,8 @@ export interface RenderOptions extends TableOptions {
   query?: string;
   /** --raw: strings bare, arrays of scalars one per line. */
   raw?: boolean;
+  /** --csv-raw: CSV and TSV cells as sent, formulas included. */
+  csvRaw?: boolean;
   /** The run's signals, which a pager follows. */
   signals?: RunSignals;
 }
@@ -30,12 +32,21 @@ export async function render(data: unknown, io: IO, options: RenderOptions): Pro
   const raw = options.raw ? rawLines(data ?? null) : undefined;
   // Bare strings are exact in a pipe; a terminal is shown them without their control characters.
   if (raw !== undefined) return writeOut(io.stdout.isTTY ? printable(raw) : raw, io, options.signals);
+  if (options.format === 'csv' || options.format === 'tsv') {
+    const [{ headerRow, recordRow }, { defaultPaths }] = await Promise.all([import('./csv.js'), import('./columns.js')]);
+    const records = data === undefined ? [] : await recordsOf(data, options);
+    const paths = options.columns ?? defaultPaths(records[0]);
+    const delimited = { format: options.format, raw: options.csvRaw };
+    return writeOut(`${headerRow(paths, delimited)}${records.map((record) => recordRow(record, paths, delimited)).join('')}`, io, options.signals);
+  }
   if (options.format === 'ndjson') {
     const line = statusLine(io.stderr);
     const lines = recordLines((text) => line.above(() => io.stdout.write(text)), (record) => `${jsonText(record)}\n`);
-    for (const record of await recordsOf(data, options)) lines.write(record);
+    const records = await recordsOf(data, options);
+    for (const record of options.columns ? ((await projected(records, options.columns)) as unknown[]) : records) lines.write(record);
     return lines.end();
   }
+  if (options.columns && options.format === 'json') data = await projected(data, options.columns);
   if (options.format === 'json') {
     // The characters JSON leaves raw (C1 controls, bidi overrides) are written as \u escapes,
     // which read back as the same value; for a person, indented and coloured when allowed.
@@ -59,6 +70,15 @@ async function recordsOf(data: unknown, options: RenderOptions): Promise<unknown
     if (Array.isArray(items)) return items;
   }
   return [data ?? null];
+}
+
+/** JSON with --columns: each record (of a list, or of a page's results), or the one record, with only those paths. */
+async function projected(data: unknown, paths: readonly string[]): Promise<unknown> {
+  const { project } = await import('./columns.js');
+  if (Array.isArray(data)) return data.map((record) => project(record, paths));
+  if (data === undefined || data === null) return data;
+  const results = (data as { results?: unknown }).results;
+  return Array.isArray(results) ? { ...data, results: results.map((record) => project(record, paths)) } : project(data, paths);
 }
 
 async function colored(json: string, level: ColorLevel): Promise<string> {

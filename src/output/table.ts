@@ -5,6 +5,7 @@
 import stringWidth from 'string-width';
 import { printableLine } from '../printable.js';
 import type { ColorLevel } from './color.js';
+import { columnsView, tableKeys } from './columns.js';
 import type { Column, View, ViewName } from './views.js';
 
 /** What a table is drawn with (the renderer's options add the format and --raw). */
@@ -13,6 +14,8 @@ export interface TableOptions {
   query?: string;
   color: ColorLevel;
   view?: ViewName;
+  /** --columns: these paths in place of the view's columns. */
+  columns?: readonly string[];
 }
 
 export async function renderTable(data: unknown, options: TableOptions, width: number | undefined): Promise<string> {
@@ -24,11 +27,9 @@ export async function renderTable(data: unknown, options: TableOptions, width: n
   ]);
   const chalk = new Chalk({ level: options.color });
   const fmt = createFmt(chalk);
-  const style = options.color > 0 ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] };
-  // No rule between rows: denser, and still readable inside the outer frame.
-  const chars = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+  const { style, chars } = tableChrome(options.color);
   // A query reshapes the result: the view's fields would find nothing in it.
-  const view: View = options.view && options.query === undefined ? views[options.view] : {};
+  const view: View = options.columns ? columnsView(options.columns) : options.view && options.query === undefined ? views[options.view] : {};
   const table = (head: string[], rows: string[][]) => {
     // Labels may be the store's own keys.
     head = head.map(printableLine);
@@ -39,8 +40,7 @@ export async function renderTable(data: unknown, options: TableOptions, width: n
     t.push(...rows.map(fit));
     return t.toString();
   };
-  // Without colour the header stands out in capitals, as no rule separates the rows.
-  const heading = (labels: string[]) => (options.color > 0 ? labels : labels.map((h) => h.toUpperCase()));
+  const heading = (labels: string[]) => headingOf(labels, options.color);
   const listTable = (rows: unknown[], columns: Column[] | undefined, optional: readonly string[] = []) => {
     if (rows.length === 0) return fmt.dim('(none)');
     if (!columns && rows.every((row) => typeof row !== 'object' || row === null)) {
@@ -72,6 +72,19 @@ export async function renderTable(data: unknown, options: TableOptions, width: n
     parts.push(`${fmt.bold(section.title)}\n${listTable(Array.isArray(rows) ? rows : [], section.columns)}`);
   }
   return parts.join('\n\n');
+}
+
+/** How every table is drawn: its colours, and no rule between rows (denser, still readable inside the outer frame). */
+export function tableChrome(color: ColorLevel) {
+  return {
+    style: color > 0 ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+  };
+}
+
+/** A list's column labels: without colour the header stands out in capitals, as no rule separates the rows. */
+export function headingOf(labels: string[], color: ColorLevel): string[] {
+  return (color > 0 ? labels : labels.map((h) => h.toUpperCase())).map(printableLine);
 }
 
 /** The width of a table forced into a pipe without COLUMNS: as wide as a classic terminal, as help is. */
@@ -174,7 +187,9 @@ function autoFields(record: Record<string, unknown>): Column[] {
   return Object.keys(record).map((key): Column => [key, (row, f) => f.text(row[key])]);
 }
 
-function autoColumns(rows: unknown[]): Column[] {
-  const first = asRecord(rows[0]);
-  return autoFields(first).slice(0, 8);
+/** A list no view names: the first record's fields people look for, as columns headed in words. */
+export function autoColumns(rows: unknown[]): Column[] {
+  const cell = (key: string): Column[1] =>
+    /(^date|_date$|_at$)/.test(key) ? (row, f) => f.date(row[key]) : /(^|_)status$/.test(key) ? (row, f) => f.status(row[key]) : (row, f) => f.text(row[key]);
+  return tableKeys(asRecord(rows[0]), 6).map((key): Column => [key.replace(/_/g, ' '), cell(key)]);
 }

@@ -312,6 +312,19 @@ export const views = {
     ],
     optional: ['Warnings', 'Active'],
   },
+  // `store-admin operations`: the table as a person scans it; narrow terminals lose the id first.
+  operations: {
+    columns: [
+      ['Command', (r, f) => f.bold(f.text(r.command))],
+      ['Method', (r, f) => f.text(r.method)],
+      ['Path', (r, f) => f.text(r.path)],
+      ['Version', (r, f) => f.text(r.version)],
+      ['Scopes', (r, f) => f.text(Array.isArray(r.scopes) ? r.scopes.join(' ') : r.scopes)],
+      ['Irreversible', (r, f) => (r.irreversible ? f.text('yes') : '')],
+      ['ID', (r, f) => f.text(r.id)],
+    ],
+    optional: ['ID', 'Scopes', 'Version'],
+  },
 } satisfies Record<string, View>;
 
 export type ViewName = keyof typeof views;

@@ -1,5 +1,6 @@
-// A request's body from a command's flags: its own builder, or its fields (with the whole body as
-// JSON from --data beneath them); and the rule that a partial update must change something.
+// A request's body and query from a command's flags: its own builder, or its fields (with the
+// whole body as JSON from --data beneath them); and the rule that a partial update must change
+// something.
 import { UsageError } from '../api/errors.js';
 import { operation } from '../api/operations.js';
 import type { Context } from '../context.js';
@@ -14,6 +15,18 @@ export async function bodyOf(spec: OperationCommand, opts: RunFlags, ctx: Contex
   const { body } = await operation(spec.operation).schemas(ctx.options.apiVersion);
   const result = await fieldBody(spec.fields, opts, ctx, body);
   return spec.requireSome ? requireSomething(result, spec.requireSome, opts.data !== undefined) : result;
+}
+
+/** The query parameters the flags give (and a list's --cursor), or undefined when none was given. */
+export async function queryOf(spec: OperationCommand, opts: RunFlags, ctx: Context): Promise<Record<string, unknown> | undefined> {
+  const result: Record<string, unknown> = {};
+  if (spec.query?.length) {
+    const { query } = await operation(spec.operation).schemas(ctx.options.apiVersion);
+    // --data is the body's; a query is given only by its flags.
+    Object.assign(result, await fieldBody(spec.query, { ...opts, data: undefined }, ctx, query));
+  }
+  if (typeof opts.cursor === 'string') result.cursor = opts.cursor;
+  return Object.keys(result).length > 0 ? result : undefined;
 }
 
 export function requireSomething(body: Record<string, unknown>, what: string, dataGiven: boolean): Record<string, unknown> {

@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import type { RunFlags } from './bulk/flags.js';
 import { checkQuery } from '../output/render.js';
 import { addHint } from './auth-hint.js';
-import { bodyOf } from './body.js';
+import { bodyOf, queryOf } from './body.js';
 import { attributeOf, nameOf, WITH_EACH_FLAGS } from './bulk/flags.js';
 import { confirm } from './confirm.js';
 import { askArguments, paramsFrom, validated } from './prepare-input.js';
@@ -29,10 +29,15 @@ export async function runOperation(spec: OperationCommand, ctx: Context, positio
   }
   if (positional.length < args.length) positional = await askArguments(spec, ctx, positional, opts);
   const body = await bodyOf(spec, opts, ctx);
-  const input = await validated(spec, ctx, { params: paramsFrom(spec, positional), body }, opts);
+  const query = await queryOf(spec, opts, ctx);
+  const input = await validated(spec, ctx, { params: paramsFrom(spec, positional), ...(query ? { query } : {}), body }, opts);
   await spec.check?.(opts, input);
 
   const client = await ctx.client();
+  if (operation(spec.operation).answer === 'page' && !options.dryRun) {
+    const { runList } = await import('./list.js');
+    return runList(spec, ctx, client, input, opts);
+  }
   if (options.dryRun) {
     const { printDryRun } = await import('./dry-run.js');
     await printDryRun(client.request(input.call), ctx);

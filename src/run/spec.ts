@@ -11,9 +11,11 @@ import type { FlagsOf, FlagTable } from '../options.js';
 import type { ViewName } from '../output/views.js';
 import type { Field } from '../fields/declare.js';
 
-/** A run's input: path parameters and body, as the client takes them. */
+/** A run's input: path parameters, query and body, as the client takes them. */
 export interface Input {
   params: Record<string, unknown>;
+  /** Query parameters, for an operation that takes them (undefined sends none). */
+  query?: Record<string, unknown>;
   body: unknown;
 }
 
@@ -34,7 +36,7 @@ export type BodyField<Id extends OperationId> = Field<BodyKey<Id>>;
 
 /** The input a spec's hooks see: checked against the operation's schemas, so typed as it takes it. */
 export type CheckedInput<Id extends OperationId> =
-  Wide<Id> extends true ? Input : { params: OperationParams<Id>; body: Readonly<Record<string, unknown>> };
+  Wide<Id> extends true ? Input : { params: OperationParams<Id>; query?: Readonly<Record<string, unknown>>; body: Readonly<Record<string, unknown>> };
 
 /** A change worth a second look, asked only at a terminal: pipes and --yes go ahead. */
 export interface Review {
@@ -50,13 +52,16 @@ export interface OperationCommand<Id extends OperationId = OperationId, Flags ex
   args?: readonly (readonly [label: string, param: ParamName<Id>, description: string])[];
   /** Defaults to the operation's summary. */
   description?: string;
-  view: ViewName;
+  /** How a person reads the result as a table; without one, the records' own fields are shown. */
+  view?: ViewName;
   /** Two or more, shown under --help. */
   examples: readonly string[];
   /** Flags that are not body fields (--show-secret, --download): the hooks below read their values typed. */
   flags?: Flags;
   /** The body's fields, each declared once: options, prompts, error labels and help come from these. */
   fields?: readonly BodyField<Id>[];
+  /** The query parameters, declared as fields (filters of a list, mostly). */
+  query?: readonly Field[];
   /** The body may also be given whole as JSON with --data (fields override it). */
   data?: boolean;
   /** When the body may not be empty: what to pass instead. */
@@ -89,7 +94,7 @@ export interface OperationCommand<Id extends OperationId = OperationId, Flags ex
   note?(data: unknown, opts: FlagsOf<Flags>): string | undefined;
 }
 
-/** The command as a person types it: `subscriptions cancel`, `fulfillment-orders hold`. */
+/** The command as a person types it: `subscriptions cancel`, `orders lines delete`. */
 export function commandName(spec: OperationCommand): string {
-  return `${operation(spec.operation).group} ${spec.name}`;
+  return operation(spec.operation).command;
 }

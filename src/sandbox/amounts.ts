@@ -55,6 +55,26 @@ export function lineAmounts({ unitCost, quantity, discount = '0.00', currency, t
 }
 
 /**
+ * A line's money for the units it still has (`current_quantity`), once some were removed, refunded
+ * or added: the discount shared out over the units ever added, the tax at the line's own rate;
+ * what it was at placement (`original_*`) stays.
+ */
+export function applyCurrentQuantity(line: Rec): void {
+  const [quantity, current] = [Number(line.quantity), Number(line.current_quantity)];
+  const discount = quantity > 0 ? Math.round((toCents(line.original_total_discount) * current) / quantity) : 0;
+  const tax = ((line.tax_lines as Rec[] | undefined) ?? [])[0];
+  const money = lineAmounts({
+    unitCost: String(line.unit_cost),
+    quantity: current,
+    discount: fromCents(discount),
+    currency: String(line.currency),
+    tax: { id: Number(tax?.tax_id ?? 0), title: String(tax?.tax_title ?? ''), rate: Number(tax?.rate ?? 0) },
+  });
+  const originals = Object.fromEntries(Object.entries(line).filter(([field]) => field.startsWith('original_')));
+  Object.assign(line, money, originals, { report_values: { ...(money.report_values as Rec), ...originals } });
+}
+
+/**
  * What an amount was before its discount: tax included, the discount added back; tax excluded,
  * the discount's share of tax taken out in the amount's own proportion.
  */

@@ -6,7 +6,7 @@ import type * as z from 'zod/mini';
 import type { Operation, OperationId, OperationSchemas } from '../api/operations.js';
 import { missingScopes } from '../api/scopes.js';
 import { clockNow, isoSeconds } from './clock.js';
-import { drfErrors } from './drf-errors.js';
+import { drfErrors, isMissing } from './drf-errors.js';
 import { ruleContext, generic, type RuleContext } from './engine.js';
 import { emitAbout } from './events.js';
 import { HttpError } from './http-error.js';
@@ -45,16 +45,19 @@ export function checkScopes(op: Operation, granted: readonly string[] | 'all'): 
 
 /**
  * The body as the operation takes it: parsed (JSON or a form), checked, with the fields the
- * platform's framework ignores left out. Errors in the framework's forms.
+ * platform's framework ignores left out. A partial update (PATCH) may leave out any field, a
+ * nested object's too, as the framework's partial serializers allow. Errors in the framework's forms.
  */
-export function checkedBody(schemas: OperationSchemas, raw: string, contentType: string | undefined): unknown {
+export function checkedBody(schemas: OperationSchemas, raw: string, contentType: string | undefined, partial = false): unknown {
   const schema = schemas.body;
   if (!schema) return undefined;
   const given = parseRequestBody(raw, contentType, schema);
   const parsed = schema.safeParse(given);
   if (parsed.success) return parsed.data;
-  const errors = drfErrors(parsed.error.issues, given);
+  const issues = partial ? parsed.error.issues.filter((issue) => !isMissing(issue, given)) : parsed.error.issues;
+  const errors = drfErrors(issues, given);
   if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
+  if (partial) return withoutUnknown(given, issues);
   // Only fields the operation does not know: dropped, as the framework drops them.
   const known = schema.safeParse(withoutUnknown(given, parsed.error.issues));
   if (known.success) return known.data;

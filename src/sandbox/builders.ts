@@ -9,7 +9,9 @@ import { nextId, type SandboxState } from './state.js';
 
 export function runtimeSeeding(state: SandboxState, nowMs: number): Seeding {
   return {
-    records: state.records,
+    // Its own view of the same records: what the catalogue looks up is remembered per view, and
+    // prices and products change between requests.
+    records: { ...state.records },
     // Draws at run time only pick among equals (a carrier, a wording): seeded by the moment, so a run repeats.
     random: mulberry32(nowMs % 2 ** 31),
     now: nowMs,

@@ -102,6 +102,11 @@ function valueAt(input: unknown, path: readonly string[]): unknown {
   return at;
 }
 
+/** The issue is a field the body left out (the framework's "This field is required."). */
+export function isMissing(issue: Issue, input: unknown): boolean {
+  return issue.code === 'invalid_type' && valueAt(input, issue.path.map(String)) === undefined;
+}
+
 /** Whether a checked body has only fields the framework ignores wrong: unknown keys are dropped, not refused. */
 export function onlyUnknownKeys(issues: readonly Issue[]): boolean {
   return issues.every((issue) => issue.code === 'unrecognized_keys');

@@ -293,7 +293,7 @@ function apiHandler(parts: ApiParts) {
     let body: unknown;
     let query: Record<string, unknown>;
     try {
-      body = checkedBody(schemas, await readBody(req, MAX_BODY_BYTES), req.headers['content-type']);
+      body = checkedBody(schemas, await readBody(req, MAX_BODY_BYTES), req.headers['content-type'], op.method === 'PATCH');
       query = checkedQuery(schemas, url.searchParams);
     } catch (error) {
       if (error instanceof HttpError && error.status === 400) counters.invalid++;

@@ -9,6 +9,7 @@ import { API_PREFIX } from '../api/url.js';
 import { beforeDiscount } from './amounts.js';
 import type { KindName, Rec, Records } from './kinds.js';
 import { fromCents, sumCents, toCents } from './money.js';
+import { refundableCents } from './payments.js';
 import type { Derivations } from './render.js';
 
 export interface ViewContext {
@@ -100,11 +101,7 @@ const transaction: Derivations<ViewContext>[string] = {
   attribution: (record, ctx) => (one(ctx, 'orders', record.order) ?? one(ctx, 'subscriptions', record.subscription_id))?.attribution,
   // The reference requires the object: a charge outside any subscription answers id 0, no cycle.
   subscription: (record) => ({ id: record.subscription_id ?? 0, billing_cycle: record.billing_cycle ?? null }),
-  amount_available_for_refund: (record, ctx) => {
-    if (record.type !== 'debit' || record.status !== 'succeeded') return '0.00';
-    const refunded = sumCents(linked(ctx, 'transactions', 'parent_id', record.id).filter((t) => t.type === 'refund' && t.status === 'succeeded').map((t) => t.amount));
-    return fromCents(toCents(record.amount) - refunded);
-  },
+  amount_available_for_refund: (record, ctx) => fromCents(refundableCents(record, linked(ctx, 'transactions', 'parent_id', record.id))),
 };
 
 const subscription: Derivations<ViewContext>[string] = {

@@ -108,6 +108,13 @@ describe('request constraints in the client', () => {
   });
 });
 
+/**
+ * What a partial update (PATCH) may leave out in the store, a nested object's required fields
+ * too, as the platform's framework takes partial updates (its order-management guide patches a
+ * shipping address without the names); the client still asks for them.
+ */
+const PARTIAL_IN_THE_STORE = new Set(['address without the fields the reference requires']);
+
 describe('request constraints in the sandbox', () => {
   const ctx = useSandbox();
 
@@ -123,7 +130,7 @@ describe('request constraints in the sandbox', () => {
     });
     // Accepted bodies may still meet a state rule (cancel twice); only validation answers 400 with field errors.
     const fieldErrors = response.status === 400 && response.body !== undefined && !('detail' in response.body);
-    expect(fieldErrors).toBe(!ok);
+    expect(fieldErrors).toBe(!ok && !PARTIAL_IN_THE_STORE.has(_label));
   });
 
   // The reference sets no lower bound on a dispute's transaction: the client sends 0, and the

@@ -45,11 +45,13 @@ function complete(line: string): string[] {
 describe('completion in bash', () => {
   it('completes groups, subcommands and flags', () => {
     expect(complete('sub')).toEqual(['subscriptions']);
-    expect(complete('subscriptions ')).toEqual(['cancel', 'renew', 'update']);
+    expect(complete('subscriptions ')).toEqual(['list', 'create', 'get', 'update', 'cancel', 'lines', 'renew', 'retry', 'transactions']);
+    // Sub-groups of nested resources, from the table as every other command.
+    expect(complete('orders fulfillments events ')).toEqual(['list', 'create', 'get', 'delete']);
     expect(complete('subscriptions cancel 1 --r')).toEqual(expect.arrayContaining(['--reason', '--retries']));
     expect(complete('subscriptions cancel --no-')).toEqual(expect.arrayContaining(['--no-notify', '--no-input', '--no-color']));
     // Global flags and their values are passed over on the way to the command.
-    expect(complete('--profile prod --json subscriptions c')).toEqual(['cancel']);
+    expect(complete('--profile prod --json subscriptions c')).toEqual(['create', 'cancel']);
     expect(complete('completion ')).toEqual(['bash', 'zsh', 'fish']);
     expect(complete('help e')).toEqual(['environment', 'exit-codes', 'exports']);
   });
@@ -60,7 +62,10 @@ describe('completion in bash', () => {
     expect(complete('subscriptions update 1 --status ')).toEqual([...SUBSCRIPTION_STATUSES]);
     expect(complete('disputes create --resolution ')).toContain('3ds_authorized_successfully');
     expect(complete('webhooks create --event or')).toEqual(['order.created', 'order.updated']);
-    expect(complete('categories get 1 -o ')).toEqual(['json', 'ndjson', 'table']);
+    expect(complete('categories get 1 -o ')).toEqual(['json', 'ndjson', 'table', 'csv', 'tsv']);
+    // A list's filters, whatever the command: the reference's values.
+    expect(complete('orders list --status ')).toEqual(['archived', 'canceled', 'open']);
+    expect(complete('transactions list --card-type ma')).toEqual(['maestro', 'mastercard']);
   });
 
   it('completes profile names from the config', () => {
@@ -137,9 +142,9 @@ describe.each([
 
   it('completes groups, subcommands and flags', () => {
     expect(completeIn('sub')).toEqual(['subscriptions']);
-    expect(completeIn('subscriptions ')).toEqual(['cancel', 'renew', 'update']);
+    expect(completeIn('subscriptions ').sort()).toEqual(['list', 'create', 'get', 'update', 'cancel', 'lines', 'renew', 'retry', 'transactions'].sort());
     expect(completeIn('subscriptions cancel 1 --r')).toEqual(expect.arrayContaining(['--reason', '--retries']));
-    expect(completeIn('--profile prod --json subscriptions c')).toEqual(['cancel']);
+    expect(completeIn('--profile prod --json subscriptions c').sort()).toEqual(['cancel', 'create']);
   });
 
   it('completes the events webhooks trigger can cause, and profile names for profiles use', () => {
@@ -187,7 +192,7 @@ describe.skipIf(!hasTmux || !hasZsh)(unless(hasTmux && hasZsh, 'tmux or zsh', 'c
     tmux('send-keys', '-t', session, 'Tab');
     await screenMatching(/^> store-admin subscriptions $/m);
     tmux('send-keys', '-t', session, 'Tab');
-    const screen = await screenMatching(/cancel\s+renew\s+update/);
+    const screen = await screenMatching(/cancel\s+get\s+list\s+retry\s+update/);
     expect(screen).not.toMatch(/unrecognized modifier|command not found/);
   });
 });

@@ -22,9 +22,9 @@ function leaves(command: Command, path: string[] = []): { path: string[]; comman
   return [{ path: here.slice(1), command }, ...command.commands.flatMap((sub) => leaves(sub, here))];
 }
 
-/** The words of an example line, as a shell would split it (the examples quote with "…" only). */
+/** The words of an example line, as a shell would split it (the examples quote with "…" or '…'). */
 function words(line: string): string[] {
-  return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+  return [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
 }
 
 const tree = await commandTree(processIO());
@@ -51,15 +51,52 @@ describe('changes that cannot be undone', () => {
   });
 
   it('the audit: these commands, and only these, confirm', () => {
+    // Every delete and every action the table marks irreversible (and their earlier names), and the local ones.
     expect(confirming.map(({ path }) => path.join(' ')).sort()).toEqual([
       'api',
+      'apps settings delete',
       'auth logout',
+      'carts delete',
+      'customers addresses delete',
+      'disputes delete',
+      'disputes resolve',
+      'fulfillment-orders cancel',
+      'fulfillment-orders cancellation-request-accept',
+      'fulfillment-orders cancellation-request-reject',
+      'fulfillment-orders close',
+      'fulfillment-orders fulfillment-request-reject',
+      'fulfillment-orders fulfillments create',
+      'fulfillment-orders move',
       'fulfillment-orders reject-cancellation',
+      'gift-cards deactivate',
+      'locations delete',
+      'metadata delete',
+      'orders cancel',
+      'orders capture',
+      'orders collect-payment',
+      'orders fulfillments create',
+      'orders fulfillments events delete',
+      'orders lines delete',
+      'orders mark-as-paid',
+      'orders refund',
       'orders remove-line',
+      'pages delete',
+      'products children delete',
+      'products delete',
+      'products images delete',
+      'products prices delete',
+      'products variants delete',
       'profiles remove',
+      'stock-records delete',
       'subscriptions cancel',
+      'subscriptions lines delete',
       'subscriptions renew',
+      'subscriptions retry',
       'subscriptions update',
+      'themes delete',
+      'themes templates delete',
+      'transactions capture',
+      'transactions refund',
       'webhooks apply',
       'webhooks delete',
     ]);

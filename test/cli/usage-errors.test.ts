@@ -8,8 +8,8 @@ const run = (args: string[]) => runInProcess(args, { STORE_ADMIN_CONFIG_DIR: '/n
 describe('usage errors', () => {
   it.each([
     [['sandbox', 'serve'], "unknown command 'serve' for 'store-admin sandbox'; its commands: start, reset, clock"],
-    [['webhooks', 'remove'], "unknown command 'remove' for 'store-admin webhooks'; its commands: create, get, list, update, delete, apply, deliveries, replay, listen, trigger, verify"],
-    [['categories', '1'], "unknown command '1' for 'store-admin categories'; its commands: get"],
+    [['webhooks', 'remove'], "unknown command 'remove' for 'store-admin webhooks'; its commands: list, create, get, replace, update, delete, apply, deliveries, replay, listen, trigger, verify"],
+    [['categories', '1'], "unknown command '1' for 'store-admin categories'; its commands: list, create, get, replace"],
     [['subscriptions', 'update', '1', '--is-test=false'], "--is-test takes no value (got '--is-test=false'); write --no-is-test (or --is-test for the opposite)"],
     [['subscriptions', 'update', '1', '--is-test=true'], "--is-test takes no value (got '--is-test=true'); write --is-test (or --no-is-test for the opposite)"],
     [['orders', 'add-note', '1', '--json=false'], "--json takes no value (got '--json=false'); leave it out to turn it off"],

@@ -53,7 +53,7 @@ describe('those lines, run', () => {
   it('runs the group named after a global option value that looks like a group', async () => {
     const r = await runCli(['--profile', 'orders', 'subscriptions', '--help']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Cancel, renew and change subscriptions\n\nUSAGE\n  store-admin subscriptions /);
+    expect(r.stdout).toMatch(/^Subscriptions: list, cancel, renew, retry and change them and their lines\n\nUSAGE\n  store-admin subscriptions /);
   });
 
   it('shows the group named after --, not an empty answer', async () => {

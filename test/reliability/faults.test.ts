@@ -135,7 +135,11 @@ describe('changes are never applied twice', () => {
     const r = await runInProcess(['orders', 'remove-line', '10002', '105', '--yes'], { STORE_ADMIN_BASE_URL: sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('the retry found nothing to delete: the first attempt most likely deleted it');
-    expect((store.state.records.orders['10002']!.lines as { id: number }[]).map((l) => l.id)).toEqual([104]);
+    // A removed line stays on the order with nothing left (the platform's current_quantity).
+    expect((store.state.records.orders['10002']!.lines as { id: number; current_quantity: number }[]).map((l) => [l.id, l.current_quantity])).toEqual([
+      [104, 1],
+      [105, 0],
+    ]);
     expect(sandbox.counters.byOperation['ordersLinesDestroy']).toEqual({ received: 2, applied: 1 });
   });
 

@@ -164,6 +164,7 @@ const NEVER_NULL: Record<string, string> = {
   'ordersRetrieve.lines[].metadata': 'order.* refuse a null',
   'ordersRetrieve.billing_address': 'order.* refuse a null',
   'ordersRetrieve.shipping_address': 'order.* refuse a null',
+  'ordersRetrieve.refunds[].transactions[].parent_id': "a refund is made on the charge it gives back, outside the store's gateways too (platform guide: a refund's parent is the debit)",
   'productsRetrieve.metadata': 'product.* refuse a null',
   'productsRetrieve.variants[].metadata': 'product.* refuse a null',
   'productsVariantsRetrieve.metadata': 'product.* refuse a null (the variants in their data)',

@@ -999,7 +999,7 @@ export interface OrderLineDetail {
   price_excl_tax_excl_discounts?: string;
   price_incl_tax?: string;
   price_incl_tax_excl_discounts?: string;
-  product?: Product;
+  product?: Product_;
   quantity?: number;
   stockrecord?: Stockrecord;
   tax_lines?: TaxPriceBreakdown[];
@@ -1595,7 +1595,7 @@ export interface Product {
   variants?: ProductVariant[];
 }
 
-export interface Product {
+export interface Product_ {
   categories?: ProductCategory[];
   id?: number;
   images?: ProductImage[];

@@ -1,7 +1,8 @@
 // The lines of an --each run, each checked as the single command would check it before anything
 // is sent. A plain file gives the last arguments on each line (separated by spaces or commas);
 // a .csv file with a header row names its columns after the command's arguments and body
-// fields (`id,reason,other_message`), so a spreadsheet export can drive a run as it is.
+// fields (`id,reason,other_message`), so a spreadsheet export can drive a run as it is. Any other
+// input (stdin: a list's `-o csv` piped in) is read as CSV when its first line is such a header.
 import { UsageError } from '../../api/errors.js';
 import type { Context } from '../../context.js';
 import type { RunFlags } from './flags.js';
@@ -33,9 +34,20 @@ export function isCsv(source: string): boolean {
   return /\.csv$/i.test(source);
 }
 
+/** Whether the input's first line is a CSV header naming the command's arguments and fields (`id`, `id,reason`). */
+function headedByColumns(spec: OperationCommand, fixed: string[], text: string): boolean {
+  const first = text.split(/\r?\n/).find((line) => line.trim() !== '' && !line.trimStart().startsWith('#'));
+  if (first === undefined) return false;
+  const names = new Set([
+    ...(spec.args ?? []).slice(fixed.length).flatMap(([label, param]) => [columnKey(label), columnKey(param)]),
+    ...(spec.fields ?? []).flatMap((f) => [columnKey(f.key), columnKey(flagOf(f).slice(2))]),
+  ]);
+  return first.split(',').every((cell) => names.has(columnKey(cell.replace(/^"|"$/g, ''))));
+}
+
 export async function readItems(spec: OperationCommand, ctx: Context, fixed: string[], opts: RunFlags, source: string, text: string): Promise<BulkInput> {
   const errors: string[] = [];
-  const input = isCsv(source) ? await csvItems(spec, ctx, fixed, opts, text, errors) : await lineItems(spec, ctx, fixed, opts, text, errors);
+  const input = isCsv(source) || headedByColumns(spec, fixed, text) ? await csvItems(spec, ctx, fixed, opts, text, errors) : await lineItems(spec, ctx, fixed, opts, text, errors);
   if (errors.length > 0) {
     const more = errors.length > SHOWN_ERRORS ? `; and ${errors.length - SHOWN_ERRORS} more` : '';
     throw new UsageError(`--each: ${errors.slice(0, SHOWN_ERRORS).join('; ')}${more}`, { hint: 'Nothing was sent' });

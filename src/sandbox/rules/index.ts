@@ -7,7 +7,10 @@ import { appRules } from './apps.js';
 import { disputeRules } from './disputes.js';
 import { exportRules } from './exports.js';
 import { fulfillmentOrderRules } from './fulfillment-orders.js';
+import { orderLineRules } from './order-lines.js';
 import { orderRules } from './orders.js';
+import { paymentRules } from './payments.js';
+import { refundRules } from './refunds.js';
 import { subscriptionRules } from './subscriptions.js';
 import { webhookRules } from './webhooks.js';
 
@@ -16,7 +19,10 @@ export const rules: Partial<Record<OperationId, Rule>> = {
   ...disputeRules,
   ...exportRules,
   ...fulfillmentOrderRules,
+  ...orderLineRules,
   ...orderRules,
+  ...paymentRules,
+  ...refundRules,
   ...subscriptionRules,
   ...webhookRules,
 };

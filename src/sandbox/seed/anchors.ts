@@ -140,8 +140,7 @@ export function buildAnchors(seed: Seeding): { maya: Customer; daniel: Customer 
     shipping: '3.00',
     adjustmentId: 821,
     note: 'Cream mug out of stock: line cancelled, half the shipping refunded as a courtesy.',
-    charge: firstCharge,
-    transactionId: 502,
+    payments: [{ charge: firstCharge, transactionId: 502 }],
   });
   buildFulfillment(seed, first, {
     id: 201,

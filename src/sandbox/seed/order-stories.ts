@@ -141,7 +141,7 @@ export function buildStoryOrder(seed: Seeding, { number, placedAt, customer, cur
       lines: given.map((g) => ({ ...g, restock: returned ? (n % 2 ? 'return' : 'no_restock') : 'cancel' })),
       shipping: story.refund === 'all' ? String(order.shipping_incl_tax) : undefined,
       note: n % 3 ? (returned ? 'Returned by the customer.' : 'Order canceled before shipping.') : null,
-      charge,
+      payments: [{ charge }],
     });
     if (returned) for (const g of given) markReturned(parcels[0]!, g.lineId, g.quantity);
   }

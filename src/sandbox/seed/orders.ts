@@ -10,7 +10,8 @@
 // staff made it, `initiator` are joined. A fulfillment keeps `order_number` and
 // `fulfillment_order_id`; a fulfillment order `order_number` and `location_id` (its
 // `assigned_location` is joined); an event `order` and `fulfillment`.
-import { applyOrderTotals, applyOutstanding, lineAmounts, netOf, recordOriginals, shippingAmounts, taxBreakdown } from '../amounts.js';
+import { applyCurrentQuantity, applyOrderTotals, applyOutstanding, lineAmounts, netOf, recordOriginals, shippingAmounts, taxBreakdown } from '../amounts.js';
+import { paidCents, transactionsOf } from '../payments.js';
 import { fromCents, sumCents, toCents } from '../money.js';
 import { isoSeconds } from '../clock.js';
 import type { Rec } from '../kinds.js';
@@ -24,6 +25,8 @@ export interface LineFacts {
   id?: number;
   variantId: number;
   quantity: number;
+  /** The price of one unit, tax included; else the catalogue's in the order's currency. */
+  price?: string;
   /** The line's whole discount, tax included. */
   discount?: string;
   metadata?: Rec;
@@ -50,38 +53,41 @@ export interface OrderFacts {
   metadata?: Rec;
   offers?: { name: string; description: string; amount: string }[];
   voucher?: { name: string; description: string; code: string; amount: string };
-  /** Else the customer's defaults. */
-  billing?: Rec;
-  shippingAddress?: Rec;
+  /** Else the customer's defaults (null: none). */
+  billing?: Rec | null;
+  shippingAddress?: Rec | null;
   isTest?: boolean;
+}
+
+/** A line of an order in `currency`, added at `at`: its units all still to fulfil and editable, its money computed. */
+export function buildLine(seed: Seeding, currency: Currency, line: LineFacts, at: string): Rec {
+  const item = sold(seed.records, line.variantId, currency);
+  return {
+    id: seed.id('line', line.id),
+    created_at: at,
+    updated_at: at,
+    quantity: line.quantity,
+    current_quantity: line.quantity,
+    editable_quantity: line.quantity,
+    fulfillable_quantity: item.requiresShipping ? line.quantity : 0,
+    is_gift_card: item.sku === '',
+    is_upsell: line.upsell ?? false,
+    requires_shipping: item.requiresShipping,
+    metadata: line.metadata ?? { gift_wrap: false },
+    ...lineAmounts({ unitCost: line.price ?? item.price, quantity: line.quantity, discount: line.discount, currency, tax: SALES_TAX }),
+    ...soldFields(item),
+  };
 }
 
 export function buildOrder(seed: Seeding, facts: OrderFacts): Rec {
   const { currency, placedAt } = facts;
-  const lines = facts.lines.map((line) => {
-    const item = sold(seed.records, line.variantId, currency);
-    return {
-      id: seed.id('line', line.id),
-      created_at: placedAt,
-      updated_at: placedAt,
-      quantity: line.quantity,
-      current_quantity: line.quantity,
-      editable_quantity: line.quantity,
-      fulfillable_quantity: item.requiresShipping ? line.quantity : 0,
-      is_gift_card: item.sku === '',
-      is_upsell: line.upsell ?? false,
-      requires_shipping: item.requiresShipping,
-      metadata: line.metadata ?? { gift_wrap: false },
-      ...lineAmounts({ unitCost: item.price, quantity: line.quantity, discount: line.discount, currency, tax: SALES_TAX }),
-      ...soldFields(item),
-    };
-  });
+  const lines = facts.lines.map((line) => buildLine(seed, currency, line, placedAt));
   const method = SHIPPING[facts.shipping];
   const order: Rec = {
     number: facts.number,
     user_id: facts.customer.user.id,
-    billing_address: facts.billing ?? facts.customer.billing,
-    shipping_address: facts.shippingAddress ?? facts.customer.shipping,
+    billing_address: facts.billing === undefined ? facts.customer.billing : facts.billing,
+    shipping_address: facts.shippingAddress === undefined ? facts.customer.shipping : facts.shippingAddress,
     attribution: facts.attribution,
     created_at: placedAt,
     date_placed: placedAt,
@@ -229,21 +235,68 @@ export function pay(seed: Seeding, order: Rec, payer: Payer, subscription?: { id
 }
 
 
+export type RestockType = 'cancel' | 'no_restock' | 'return';
+
+/** Money given back through one payment of the order. */
+export interface RefundPayment {
+  /** A charge (refunded), or an authorization never captured (voided: an uncaptured payment is only ever refunded whole). */
+  charge: Rec;
+  /** Tax included; the whole refund when it goes through this payment alone. */
+  amount?: string;
+  /** Given back outside the store's gateways and only recorded here (as for a charge made outside them). */
+  external?: boolean;
+  transactionId?: number;
+}
+
 export interface RefundFacts {
   id?: number;
   at: string;
   /** Lines given back, with how many and what happens to the stock. */
-  lines: { lineId: number; quantity: number; restock: 'cancel' | 'no_restock' | 'return'; id?: number }[];
+  lines: { lineId: number; quantity: number; restock: RestockType; id?: number }[];
   /** Shipping refunded, tax included. */
   shipping?: string;
   note: string | null;
-  /** The charge refunded. */
-  charge: Rec;
-  transactionId?: number;
+  /** Where the money goes back. */
+  payments: RefundPayment[];
+  /** The staff member who refunds (Agent); Priya unless said. */
+  by?: Rec;
   adjustmentId?: number;
 }
 
-/** A refund of some lines (and shipping), paid back through a refund transaction of the charge. */
+/** A refund line's money: its share of what the line's remaining units cost. */
+export function refundLineAmounts(line: Rec, quantity: number): { excl: string; incl: string } {
+  const current = Number(line.current_quantity);
+  const share = (amount: unknown) => fromCents(current === 0 ? 0 : Math.round((toCents(amount) * quantity) / current));
+  return { excl: share(line.price_excl_tax), incl: share(line.price_incl_tax) };
+}
+
+/**
+ * Units of a line given back: they leave its current quantity (and its money); canceled ones
+ * were never fulfilled and leave what is to fulfil, returned ones (`return`, `no_restock`) had
+ * been shipped.
+ */
+function giveBack(line: Rec, quantity: number, restock: RestockType, at: string): void {
+  line.current_quantity = Number(line.current_quantity) - quantity;
+  if (restock === 'cancel') line.fulfillable_quantity = Math.max(0, Number(line.fulfillable_quantity) - quantity);
+  line.fulfillable_quantity = Math.min(Number(line.fulfillable_quantity), Number(line.current_quantity));
+  // What is left to change: never more than is left, nor (for what ships) more than is left to ship.
+  const ceiling = line.requires_shipping === true ? Number(line.fulfillable_quantity) : Number(line.current_quantity);
+  line.editable_quantity = Math.min(Number(line.editable_quantity), ceiling);
+  line.updated_at = at;
+  applyCurrentQuantity(line);
+}
+
+/** An adjustment of a refund: shipping given back, or the money that differs from the goods. */
+function adjustment(seed: Seeding, type: 'refund_shipping' | 'refund_discrepancy', [excl, incl]: [string, string], currency: string, id?: number): Rec {
+  return { id: seed.id('adjustment', id), amount_excl_tax: excl, amount_incl_tax: incl, report_values: { amount_excl_tax: excl, amount_incl_tax: incl, currency }, type };
+}
+
+/**
+ * A refund of some lines and shipping, its money given back through the order's payments (a
+ * refund transaction of each charge, or the void of an authorization). The lines keep only the
+ * units left and the shipping what was not refunded, so the order's totals are what remains;
+ * money given back beyond or short of the goods is the refund's discrepancy.
+ */
 export function refund(seed: Seeding, order: Rec, facts: RefundFacts): Rec {
   const currency = String(order.currency);
   const lines = order.lines as Rec[];
@@ -251,12 +304,8 @@ export function refund(seed: Seeding, order: Rec, facts: RefundFacts): Rec {
   const id = seed.id('refund', facts.id);
   const refundLines = facts.lines.map((given) => {
     const line = lines.find((l) => l.id === given.lineId)!;
-    const share = (amount: unknown) => fromCents(Math.round((toCents(amount) * given.quantity) / Number(line.quantity)));
-    const [excl, incl] = [share(line.price_excl_tax), share(line.price_incl_tax)];
-    line.current_quantity = Number(line.current_quantity) - given.quantity;
-    line.editable_quantity = Math.min(Number(line.editable_quantity), Number(line.current_quantity));
-    line.fulfillable_quantity = Math.min(Number(line.fulfillable_quantity), Number(line.current_quantity));
-    line.updated_at = facts.at;
+    const { excl, incl } = refundLineAmounts(line, given.quantity);
+    giveBack(line, given.quantity, given.restock, facts.at);
     return {
       id: seed.id('refundLine', given.id),
       line_item_id: line.id,
@@ -269,48 +318,48 @@ export function refund(seed: Seeding, order: Rec, facts: RefundFacts): Rec {
     };
   });
   const shippingIncl = toCents(facts.shipping ?? '0.00');
-  const adjustments = shippingIncl
-    ? [
-        (() => {
-          const [excl, incl] = [fromCents(netOf(shippingIncl, SHIPPING_TAX.rate)), fromCents(shippingIncl)];
-          return { id: seed.id('adjustment', facts.adjustmentId), amount_excl_tax: excl, amount_incl_tax: incl, report_values: { amount_excl_tax: excl, amount_incl_tax: incl, currency }, type: 'refund_shipping' };
-        })(),
-      ]
-    : [];
+  const adjustments = shippingIncl ? [adjustment(seed, 'refund_shipping', [fromCents(netOf(shippingIncl, SHIPPING_TAX.rate)), fromCents(shippingIncl)], currency, facts.adjustmentId)] : [];
+  if (shippingIncl) Object.assign(order, shippingAmounts(fromCents(toCents(order.shipping_incl_tax) - shippingIncl), currency, SHIPPING_TAX));
   const returnExcl = fromCents(sumCents(refundLines.map((l) => l.amount_excl_tax)));
   const returnIncl = fromCents(sumCents(refundLines.map((l) => l.amount_incl_tax)));
-  const total = fromCents(toCents(returnIncl) + shippingIncl);
+  const goods = toCents(returnIncl) + shippingIncl;
+  const paid = facts.payments.map((payment) => ({ ...payment, cents: payment.amount === undefined ? goods : toCents(payment.amount) }));
+  const total = paid.reduce((sum, payment) => sum + payment.cents, 0);
+  if (total !== goods) adjustments.push(adjustment(seed, 'refund_discrepancy', [fromCents(total - goods), fromCents(total - goods)], currency));
+  const by = facts.by ?? STAFF.priya;
   const made: Rec = {
     id,
-    user_id: STAFF.priya.id,
+    user_id: by.id,
     created_at: facts.at,
     note: facts.note,
     order_number: order.number,
-    total_refund_amount: total,
+    total_refund_amount: fromCents(total),
     total_return_excl_tax: returnExcl,
     total_return_incl_tax: returnIncl,
-    report_values: { currency, total_refund_amount: total, total_return_excl_tax: returnExcl, total_return_incl_tax: returnIncl },
+    report_values: { currency, total_refund_amount: fromCents(total), total_return_excl_tax: returnExcl, total_return_incl_tax: returnIncl },
     refund_line_items: refundLines,
     adjustments,
   };
   (order.refunds as Rec[]).push(made);
-  // A refund of a payment made outside the store is recorded by hand, tied to no charge.
-  const external = facts.charge.is_external === true;
-  buildTransaction(seed, {
-    id: facts.transactionId,
-    type: 'refund',
-    amount: total,
-    at: facts.at,
-    ...(external ? { external } : { parent: facts.charge }),
-    order: String(order.number),
-    currency: facts.charge.currency as string | null,
-    userId: order.user_id,
-    ...(facts.charge.subscription_id === undefined ? {} : { subscription: { id: Number(facts.charge.subscription_id), cycle: facts.charge.billing_cycle as number | null } }),
-    refundId: id,
-    details: facts.charge.payment_details as Rec,
-    paymentMethod: facts.charge.payment_method as string | null,
-    initiator: { ...STAFF.priya },
-  });
+  for (const { charge, cents, external, transactionId } of paid.filter((payment) => payment.cents > 0)) {
+    buildTransaction(seed, {
+      id: transactionId,
+      type: charge.type === 'authorize' ? 'void' : 'refund',
+      amount: fromCents(cents),
+      at: facts.at,
+      parent: charge,
+      external: external ?? charge.is_external === true,
+      order: String(order.number),
+      currency: charge.currency as string | null,
+      userId: order.user_id,
+      ...(charge.subscription_id === undefined ? {} : { subscription: { id: Number(charge.subscription_id), cycle: charge.billing_cycle as number | null } }),
+      refundId: id,
+      details: charge.payment_details as Rec,
+      paymentMethod: charge.payment_method as string | null,
+      initiator: { ...by },
+    });
+  }
+  applyOrderTotals(order, paidCents(order, transactionsOf(seed.records, order.number)));
   order.updated_at = facts.at;
   return made;
 }
@@ -328,18 +377,15 @@ export interface FulfillmentOrderFacts {
   lineItemIds?: number[];
 }
 
-export function buildFulfillmentOrder(seed: Seeding, order: Rec, facts: FulfillmentOrderFacts): Rec {
-  const id = seed.id('fulfillmentOrders', facts.id);
-  const currency = String(order.currency) as Currency;
-  const shipped = (order.lines as Rec[]).filter((line) => (facts.lineIds ? facts.lineIds.includes(Number(line.id)) : line.requires_shipping));
-  const notRequired = facts.status === 'not_required';
-  const lines = (notRequired ? (order.lines as Rec[]) : shipped).map((line, at) => ({
-    id: seed.id('fulfillmentOrderLine', facts.lineItemIds?.[at]),
-    fulfillment_order_id: id,
+/** The units of an order line a fulfillment order holds, and how many of them are still to fulfil. */
+export function fulfillmentOrderLine(seed: Seeding, fulfillmentOrderId: number, line: Rec, currency: Currency, units: { quantity: number; fulfillable: number }, id?: number): Rec {
+  return {
+    id: seed.id('fulfillmentOrderLine', id),
+    fulfillment_order_id: fulfillmentOrderId,
     order_line_id: line.id,
     currency,
-    quantity: line.current_quantity,
-    fulfillable_quantity: String(['closed', 'canceled', 'not_required'].includes(facts.status) ? 0 : line.fulfillable_quantity),
+    quantity: units.quantity,
+    fulfillable_quantity: String(units.fulfillable),
     price_excl_tax: line.price_excl_tax,
     price_incl_tax: line.price_incl_tax,
     total_discount: line.total_discount,
@@ -349,7 +395,18 @@ export function buildFulfillmentOrder(seed: Seeding, order: Rec, facts: Fulfillm
     sku: line.sku,
     stockrecord_id: sold(seed.records, Number(line.variant_id), currency).stockrecordId,
     tax_lines: line.tax_lines,
-  }));
+  };
+}
+
+export function buildFulfillmentOrder(seed: Seeding, order: Rec, facts: FulfillmentOrderFacts): Rec {
+  const id = seed.id('fulfillmentOrders', facts.id);
+  const currency = String(order.currency) as Currency;
+  const shipped = (order.lines as Rec[]).filter((line) => (facts.lineIds ? facts.lineIds.includes(Number(line.id)) : line.requires_shipping));
+  const notRequired = facts.status === 'not_required';
+  const done = ['closed', 'canceled', 'not_required'].includes(facts.status);
+  const lines = (notRequired ? (order.lines as Rec[]) : shipped).map((line, at) =>
+    fulfillmentOrderLine(seed, id, line, currency, { quantity: Number(line.current_quantity), fulfillable: done ? 0 : Number(line.fulfillable_quantity) }, facts.lineItemIds?.[at]),
+  );
   const method = SHIPPING[order.shipping_code as keyof typeof SHIPPING];
   return seed.add('fulfillmentOrders', {
     id,

@@ -2,7 +2,7 @@
 // Do not edit: run `npm run generate` (with the reference beside the repository) to write it again.
 /* eslint-disable */
 import * as z from 'zod/mini';
-import { CreateProductIn, CreateProductIn_2023_02_10, CreateProductVariantIn, CreateProductVariantIn_2023_02_10, PaginatedProductListList, PaginatedProductListList_2023_02_10, PatchedProductImageUpdateIn, PatchedUpdatePriceWithCurrencyIn, PatchedUpdateProductIn, PatchedUpdateProductIn_2023_02_10, PatchedUpdateProductVariantIn, Product, ProductImage, ProductImageIn, ProductPrices, ProductPricesIn, ProductVariant, ProductVariant_2023_02_10, Product_2023_02_10, UpdatePriceWithCurrency, UpdateProductIn, UpdateProductIn_2023_02_10, UpdateProductVariantIn } from '../components.js';
+import { CreateProductIn, CreateProductIn_2023_02_10, CreateProductVariantIn, PaginatedProductListList, PaginatedProductListList_2023_02_10, PatchedProductImageUpdateIn, PatchedUpdatePriceWithCurrencyIn, PatchedUpdateProductIn, PatchedUpdateProductIn_2023_02_10, PatchedUpdateProductVariantIn, Product, ProductImage, ProductImageIn, ProductPrices, ProductPricesIn, ProductVariant, ProductVariant_2023_02_10, Product_2023_02_10, UpdatePriceWithCurrency, UpdateProductIn, UpdateProductIn_2023_02_10, UpdateProductVariantIn } from '../components.js';
 import type { VersionedSchemas } from '../../schema-facts.js';
 
 export const schemas: Record<string, VersionedSchemas> = {
@@ -40,7 +40,7 @@ export const schemas: Record<string, VersionedSchemas> = {
     '2023-02-10': () => ({ response: ProductVariant_2023_02_10() }),
   },
   productsChildrenCreate: {
-    '2023-02-10': () => ({ body: CreateProductVariantIn_2023_02_10(), response: ProductVariant_2023_02_10() }),
+    '2023-02-10': () => ({ body: CreateProductVariantIn(), response: ProductVariant_2023_02_10() }),
   },
   productsImageList: {
     '2024-04-01': () => ({ response: ProductImage() }),
