@@ -8,6 +8,81 @@ import type { Rec } from '../../src/sandbox/kinds.js';
 import { useRulesSandbox } from './rules-store.js';
 import { VERSIONS } from './reference-answers.js';
 
+describe('creating a subscription', () => {
+  const s = useRulesSandbox();
+  // The guide's example, for a customer of the store found by e-mail.
+  const request = {
+    lines: [{ product_id: 2104, quantity: 1, price: '19.99' }],
+    shipping_code: 'standard',
+    shipping_price: '3.99',
+    interval: 'day',
+    interval_count: 30,
+    next_renewal_date: '2026-03-04T08:41:37+07:00',
+    user: { email: 'Maya.Lindqvist@example.com', first_name: 'Maya', last_name: 'Lindqvist' },
+    use_default_billing_address: true,
+    use_default_shipping_address: true,
+    payment_method: 'card_token',
+    payment_details: { card_token: 'tok_sock_club_renewals' },
+  };
+
+  it.each(VERSIONS)('makes it at %s for the customer found by e-mail, with their addresses, the card given and nothing charged', async (version) => {
+    const orders = Object.keys(s.store.state.records.orders).length;
+    const made = await s.cli('POST', '/subscriptions/', request, version);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.json).toMatchObject({ status: 'active', currency: 'USD', interval: 'day', interval_count: 30, frequency: 'Every 30 days', next_renewal_date: '2026-03-04T08:41:37+07:00', shipping_price: '3.99', total: '23.98', num_orders: 0, user: { id: 1 } });
+    expect(made.json.shipping_address).toMatchObject({ line1: '1550 Larimer Street', notes: 'Leave with the front desk concierge.' });
+    const kept = s.record('subscriptions', made.json.id);
+    expect(kept).toMatchObject({ user_id: 1, shipping_code: 'standard', is_test: false, payment_method: 'bankcard', payment_details: { card_token: 'tok_sock_club_renewals', gateway: { id: 1, name: 'Stripe' } } });
+    expect((kept.lines as Rec[])[0]).toMatchObject({ variant_id: 2104, price: '19.99', metadata: {} });
+    expect(Object.keys(s.store.state.records.orders)).toHaveLength(orders);
+    expect(s.events().map((e) => e.event_type)).toEqual(['subscription.created']);
+  });
+
+  it('makes a new customer for an e-mail the store does not know, shipping where the request says', async () => {
+    const address = { first_name: 'Ines', last_name: 'Moreau', line1: '12 Rue de la République', line4: 'Lyon', postcode: '69002', country: 'FR' };
+    const made = await s.cli('POST', '/subscriptions/', {
+      ...request,
+      currency: 'EUR',
+      lines: [{ product_id: 2106, quantity: 2 }],
+      shipping_code: null,
+      shipping_price: undefined,
+      user: { email: 'ines.moreau@example.net', first_name: 'Ines', last_name: 'Moreau' },
+      use_default_billing_address: false,
+      use_default_shipping_address: false,
+      shipping_address: address,
+      billing_same_as_shipping_address: true,
+      payment_details: { card_token: 'test_card' },
+    });
+    expect(made.code, made.stderr).toBe(0);
+    // Two coffees at the euro price, and the cheapest method that ships them at its price.
+    expect(made.json).toMatchObject({ currency: 'EUR', shipping_price: '5.50', total: '36.50', shipping_address: address, billing_address: address, user: { email: 'ines.moreau@example.net' } });
+    expect(s.record('subscriptions', made.json.id)).toMatchObject({ is_test: true, shipping_code: 'standard' });
+    expect(s.events().map((e) => e.event_type)).toEqual(['customer.created', 'subscription.created']);
+  });
+
+  it('refuses what it cannot make, saying what to send instead, and makes nothing', async () => {
+    const refusals: [Rec, string][] = [
+      [{ lines: [] }, 'A subscription needs at least one line.'],
+      [{ currency: 'GBP' }, 'The store sells in USD and EUR, not "GBP".'],
+      [{ lines: [{ product_id: 1001, quantity: 1 }] }, '1001 is a product; a line sells one of its variants'],
+      [{ shipping_code: 'drone' }, 'No shipping method has the code "drone"'],
+      [{ payment_details: {} }, 'card_token: This field is required.'],
+      [{ payment_details: { card_token: 'tok_x', payment_gateway: 3 } }, 'Gateway 3 (Klarna) is not active.'],
+      [{ user: { email: 'new.person@example.com' } }, 'Customer new.person@example.com has no default shipping address.'],
+      [{ use_default_billing_address: false }, 'A subscription needs a billing address (or billing_same_as_shipping_address, or use_default_billing_address).'],
+      [{ interval: 'fortnight' }, '"fortnight" is not a valid choice.'],
+      [{ next_renewal_date: undefined }, 'next_renewal_date: This field is required.'],
+    ];
+    const before = Object.keys(s.store.state.records.subscriptions).length;
+    for (const [change, message] of refusals) {
+      const refused = await s.cli('POST', '/subscriptions/', { ...request, ...change });
+      expect([refused.code, refused.stderr], JSON.stringify(change)).toEqual([1, expect.stringContaining(message)]);
+    }
+    expect(Object.keys(s.store.state.records.subscriptions)).toHaveLength(before);
+    expect(s.events()).toEqual([]);
+  });
+});
+
 describe('subscription lines', () => {
   const s = useRulesSandbox();
 
@@ -29,9 +104,10 @@ describe('subscription lines', () => {
 
   it('refuses a parent product, an unknown one, and a negative quantity', async () => {
     const parent = await s.cli('POST', '/subscriptions/1/lines/', { product_id: 1001, quantity: 1 });
-    expect([parent.code, parent.stderr]).toEqual([1, expect.stringContaining('1001 is a product; a line renews one of its variants (2101, 2109, 2110).')]);
+    expect([parent.code, parent.stderr]).toEqual([1, expect.stringContaining('1001 is a product; a line sells one of its variants (2101, 2109, 2110).')]);
     expect((await s.cli('POST', '/subscriptions/1/lines/', { product_id: 999999, quantity: 1 })).stderr).toContain('Invalid pk "999999" - object does not exist.');
-    expect((await s.cli('POST', '/subscriptions/1/lines/', { product_id: 2106, quantity: -1 })).stderr).toContain('Ensure this value is greater than or equal to 0.');
+    expect((await s.cli('POST', '/subscriptions/1/lines/', { product_id: 2106, quantity: 0 })).stderr).toContain('Ensure this value is greater than or equal to 1.');
+    expect((await s.cli('PUT', '/subscriptions/1/lines/701/', { quantity: -1 })).stderr).toContain('Ensure this value is greater than or equal to 0.');
     expect((await s.cli('POST', '/subscriptions/424242/lines/', { product_id: 2106, quantity: 1 })).stderr).toContain('Not found.');
     expect(s.record('subscriptions', 1)).toMatchObject({ total: '28.80' });
     expect(s.events()).toEqual([]);

@@ -1,29 +1,32 @@
-// Subscriptions as the platform's subscription-management guide describes them: canceled with a
-// reason, renewed only while active, a past-due renewal retried (on another gateway if asked) until
-// paid, lines added, changed and removed (never the last) with the total kept right, and changed in
-// part: its schedule, addresses, card or gateway, and status, a subscription made active needing a
-// date to renew on. Every change sends subscription.updated.
+// Subscriptions as the platform's subscription-management guide describes them: made for a
+// customer found or made by e-mail, with the card to renew with and the first renewal's date;
+// canceled with a reason, renewed only while active, a past-due renewal retried (on another gateway
+// if asked) until paid, lines added, changed and removed (never the last) with the total kept
+// right, and changed in part: its schedule, addresses, card or gateway, shipping and status, a
+// subscription made active needing a date to renew on. Every change sends subscription.updated.
+// The customer, lines, addresses, card and shipping are taken as a new order takes them (orders.ts).
+import type { CreateOrderLine, CreateSubscription } from '../../api/generated/types.js';
 import type { OperationId } from '../../api/operations.js';
 import { subscriptionTotal } from '../amounts.js';
 import { runtimeSeeding } from '../builders.js';
 import { NOT_FOUND } from '../collections.js';
 import type { Rule, RuleContext } from '../engine.js';
-import { HttpError } from '../http-error.js';
+import { badRequest } from '../http-error.js';
 import type { Rec } from '../kinds.js';
 import { fromCents, toCents } from '../money.js';
 import { renewSubscription, type SubscriptionRecord } from '../renewal.js';
-import { buildSubscriptionLine, frequencyOf } from '../seed/subscriptions.js';
-import { STAFF, type Currency } from '../seed/store-facts.js';
-import { SANDBOX_AGENT } from './notes.js';
+import { sold } from '../seed/catalogue.js';
+import { buildSubscription, buildSubscriptionLine, frequencyOf } from '../seed/subscriptions.js';
+import { SHIPPING, STORE, type Currency } from '../seed/store-facts.js';
+import { gatewayFor, gatewayRef, payerFor } from './charges.js';
+import { fieldError, itemError, lineFacts } from './order-state.js';
+import { addressesFor, attributionOf, customerFor, makeCustomer, shippingFor } from './orders.js';
 
 function findSubscription(ctx: RuleContext): SubscriptionRecord {
   const subscription = ctx.state.records.subscriptions[String(ctx.params.id)];
   if (!subscription) throw NOT_FOUND();
   return subscription as SubscriptionRecord;
 }
-
-const badRequest = (detail: string) => new HttpError(400, { detail });
-const fieldError = (field: string, message: string | Rec) => new HttpError(400, { [field]: typeof message === 'string' ? [message] : message });
 
 const RENEW_REFUSALS = new Map([
   ['past_due', 'is past_due: its payment is retried (POST /subscriptions/{id}/retry/), not renewed'],
@@ -61,33 +64,11 @@ function merge(stored: unknown, sent: unknown): unknown {
   return result;
 }
 
-/** The staff member an attribution names by id (the agent answered whole), or none. */
-function agentOf(id: unknown): Rec | null {
-  if (id === null) return null;
-  const member = [...Object.values(STAFF), SANDBOX_AGENT].find((staff) => staff.id === id);
-  if (!member) throw fieldError('attribution', { agent: [`Invalid pk "${String(id)}" - object does not exist.`] });
-  return { ...member };
-}
-
 /** A canceled subscription renews no more. */
 function cancel(ctx: RuleContext, subscription: SubscriptionRecord): void {
   subscription.status = 'canceled';
   subscription.cancel_date = ctx.now;
   subscription.next_renewal_date = null;
-}
-
-/**
- * The variant a line renews: `product_id` names it (a variant is a product of its own), and it
- * must have a price in the subscription's currency unless the line gives one.
- */
-function variantOfLine(ctx: RuleContext, productId: number, currency: string, priced: boolean): number {
-  const { variants, productPrices } = ctx.state.records;
-  if (!variants[String(productId)]) {
-    const children = Object.values(variants).filter((variant) => variant.product_id === productId);
-    throw fieldError('product_id', children.length > 0 ? `${productId} is a product; a line renews one of its variants (${children.map((v) => String(v.id)).join(', ')}).` : `Invalid pk "${productId}" - object does not exist.`);
-  }
-  if (!priced && !productPrices[`${productId}/${currency}`]) throw fieldError('product_id', `Product ${productId} has no price in ${currency}, the subscription's currency; give the line a price.`);
-  return productId;
 }
 
 function findLine(ctx: RuleContext, subscription: SubscriptionRecord): Rec {
@@ -96,21 +77,12 @@ function findLine(ctx: RuleContext, subscription: SubscriptionRecord): Rec {
   return line;
 }
 
+/** A line checked against the catalogue, as a subscription keeps it: its metadata an object (the subscription's events refuse a null there). */
+const lineOf = ({ variantId, quantity, price, metadata }: ReturnType<typeof lineFacts>) => ({ variantId, quantity, ...(price === undefined ? {} : { price }), metadata: metadata ?? {} });
+
 /** The model's limit on a line's quantity (the reference's SubscriptionLine: 0 and up). */
 function checkQuantity(quantity: number): void {
   if (quantity < 0) throw fieldError('quantity', 'Ensure this value is greater than or equal to 0.');
-}
-
-// A line's metadata is an object: the subscription's events refuse a null there.
-const metadataOf = (given: unknown) => (given === undefined || given === null ? {} : given);
-
-/** A gateway a subscription's card may be charged through: there, active, and taking its currency. */
-function gatewayFor(ctx: RuleContext, id: number, currency: string, field: (message: string) => HttpError): Rec {
-  const gateway = ctx.state.records.gateways[String(id)];
-  if (!gateway) throw field(`Invalid pk "${id}" - object does not exist.`);
-  if (gateway.active === false) throw field(`Gateway ${id} (${String(gateway.name)}) is not active.`);
-  if (!((gateway.currencies ?? []) as Rec[]).some((accepted) => accepted.code === currency)) throw field(`Gateway ${id} (${String(gateway.name)}) does not take ${currency}.`);
-  return { id: gateway.id, name: gateway.name, type: gateway.gateway_type };
 }
 
 /**
@@ -120,26 +92,13 @@ function gatewayFor(ctx: RuleContext, id: number, currency: string, field: (mess
  */
 function paymentDetailsAfter(ctx: RuleContext, subscription: SubscriptionRecord, sent: Record<string, unknown>): Rec {
   const details = { ...(subscription.payment_details as Rec) };
-  if (typeof sent.payment_gateway === 'number') {
-    details.gateway = gatewayFor(ctx, sent.payment_gateway, String(subscription.currency), (message) => fieldError('payment_details', { payment_gateway: [message] }));
-  }
+  if (typeof sent.payment_gateway === 'number') details.gateway = gatewayRef(gatewayFor(ctx, { payment_gateway: sent.payment_gateway }, String(subscription.currency)));
   if (typeof sent.card_token === 'string') Object.assign(details, { card_token: sent.card_token, bankcard_first_six: null, bankcard_last_four: null });
   return details;
 }
 
-/** The shipping method a code names; none named, the cheapest that carries what the subscription renews. */
-function shippingMethod(ctx: RuleContext, subscription: SubscriptionRecord, code: string | null): Rec {
-  const methods = Object.values(ctx.state.records.shippingMethods);
-  if (code !== null) {
-    const named = methods.find((method) => method.code === code);
-    if (!named) throw fieldError('shipping_code', `No shipping method has the code "${code}"; the store's are ${methods.map((m) => String(m.code)).join(', ')}.`);
-    return named;
-  }
-  const ships = ((subscription.lines ?? []) as Rec[]).some((line) => ctx.state.records.variants[String(line.variant_id)]?.requires_shipping !== false);
-  const priceOf = (method: Rec) => toCents(((method.prices ?? []) as Rec[]).find((p) => p.currency === subscription.currency)?.price_per_order ?? Infinity);
-  const carriers = methods.filter((method) => (method.code === 'no_shipping') === !ships);
-  return carriers.reduce((cheapest, method) => (priceOf(method) < priceOf(cheapest) ? method : cheapest));
-}
+/** Whether anything the subscription renews is shipped. */
+const ships = (ctx: RuleContext, subscription: SubscriptionRecord) => ((subscription.lines ?? []) as Rec[]).some((line) => sold(ctx.state.records, Number(line.variant_id), subscription.currency as Currency).requiresShipping);
 
 const partialUpdate: Rule = (ctx) => {
   const subscription = findSubscription(ctx);
@@ -154,19 +113,19 @@ const partialUpdate: Rule = (ctx) => {
     throw fieldError('next_renewal_date', `Subscription ${ctx.params.id} has no renewal date: send next_renewal_date with status active.`);
   }
   const details = isPlainObject(payment_details) ? paymentDetailsAfter(ctx, subscription, payment_details) : undefined;
-  const method = shipping_code !== undefined ? shippingMethod(ctx, subscription, shipping_code as string | null) : undefined;
+  const method = shipping_code !== undefined ? SHIPPING[shippingFor(shipping_code as string | null, ships(ctx, subscription), subscription.currency as Currency)] : undefined;
 
-  const { agent, ...attribution } = (fields.attribution ?? {}) as Rec;
-  if (fields.attribution !== undefined) fields.attribution = { ...attribution, ...(agent === undefined ? {} : { agent: agentOf(agent) }) };
+  const attribution = fields.attribution === undefined ? undefined : attributionOf(fields.attribution as Rec, subscription.attribution as Rec);
   for (const [field, value] of Object.entries(fields)) {
-    (subscription as Rec)[field] = ['attribution', 'billing_address', 'shipping_address'].includes(field) ? merge(subscription[field as keyof typeof subscription], value) : value;
+    (subscription as Rec)[field] = ['billing_address', 'shipping_address'].includes(field) ? merge(subscription[field as keyof typeof subscription], value) : value;
   }
+  if (attribution) subscription.attribution = attribution as SubscriptionRecord['attribution'];
   if (details) subscription.payment_details = details;
-  if (method) subscription.shipping_code = String(method.code);
+  if (method) subscription.shipping_code = method.code;
   if (shipping_price !== undefined) {
     // None given: the shipping method's own price. Money comes back written out in full ("0.50" for ".5").
-    const price = shipping_price ?? ((method ?? shippingMethod(ctx, subscription, subscription.shipping_code ?? null)).prices as Rec[]).find((p) => p.currency === subscription.currency)?.price_per_order;
-    subscription.shipping_price = fromCents(toCents(price ?? '0.00'));
+    const price = shipping_price ?? (method ?? SHIPPING[shippingFor(subscription.shipping_code ?? null, ships(ctx, subscription), subscription.currency as Currency)]).price[subscription.currency as Currency];
+    subscription.shipping_price = fromCents(toCents(price));
   }
   subscription.frequency = frequencyOf(String(subscription.interval), Number(subscription.interval_count));
   if (status === 'canceled' && subscription.status !== 'canceled') cancel(ctx, subscription);
@@ -175,7 +134,52 @@ const partialUpdate: Rule = (ctx) => {
   return ctx.answer(subscription);
 };
 
+/**
+ * A new subscription, as the guide's create: for the customer named (found by e-mail, or made),
+ * renewing its lines at the catalogue's prices or those given, shipped by the method named (else
+ * the cheapest that carries them), with the card token given (a test card makes a test
+ * subscription), first renewing at next_renewal_date. Nothing is charged until then.
+ */
+const createSubscription: Rule = (ctx) => {
+  const body = ctx.body as CreateSubscription & { lines: (CreateOrderLine & { currency?: string })[] };
+  const currency = (body.currency ?? body.lines[0]?.currency ?? STORE.currencies[0]) as Currency;
+  if (!STORE.currencies.includes(currency)) throw fieldError('currency', `The store sells in ${STORE.currencies.join(' and ')}, not "${currency}".`);
+  if (body.lines.length === 0) throw fieldError('lines', 'A subscription needs at least one line.');
+  const lines = body.lines.map((line, at) => lineOf(lineFacts(ctx, currency, line, itemError('lines', at))));
+  const shipped = lines.some((line) => sold(ctx.state.records, line.variantId, currency).requiresShipping);
+  const method = shippingFor(body.shipping_code, shipped, currency);
+  const { customer, isNew } = customerFor(ctx, body.user);
+  const addressesWith = addressesFor(ctx, body, customer, shipped, 'A subscription');
+  // The schema has made sure of what it requires (the method, the schedule, the first renewal).
+  const payer = payerFor(ctx, body.payment_method!, body.payment_details ?? null, customer, currency)!;
+  const attribution = attributionOf(body.attribution, undefined);
+
+  const buyer = isNew ? makeCustomer(ctx, customer.user) : customer;
+  if (isNew) ctx.emit('customer.created', buyer.user);
+  const { billing, shipping } = addressesWith(buyer);
+  const subscription = buildSubscription(runtimeSeeding(ctx.state, ctx.nowMs), {
+    customer: { ...buyer, billing },
+    currency,
+    status: 'active',
+    interval: body.interval!,
+    intervalCount: body.interval_count!,
+    createdAt: ctx.now,
+    nextRenewal: body.next_renewal_date!,
+    lines,
+    attribution,
+    payer: { details: payer.details, method: String(payer.method) },
+    shippingCode: SHIPPING[method].code,
+    shippingPrice: fromCents(toCents(body.shipping_price ?? SHIPPING[method].price[currency])),
+    shippingAddress: shipping,
+    isTest: payer.test ?? false,
+  });
+  ctx.emit('subscription.created', subscription);
+  return ctx.answer(subscription);
+};
+
 export const subscriptionRules: Partial<Record<OperationId, Rule>> = {
+  subscriptionsCreate: createSubscription,
+
   subscriptionsCancelCreate: (ctx) => {
     const subscription = findSubscription(ctx);
     if (subscription.status === 'canceled') throw badRequest(`Subscription ${ctx.params.id} is already canceled.`);
@@ -206,7 +210,10 @@ export const subscriptionRules: Partial<Record<OperationId, Rule>> = {
       throw badRequest(`Subscription ${ctx.params.id} ${RETRY_REFUSALS.get(String(subscription.status)) ?? `is ${String(subscription.status)}; only a past_due subscription's renewal is retried`}.`);
     }
     const gateway = ctx.body?.payment_gateway;
-    if (typeof gateway === 'number') subscription.payment_details = paymentDetailsAfter(ctx, subscription, { payment_gateway: gateway });
+    if (typeof gateway === 'number') {
+      const named = gatewayFor(ctx, { payment_gateway: gateway }, String(subscription.currency), undefined, (field, message) => fieldError(field, message));
+      subscription.payment_details = { ...(subscription.payment_details as Rec), gateway: gatewayRef(named) };
+    }
     subscription.status = 'active';
     subscription.next_renewal_date = ctx.now;
     renewSubscription(ctx.state, subscription, ctx.now, ctx.emit);
@@ -217,11 +224,8 @@ export const subscriptionRules: Partial<Record<OperationId, Rule>> = {
 
   subscriptionsLinesCreate: (ctx) => {
     const subscription = findSubscription(ctx);
-    const { product_id, quantity, price, metadata } = ctx.body as { product_id: number; quantity: number; price?: string; metadata?: unknown };
-    checkQuantity(quantity);
-    const variantId = variantOfLine(ctx, product_id, String(subscription.currency), price !== undefined);
-    const seed = runtimeSeeding(ctx.state, ctx.nowMs);
-    const line = buildSubscriptionLine(seed, { variantId, quantity, ...(price === undefined ? {} : { price: fromCents(toCents(price)) }), metadata: metadataOf(metadata) }, subscription.currency as Currency);
+    const currency = subscription.currency as Currency;
+    const line = buildSubscriptionLine(runtimeSeeding(ctx.state, ctx.nowMs), lineOf(lineFacts(ctx, currency, ctx.body, fieldError)), currency);
     subscription.lines = [...((subscription.lines ?? []) as Rec[]), line] as SubscriptionRecord['lines'];
     changed(ctx, subscription);
     return ctx.answer(line);
@@ -233,7 +237,7 @@ export const subscriptionRules: Partial<Record<OperationId, Rule>> = {
     const { quantity, price, metadata } = ctx.body as { quantity: number; price?: string; metadata?: unknown };
     checkQuantity(quantity);
     // What the request leaves out stays as it was (the price agreed, the metadata).
-    Object.assign(line, { quantity, ...(metadata === undefined ? {} : { metadata: metadataOf(metadata) }), ...(price === undefined ? {} : { price: fromCents(toCents(price)) }) });
+    Object.assign(line, { quantity, ...(metadata === undefined ? {} : { metadata: metadata ?? {} }), ...(price === undefined ? {} : { price: fromCents(toCents(price)) }) });
     changed(ctx, subscription);
     return ctx.answer(line);
   },

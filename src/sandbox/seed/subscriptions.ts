@@ -8,6 +8,7 @@
 // (the orders whose `subscriptions` name it).
 import { subscriptionTotal } from '../amounts.js';
 import { isoSeconds } from '../clock.js';
+import { fromCents, toCents } from '../money.js';
 import type { Rec } from '../kinds.js';
 import { sold, soldFields, SUBSCRIBABLE } from './catalogue.js';
 import { attribution } from './marketing.js';
@@ -15,7 +16,7 @@ import { buildFulfillment, buildFulfillmentOrder, buildOrder, buildTransaction, 
 import { payerOf } from './order-stories.js';
 import type { Customer } from './people.js';
 import { DAY, type Seeding } from './seeding.js';
-import { CARRIERS, SUBSCRIPTION_SHIPPING, type Currency } from './store-facts.js';
+import { CARRIERS, SHIPPING, SUBSCRIPTION_SHIPPING, type Currency } from './store-facts.js';
 
 export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'canceled', 'retrying', 'paused'] as const;
 
@@ -34,6 +35,8 @@ export interface SubscriptionFacts {
   payer: { details: Rec; method: string };
   /** Tax included; else the flat price of a subscription box (nothing when nothing ships). */
   shippingPrice?: string;
+  /** The shipping method's code; else standard (no_shipping when nothing ships). */
+  shippingCode?: string;
   /** Else the customer's default shipping address. */
   shippingAddress?: Rec;
   cancelReason?: [reason: string, message: string | null];
@@ -48,7 +51,8 @@ export function buildSubscriptionLine(seed: Seeding, line: SubscriptionLineFacts
   return {
     id: seed.id('subscriptionLine', line.id),
     metadata: line.metadata ?? { source: 'subscription_checkout' },
-    price: line.price ?? item.price,
+    // Written out in full, as the API answers money ("9.90" for "9.9").
+    price: line.price === undefined ? item.price : fromCents(toCents(line.price)),
     quantity: line.quantity,
     ...soldFields(item),
   };
@@ -76,7 +80,7 @@ export function buildSubscription(seed: Seeding, facts: SubscriptionFacts): Rec 
     next_renewal_date: facts.nextRenewal,
     payment_details: facts.payer.details,
     payment_method: facts.payer.method,
-    shipping_code: shipped ? 'standard' : 'no_shipping',
+    shipping_code: facts.shippingCode ?? (shipped ? 'standard' : 'no_shipping'),
     shipping_price: shippingPrice,
     status: facts.status,
     total: subscriptionTotal(lines, shippingPrice),
@@ -110,7 +114,8 @@ export function renewalOrder(seed: Seeding, subscription: Rec, customer: Custome
     customer,
     currency,
     placedAt: isoSeconds(placedAt),
-    shipping: shipped ? 'standard' : 'no_shipping',
+    // By the subscription's own method (a code the store does not know: as the seed's boxes ship).
+    shipping: Object.hasOwn(SHIPPING, String(subscription.shipping_code)) ? (subscription.shipping_code as keyof typeof SHIPPING) : shipped ? 'standard' : 'no_shipping',
     shippingPrice: String(subscription.shipping_price),
     lines: lines.map((line) => ({ variantId: Number(line.variant_id), quantity: Number(line.quantity), metadata: { subscription_id: subscription.id } })),
     status: latest || !shipped ? 'open' : 'archived',
