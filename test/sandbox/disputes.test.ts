@@ -34,6 +34,42 @@ describe('resolving a dispute', () => {
   });
 });
 
+describe('an alert refunded at the gateway, recorded as it is resolved', () => {
+  const s = useRulesSandbox();
+
+  it.each(VERSIONS)('records an external refund of the whole charge at %s', async (version) => {
+    const resolved = await s.cli('POST', '/disputes/2/resolve/', { resolution: 'issued_full_refund', create_external_refund: true }, version);
+    expect(resolved.code, resolved.stderr).toBe(0);
+    expect(resolved.json).toMatchObject({ status: 'resolved', resolution: 'issued_full_refund' });
+    const refund = Object.values(s.store.state.records.transactions).find((t) => t.parent_id === 512 && t.type === 'refund')!;
+    expect(refund).toMatchObject({ amount: '66.00', is_external: true, status: 'succeeded' });
+    expect(s.events().map((e) => e.event_type)).toEqual(['transaction.created', 'transaction.updated', 'order.updated', 'dispute.updated']);
+    expect(s.events().find((e) => e.event_type === 'transaction.updated')!.data).toMatchObject({ id: 512, amount_available_for_refund: '0.00' });
+  });
+
+  it('refunds what is left after a refund in part, and refuses to call that a full refund', async () => {
+    expect((await s.cli('POST', '/transactions/512/refund/', { amount: '10.00' })).code).toBe(0);
+    const full = await s.cli('POST', '/disputes/2/resolve/', { resolution: 'issued_full_refund', create_external_refund: true });
+    expect([full.code, full.stderr]).toEqual([1, expect.stringContaining('Transaction 512 was refunded in part already (56.00 of 66.00 left): resolve with issued_refund_for_remaining_amount.')]);
+    expect(s.record('disputes', 2)).toMatchObject({ status: 'new' });
+    expect((await s.cli('POST', '/disputes/2/resolve/', { resolution: 'issued_refund_for_remaining_amount', create_external_refund: true })).code).toBe(0);
+    const refunds = Object.values(s.store.state.records.transactions).filter((t) => t.parent_id === 512 && t.type === 'refund');
+    expect(refunds.map((t) => [t.amount, t.is_external])).toEqual([
+      ['10.00', false],
+      ['56.00', true],
+    ]);
+  });
+
+  it('records a refund only for a resolution that refunds, on a charge with money left, of a dispute matched to one', async () => {
+    expect((await s.cli('POST', '/disputes/1/resolve/', { resolution: 'won', create_external_refund: true })).stderr).toContain('Only a resolution that refunds (issued_full_refund, issued_refund_for_remaining_amount) records a refund; "won" does not.');
+    const unmatched = await s.cli('POST', '/disputes/', { type: 'alert' });
+    expect((await s.cli('POST', `/disputes/${unmatched.json.id}/resolve/`, { resolution: 'issued_full_refund', create_external_refund: true })).stderr).toContain(`Dispute ${unmatched.json.id} is not matched to a transaction`);
+    expect((await s.cli('POST', '/transactions/512/refund/', { amount: '66.00' })).code).toBe(0);
+    expect((await s.cli('POST', '/disputes/2/resolve/', { resolution: 'issued_refund_for_remaining_amount', create_external_refund: true })).stderr).toContain('Transaction 512 has nothing left to refund: resolve with previously_refunded_nothing_to_do.');
+    expect(s.record('disputes', 2)).toMatchObject({ status: 'new', resolution: '' });
+  });
+});
+
 describe('changing a dispute', () => {
   const s = useRulesSandbox();
 

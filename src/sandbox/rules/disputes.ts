@@ -1,7 +1,8 @@
 // Disputes as the platform's dispute-service guide describes them: one opened on a transaction (or
 // matched to one later) marks it disputed, which changes its order too; a dispute is resolved with
-// an outcome that fits its type (an alert's or a chargeback's), which makes it resolved. Every
-// change sends dispute.updated (a note on it too: orders.ts keeps the notes' rules together).
+// an outcome that fits its type (an alert's or a chargeback's), which makes it resolved, recording
+// the refund it says the gateway made when asked. Every change sends dispute.updated (a note on it
+// too: orders.ts keeps the notes' rules together).
 import { DISPUTE_RESOLUTIONS_OF } from '../../api/enums.js';
 import type { OperationId } from '../../api/operations.js';
 import { NOT_FOUND } from '../collections.js';
@@ -9,6 +10,7 @@ import type { Rule, RuleContext } from '../engine.js';
 import { HttpError } from '../http-error.js';
 import type { Rec } from '../kinds.js';
 import { fromCents, toCents } from '../money.js';
+import { leftOnCharge, refundCharge } from './refunds.js';
 
 function findDispute(ctx: RuleContext): Rec {
   const dispute = ctx.state.records.disputes[String(ctx.params.id)];
@@ -37,7 +39,16 @@ function matchTransaction(ctx: RuleContext, dispute: Rec, id: unknown): Rec | un
   return transaction;
 }
 
-/** A resolution given: one that fits the dispute's type makes it resolved; an empty one leaves it open. */
+/** A resolution given must fit the dispute's type (refused before anything changes); none or an empty one always does. */
+function checkResolution(type: unknown, resolution: unknown): void {
+  if (resolution === undefined || resolution === null || resolution === '') return;
+  const fitting: readonly string[] = DISPUTE_RESOLUTIONS_OF[type as keyof typeof DISPUTE_RESOLUTIONS_OF];
+  if (!fitting.includes(String(resolution))) {
+    throw new HttpError(400, { resolution: [`"${String(resolution)}" does not resolve ${type === 'alert' ? 'an alert' : 'a chargeback'}; one of: ${fitting.join(', ')}.`] });
+  }
+}
+
+/** A resolution given (checked): one makes the dispute resolved; an empty one leaves it open. */
 function resolveWith(dispute: Rec, resolution: unknown, message: unknown): void {
   if (resolution === undefined) return;
   if (resolution === null || resolution === '') {
@@ -45,19 +56,37 @@ function resolveWith(dispute: Rec, resolution: unknown, message: unknown): void 
     if (dispute.status === 'resolved') dispute.status = 'open';
     return;
   }
-  const fitting: readonly string[] = DISPUTE_RESOLUTIONS_OF[dispute.type as keyof typeof DISPUTE_RESOLUTIONS_OF];
-  if (!fitting.includes(String(resolution))) {
-    throw new HttpError(400, { resolution: [`"${String(resolution)}" does not resolve ${dispute.type === 'alert' ? 'an alert' : 'a chargeback'}; one of: ${fitting.join(', ')}.`] });
-  }
   dispute.resolution = resolution;
   if (message !== undefined) dispute.resolution_other_message = message;
   dispute.status = 'resolved';
+}
+
+/** The resolutions that say money went back, and how much of what the charge had left. */
+const REFUNDED = new Set(['issued_full_refund', 'issued_refund_for_remaining_amount']);
+
+/**
+ * The refund a resolution says was made at the gateway, to be recorded on the disputed charge as
+ * an external refund of what it has left (a full refund only of a charge nothing was refunded from
+ * yet): checked now, made by the function it gives.
+ */
+function externalRefund(ctx: RuleContext, dispute: Rec, resolution: unknown): () => void {
+  const refuse = (message: string) => new HttpError(400, { create_external_refund: [message] });
+  if (!REFUNDED.has(String(resolution))) throw refuse(`Only a resolution that refunds (${[...REFUNDED].join(', ')}) records a refund; "${String(resolution)}" does not.`);
+  const charge = dispute.transaction === null || dispute.transaction === undefined ? undefined : ctx.state.records.transactions[String(dispute.transaction)];
+  if (!charge) throw refuse(`Dispute ${String(dispute.id)} is not matched to a transaction: match it first (PUT /disputes/{id}/ with its transaction).`);
+  const left = leftOnCharge(ctx, charge);
+  if (left === 0) throw refuse(`Transaction ${String(charge.id)} has nothing left to refund: resolve with previously_refunded_nothing_to_do.`);
+  if (resolution === 'issued_full_refund' && left < toCents(charge.amount)) {
+    throw refuse(`Transaction ${String(charge.id)} was refunded in part already (${fromCents(left)} of ${String(charge.amount)} left): resolve with issued_refund_for_remaining_amount.`);
+  }
+  return () => void refundCharge(ctx, charge, fromCents(left), true);
 }
 
 /** A change to a dispute through its update: the fields sent, a transaction matched, a resolution fitting its type. */
 const updating: Rule = (ctx) => {
   const dispute = findDispute(ctx);
   const { transaction, resolution, resolution_other_message, amount, ...fields } = (ctx.body ?? {}) as Rec;
+  checkResolution(dispute.type, resolution);
   if (transaction !== undefined && String(transaction) !== String(dispute.transaction)) {
     if (transaction === null) dispute.transaction = dispute.order = null;
     else matchTransaction(ctx, dispute, transaction);
@@ -73,12 +102,15 @@ const updating: Rule = (ctx) => {
 export const disputeRules: Partial<Record<OperationId, Rule>> = {
   disputesCreate: (ctx) => {
     const { body } = ctx;
-    const id = ctx.next('disputes');
-    const dispute: Rec = { id, order: null, transaction: null };
+    checkResolution(body.type ?? 'chargeback', body.resolution);
+    const dispute: Rec = { order: null, transaction: null };
+    // An unknown transaction is refused before anything changes.
     const transaction = matchTransaction(ctx, dispute, body.transaction);
+    const id = ctx.next('disputes');
     const amount = body.amount != null ? fromCents(toCents(body.amount)) : ((transaction?.amount as string | undefined) ?? null);
     const currency = body.currency ?? transaction?.currency ?? null;
     Object.assign(dispute, {
+      id,
       amount,
       arn: body.arn ?? null,
       case_number: body.case_number ?? null,
@@ -102,12 +134,19 @@ export const disputeRules: Partial<Record<OperationId, Rule>> = {
   disputesUpdate: updating,
   disputesPartialUpdate: updating,
 
-  /** The dispute's outcome: resolved, with the resolution its type allows. */
+  /**
+   * The dispute's outcome: resolved, with the resolution its type allows; with
+   * `create_external_refund`, a refund the gateway already made (an RDR alert's) recorded on the
+   * disputed charge, for what the resolution says was refunded.
+   */
   disputesResolveCreate: (ctx) => {
     const dispute = findDispute(ctx);
-    const { resolution, resolution_other_message } = (ctx.body ?? {}) as Rec;
+    const { resolution, resolution_other_message, create_external_refund } = (ctx.body ?? {}) as Rec;
     if (resolution === undefined || resolution === null || resolution === '') throw new HttpError(400, { resolution: ['This field is required.'] });
+    checkResolution(dispute.type, resolution);
+    const refund = create_external_refund === true ? externalRefund(ctx, dispute, resolution) : undefined;
     resolveWith(dispute, resolution, resolution_other_message ?? null);
+    refund?.();
     ctx.emit('dispute.updated', dispute);
     return ctx.answer(dispute);
   },
