@@ -79,10 +79,14 @@ async function moveClock(ctx: Context, target: (nowMs: number) => number) {
 
 function describeMove(did: ClockMove): string {
   const lines = [`The sandbox's clock moved from ${did.from} to ${did.now}.`];
-  for (const r of did.renewals) lines.push(`  ${r.at}  renewed subscription ${r.subscription}: order ${r.order}`);
-  for (const e of did.exports) lines.push(`  ${e.at}  export ${e.id} became available`);
-  for (const c of did.carts) lines.push(`  ${c.at}  cart ${c.id} was abandoned`);
-  if (did.renewals.length + did.exports.length + did.carts.length === 0) lines.push('Nothing fell due on the way.');
+  // What fell due, in time order.
+  const happened = [
+    ...did.renewals.map((r) => ({ at: r.at, what: `renewed subscription ${r.subscription}: order ${r.order}` })),
+    ...did.exports.map((e) => ({ at: e.at, what: `export ${e.id} became available` })),
+    ...did.carts.map((c) => ({ at: c.at, what: `cart ${c.id} was abandoned` })),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+  for (const { at, what } of happened) lines.push(`  ${at}  ${what}`);
+  if (happened.length === 0) lines.push('Nothing fell due on the way.');
   if (did.delivery_attempts > 0) {
     lines.push(`${did.delivery_attempts} webhook delivery attempt${did.delivery_attempts === 1 ? '' : 's'} made (store-admin webhooks deliveries lists them).`);
   }

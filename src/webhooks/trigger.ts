@@ -267,8 +267,8 @@ async function requestOf(sets: OperationId | DashboardChangeName): Promise<{ sch
 /**
  * The fixture's body with each `path=value` of --set applied, checked against the request's own
  * schema: a path the object does not have, or a value the schema refuses, is a UsageError (exit 2)
- * before anything is sent. A value is taken as text, or as JSON (12, true, null, {…}) when the
- * schema refuses the text and takes that.
+ * before anything is sent. A value is taken as text, or as JSON (12, true, null) when the schema
+ * refuses the text and takes that; a JSON object or list ({…}, […]) is taken as one.
  */
 export async function bodyWithSets(event: string, fixture: Fixture, sets: readonly string[], start?: Body): Promise<Body> {
   const body: Body = structuredClone(typeof fixture.body === 'function' ? fixture.body() : (fixture.body ?? {}));
@@ -283,16 +283,21 @@ export async function bodyWithSets(event: string, fixture: Fixture, sets: readon
     const text = pair.slice(at + 1);
     if (path.length > 2) throw unknownPath(event, request, path.join('.'));
     // The reference takes an object field whole: a dotted path starts from the object as the store has it.
-    if (path.length === 2 && body[path[0]!] === undefined && start?.[path[0]!] && typeof start[path[0]!] === 'object') body[path[0]!] = structuredClone(start[path[0]!]);
+    if (path.length === 2 && body[path[0]!] === undefined) {
+      const whole = await startOf(schema, path[0]!, start?.[path[0]!]);
+      if (whole) body[path[0]!] = whole;
+    }
     const issuesWith = (value: unknown) => {
       setAt(body, path, value);
       const parsed = schema.safeParse(body);
       // The issues of the path set, or of an object on the way to it (or of the whole body).
       return parsed.success ? [] : toFieldIssues('', parsed.error.issues, body).filter((i) => i.path.length <= path.length && i.path.every((key, n) => key === path[n]));
     };
-    let issues = issuesWith(text);
-    if (issues.length > 0) {
-      const json = asJson(text);
+    const json = asJson(text);
+    // An object or a list written in JSON is meant as one: a free-form field (metadata) takes text too.
+    const first = json !== undefined && typeof json.value === 'object' && json.value !== null ? json.value : text;
+    let issues = issuesWith(first);
+    if (issues.length > 0 && first === text) {
       if (json !== undefined && issuesWith(json.value).length === 0) issues = [];
       else issuesWith(text);
     }
@@ -301,6 +306,14 @@ export async function bodyWithSets(event: string, fixture: Fixture, sets: readon
     if (issues.length > 0) throw new UsageError(`--set ${path.join('.')}: ${issues[0]!.message} (got "${text}"); nothing was sent`);
   }
   return body;
+}
+
+/** The fields of an object as the store has it that the request takes back (an answered address has an id a request does not take). */
+async function startOf(schema: ZodMiniType, name: string, value: unknown): Promise<Body | undefined> {
+  const { shapeOf } = await import('../fields/constraints.js');
+  const fields = shapeOf(shapeOf(schema)?.[name]);
+  if (!fields || value === null || typeof value !== 'object') return undefined;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => Object.hasOwn(fields, key)));
 }
 
 function unknownPath(event: string, request: { command: string; hint: string }, path: string) {

@@ -6,7 +6,7 @@
 // and `transaction` (as the answer shows them; the charge is marked disputed); a dispute note
 // `dispute_id`; a ticket its comments (they have no endpoint).
 // Joined when answered (views.ts): the `user` of a cart or gift card.
-import { DISPUTE_RESOLUTIONS_OF } from '../../api/enums.js';
+import { DISPUTE_RESOLUTIONS, DISPUTE_RESOLUTIONS_OF } from '../../api/enums.js';
 import { lineAmounts } from '../amounts.js';
 import { isoSeconds } from '../clock.js';
 import { fromCents, sumCents, toCents } from '../money.js';
@@ -86,10 +86,9 @@ export function buildGiftCard(seed: Seeding, customer: Customer, currency: Curre
 /** A dispute about a charge (null: an alert the store could not match to one), the `n`th in turn. */
 export function buildDispute(seed: Seeding, charge: Rec | null, n: number): Rec {
   const opened = seed.now - (3 + n * 2) * DAY;
-  const type = n % 3 === 1 ? 'alert' : 'chargeback';
-  // The first few are still new or open; resolved ones end in each way their type can, in turn.
-  const fitting = DISPUTE_RESOLUTIONS_OF[type];
-  const [status, resolution] = n === 0 ? ['new', null] : n === 1 ? ['new', ''] : n === 2 ? ['open', null] : ['resolved', fitting[seed.turn(`${type} resolution`) % fitting.length]!];
+  // The first few are still new or open; resolved ones end in each way in turn, each of a type it fits.
+  const [status, resolution] = n === 0 ? ['new', null] : n === 1 ? ['new', ''] : n === 2 ? ['open', null] : ['resolved', DISPUTE_RESOLUTIONS[(n - 3) % DISPUTE_RESOLUTIONS.length]!];
+  const type = status === 'resolved' ? ((DISPUTE_RESOLUTIONS_OF.alert as readonly string[]).includes(resolution!) ? 'alert' : 'chargeback') : n % 3 === 1 ? 'alert' : 'chargeback';
   if (charge) charge.is_disputed = true;
   const dispute = seed.add('disputes', {
     id: seed.id('disputes'),
