@@ -8,7 +8,7 @@ import { WEBHOOK_EVENTS } from '../../src/api/enums.js';
 import type { OperationId } from '../../src/api/operations.js';
 import type { KindName, Rec } from '../../src/sandbox/kinds.js';
 import { createSeed } from '../../src/sandbox/seed.js';
-import type { Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox, SandboxOptions } from '../../src/sandbox/server.js';
 import { memoryStore } from '../../src/sandbox/store.js';
 import { runInProcess } from '../cli/in-process.js';
 import { useConfigDir } from '../cli/run.js';
@@ -39,7 +39,8 @@ function webhooks(state: ReturnType<typeof createSeed>): void {
   });
 }
 
-export function useRulesSandbox() {
+/** `options` are the sandbox's own (tokens, the partner app): its store, token and answer log are the harness's. */
+export function useRulesSandbox(options: SandboxOptions = {}) {
   const store = memoryStore(createSeed());
   const dir = useConfigDir();
   const validators = REFERENCE_PRESENT ? new Map(VERSIONS.map((version) => [version, referenceValidators(version)])) : undefined;
@@ -65,7 +66,7 @@ export function useRulesSandbox() {
   };
   const queued = () => store.state.webhookOutbox.map((delivery) => JSON.parse(delivery.body) as QueuedEvent);
   beforeAll(async () => {
-    ctx.sandbox = await startTestSandbox({ store, token: FULL_TOKEN, onAnswer: (id, body, version) => answers.push({ id, version, body: structuredClone(body) }) });
+    ctx.sandbox = await startTestSandbox({ ...options, store, token: FULL_TOKEN, onAnswer: (id, body, version) => answers.push({ id, version, body: structuredClone(body) }) });
   });
   beforeEach(() => {
     store.state = createSeed();
