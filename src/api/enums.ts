@@ -24,23 +24,5 @@ export const DISPUTE_TYPES = valuesOf(disputes, 'disputesCreate', 'type');
 /** The empty string and null are also accepted (see the dispute schema). */
 export const DISPUTE_RESOLUTIONS = valuesOf(disputes, 'disputesCreate', 'resolution');
 
-/**
- * The resolutions that fit each type of dispute: the dispute guide's alert and chargeback lists,
- * and for a chargeback also the two the reference adds (accepted without a fight, or other).
- */
-export const DISPUTE_RESOLUTIONS_OF: Record<(typeof DISPUTE_TYPES)[number], readonly (typeof DISPUTE_RESOLUTIONS)[number][]> = {
-  alert: [
-    'could_not_find_order',
-    'declined_or_canceled_nothing_to_do',
-    'issued_full_refund',
-    'issued_refund_for_remaining_amount',
-    '3ds_authorized_successfully',
-    'previously_refunded_nothing_to_do',
-    'unable_to_refund_merchant_account_closed',
-    'other',
-  ],
-  chargeback: ['won', 'lost', 'accepted', 'other'],
-};
-
 /** Event names the platform publishes; webhooks accept others too. */
 export { WEBHOOK_EVENTS };

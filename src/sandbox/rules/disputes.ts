@@ -3,13 +3,13 @@
 // an outcome that fits its type (an alert's or a chargeback's), which makes it resolved, recording
 // the refund it says the gateway made when asked. Every change sends dispute.updated (a note on it
 // too: orders.ts keeps the notes' rules together).
-import { DISPUTE_RESOLUTIONS_OF } from '../../api/enums.js';
 import type { OperationId } from '../../api/operations.js';
 import { NOT_FOUND } from '../collections.js';
 import type { Rule, RuleContext } from '../engine.js';
 import { HttpError } from '../http-error.js';
 import type { Rec } from '../kinds.js';
 import { fromCents, toCents } from '../money.js';
+import { DISPUTE_RESOLUTIONS_OF } from '../settings.js';
 import { leftOnCharge, refundCharge } from './refunds.js';
 
 function findDispute(ctx: RuleContext): Rec {
@@ -42,7 +42,7 @@ function matchTransaction(ctx: RuleContext, dispute: Rec, id: unknown): Rec | un
 /** A resolution given must fit the dispute's type (refused before anything changes); none or an empty one always does. */
 function checkResolution(type: unknown, resolution: unknown): void {
   if (resolution === undefined || resolution === null || resolution === '') return;
-  const fitting: readonly string[] = DISPUTE_RESOLUTIONS_OF[type as keyof typeof DISPUTE_RESOLUTIONS_OF];
+  const fitting: readonly string[] = DISPUTE_RESOLUTIONS_OF[type === 'alert' ? 'alert' : 'chargeback'];
   if (!fitting.includes(String(resolution))) {
     throw new HttpError(400, { resolution: [`"${String(resolution)}" does not resolve ${type === 'alert' ? 'an alert' : 'a chargeback'}; one of: ${fitting.join(', ')}.`] });
   }

@@ -6,7 +6,7 @@
 // and `transaction` (as the answer shows them; the charge is marked disputed); a dispute note
 // `dispute_id`; a ticket its comments (they have no endpoint).
 // Joined when answered (views.ts): the `user` of a cart or gift card.
-import { DISPUTE_RESOLUTIONS, DISPUTE_RESOLUTIONS_OF } from '../../api/enums.js';
+import { DISPUTE_RESOLUTIONS } from '../../api/enums.js';
 import { lineAmounts } from '../amounts.js';
 import { isoSeconds } from '../clock.js';
 import { fromCents, sumCents, toCents } from '../money.js';
@@ -14,7 +14,7 @@ import type { Rec } from '../kinds.js';
 import { SHIPPED_VARIANTS, SUBSCRIBABLE, sold, soldFields } from './catalogue.js';
 import { attribution } from './marketing.js';
 import type { Customer } from './people.js';
-import { CART_ABANDONED_AFTER_HOURS } from '../settings.js';
+import { CART_ABANDONED_AFTER_HOURS, DISPUTE_RESOLUTIONS_OF } from '../settings.js';
 import { DAY, HOUR, type Seeding } from './seeding.js';
 import { SALES_TAX, STAFF, staffNote, STORE, WELCOME, type Currency } from './store-facts.js';
 
