@@ -7,12 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { AUTHORIZE_PATH, TOKEN_PATH } from '../../src/api/oauth.js';
 import { clockNow, isoSeconds } from '../../src/sandbox/clock.js';
 import { FULL_TOKEN } from '../helpers.js';
-import { useRulesSandbox } from './rules-store.js';
+import { WEBHOOK_EVENTS } from '../../src/api/enums.js';
+import { useOrderSandbox } from './order-store.js';
 
 const SCOPED = 'token-with-gateways-read';
 
 describe("the dashboard's changes", () => {
-  const s = useRulesSandbox({ scopedTokens: { [SCOPED]: ['gateways:read'] }, oauth: { clientSecret: 'app-secret', redirectUris: ['http://127.0.0.1:45679/callback'] } });
+  const s = useOrderSandbox({ events: WEBHOOK_EVENTS, sandbox: { scopedTokens: { [SCOPED]: ['gateways:read'] }, oauth: { clientSecret: 'app-secret', redirectUris: ['http://127.0.0.1:45679/callback'] } } });
   const dashboard = async (method: string, path: string, body: unknown = {}, token = FULL_TOKEN) => {
     const response = await fetch(`${s.sandbox.url}/sandbox/${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: response.status, body: (await response.json()) as Record<string, any> };
@@ -80,7 +81,7 @@ async function signInAsTheApp(origin: string): Promise<string> {
 }
 
 describe('carts abandoned on the clock', () => {
-  const s = useRulesSandbox();
+  const s = useOrderSandbox({ events: WEBHOOK_EVENTS });
   const moveClock = async (to: string) => {
     const response = await fetch(`${s.sandbox.url}/sandbox/clock/`, { method: 'POST', headers: { authorization: `Bearer ${FULL_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ to }) });
     return (await response.json()) as { carts: { id: number; at: string }[] };

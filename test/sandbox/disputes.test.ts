@@ -5,10 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Rec } from '../../src/sandbox/kinds.js';
 import { VERSIONS } from './reference-answers.js';
-import { useRulesSandbox } from './rules-store.js';
+import { WEBHOOK_EVENTS } from '../../src/api/enums.js';
+import { useOrderSandbox } from './order-store.js';
 
 describe('resolving a dispute', () => {
-  const s = useRulesSandbox();
+  const s = useOrderSandbox({ events: WEBHOOK_EVENTS });
 
   it.each(VERSIONS)('resolves a chargeback as won at %s', async (version) => {
     const resolved = await s.cli('POST', '/disputes/1/resolve/', { resolution: 'won' }, version);
@@ -35,7 +36,7 @@ describe('resolving a dispute', () => {
 });
 
 describe('an alert refunded at the gateway, recorded as it is resolved', () => {
-  const s = useRulesSandbox();
+  const s = useOrderSandbox({ events: WEBHOOK_EVENTS });
 
   it.each(VERSIONS)('records an external refund of the whole charge at %s', async (version) => {
     const resolved = await s.cli('POST', '/disputes/2/resolve/', { resolution: 'issued_full_refund', create_external_refund: true }, version);
@@ -71,7 +72,7 @@ describe('an alert refunded at the gateway, recorded as it is resolved', () => {
 });
 
 describe('changing a dispute', () => {
-  const s = useRulesSandbox();
+  const s = useOrderSandbox({ events: WEBHOOK_EVENTS });
 
   it.each(VERSIONS)('matches a dispute to its transaction at %s: the charge is disputed, and its order named', async (version) => {
     expect(s.record('disputes', 6)).toMatchObject({ transaction: null, order: null });

@@ -5,11 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { clockNow } from '../../src/sandbox/clock.js';
 import type { Rec } from '../../src/sandbox/kinds.js';
-import { useRulesSandbox } from './rules-store.js';
+import { WEBHOOK_EVENTS } from '../../src/api/enums.js';
+import { useOrderSandbox } from './order-store.js';
 import { VERSIONS } from './reference-answers.js';
 
 describe('creating a subscription', () => {
-  const s = useRulesSandbox();
+  const s = useOrderSandbox({ events: WEBHOOK_EVENTS });
   // The guide's example, for a customer of the store found by e-mail.
   const request = {
     lines: [{ product_id: 2104, quantity: 1, price: '19.99' }],
@@ -84,7 +85,7 @@ describe('creating a subscription', () => {
 });
 
 describe('subscription lines', () => {
-  const s = useRulesSandbox();
+  const s = useOrderSandbox({ events: WEBHOOK_EVENTS });
 
   it.each(VERSIONS)('adds a variant at its price in the subscription currency, at %s, and the total follows', async (version) => {
     const added = await s.cli('POST', '/subscriptions/1/lines/', { product_id: 2106, quantity: 2 }, version);
@@ -135,7 +136,7 @@ describe('subscription lines', () => {
 });
 
 describe('retrying a past-due renewal', () => {
-  const s = useRulesSandbox();
+  const s = useOrderSandbox({ events: WEBHOOK_EVENTS });
 
   it.each(VERSIONS)('charges the renewal again at %s: an order for the missed cycle, the subscription active again, renewing from today', async (version) => {
     const before = s.record('subscriptions', 2);
@@ -187,7 +188,7 @@ describe('retrying a past-due renewal', () => {
 });
 
 describe('changing a subscription in part', () => {
-  const s = useRulesSandbox();
+  const s = useOrderSandbox({ events: WEBHOOK_EVENTS });
 
   it.each(VERSIONS)('changes its schedule at %s, and says so in words', async (version) => {
     const changed = await s.cli('PATCH', '/subscriptions/1/', { interval: 'week', interval_count: 2, next_renewal_date: '2026-08-17T10:09:01-04:00' }, version);
@@ -234,7 +235,7 @@ describe('changing a subscription in part', () => {
 });
 
 describe('canceling and renewing', () => {
-  const s = useRulesSandbox();
+  const s = useOrderSandbox({ events: WEBHOOK_EVENTS });
 
   it('cancels once, without notifying the customer if asked', async () => {
     const canceled = await s.cli('POST', '/subscriptions/5/cancel/', { cancel_reason: 'other', cancel_reason_other_message: 'Moving abroad', send_cancel_notification: false });
