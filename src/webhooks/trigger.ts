@@ -2,7 +2,7 @@
 // fixture would, and never against a real store. Each of the platform's events has its change:
 // a request of the API, a change the store's dashboard makes (a gateway, the store's details, an
 // app uninstalled: the sandbox takes those on routes of its own), or for cart.abandoned the
-// sandbox's clock moved to when the next open cart is abandoned. --set edits the request that makes
+// sandbox's clock moved on until an open cart is abandoned. --set edits the request that makes
 // the change, the one a user would send, so the payload shows it. Says what it did and which
 // webhooks it reached, and warns when none subscribes.
 import { ApiError, StoreAdminError, UsageError } from '../api/errors.js';

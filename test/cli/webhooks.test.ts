@@ -286,13 +286,18 @@ describe('webhooks trigger and the embedded sandbox', () => {
     expect([...TRIGGERS.keys()].sort()).toEqual([...WEBHOOK_EVENTS].sort());
   });
 
-  it('starts from objects of the seed data: the first order, its customer and payment, the active subscription, the renewable ones', () => {
+  it('starts from objects of the seed data: the first order, its customer, payment and parcel, the active subscription, the renewable ones, the socks, PayPal, the second app, a ticket', () => {
     const { records } = createSeed();
     const order = records.orders[FIXTURES.order]!;
     expect(order.user_id).toBe(FIXTURES.customer);
     expect(records.transactions[String(FIXTURES.transaction)]!.order).toBe(FIXTURES.order);
     expect(records.subscriptions[String(FIXTURES.subscription)]!.status).toBe('active');
     for (const id of FIXTURES.renewable) expect(records.subscriptions[String(id)], `subscription ${id}`).toBeDefined();
+    expect(records.fulfillments[String(FIXTURES.fulfillment)]!.order_number).toBe(FIXTURES.order);
+    expect(records.variants[String(FIXTURES.socks.variant)]!.product_id).toBe(FIXTURES.socks.product);
+    expect(records.gateways[String(FIXTURES.gateway)]).toMatchObject({ name: 'PayPal', active: true });
+    expect(Object.keys(records.apps)).toEqual(['sandbox-app', FIXTURES.app]);
+    expect(records.tickets[String(FIXTURES.ticket)]).toBeDefined();
     void ANCHOR_IDS;
   });
 
