@@ -1,6 +1,6 @@
 // `store-admin sandbox clock [advance DURATION | set DATE]`: the sandbox's clock, moved forward to
-// run what falls due (renewals, exports turning available, link expiry, delivery retries). Refused
-// on a real store, which has no such clock.
+// run what falls due (renewals, exports turning available, carts abandoned, link expiry, delivery
+// retries). Refused on a real store, which has no such clock.
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Context } from '../context.js';
 import type { ClockMove } from '../sandbox/scheduler.js';
@@ -35,7 +35,7 @@ export function registerClock(sandbox: Command, ctx: Context): void {
 
   const advance = clock
     .command('advance')
-    .description('Move the clock forward by DURATION, renewing, finishing exports and retrying deliveries due on the way, in time order')
+    .description('Move the clock forward by DURATION, renewing, finishing exports, abandoning carts and retrying deliveries due on the way, in time order')
     .argument('<duration>', 'how far: 30d, 2h, 90m, 1w, 1d12h', parseDuration)
     .action(localAction(ctx, async (ctx, _opts, [duration]) => moveClock(ctx, (now) => now + (duration as unknown as number))));
   describeCommand(advance, {
@@ -79,9 +79,14 @@ async function moveClock(ctx: Context, target: (nowMs: number) => number) {
 
 function describeMove(did: ClockMove): string {
   const lines = [`The sandbox's clock moved from ${did.from} to ${did.now}.`];
-  for (const r of did.renewals) lines.push(`  ${r.at}  renewed subscription ${r.subscription}: order ${r.order}`);
-  for (const e of did.exports) lines.push(`  ${e.at}  export ${e.id} became available`);
-  if (did.renewals.length + did.exports.length === 0) lines.push('Nothing fell due on the way.');
+  // What fell due, in time order.
+  const happened = [
+    ...did.renewals.map((r) => ({ at: r.at, what: `renewed subscription ${r.subscription}: order ${r.order}` })),
+    ...did.exports.map((e) => ({ at: e.at, what: `export ${e.id} became available` })),
+    ...did.carts.map((c) => ({ at: c.at, what: `cart ${c.id} was abandoned` })),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+  for (const { at, what } of happened) lines.push(`  ${at}  ${what}`);
+  if (happened.length === 0) lines.push('Nothing fell due on the way.');
   if (did.delivery_attempts > 0) {
     lines.push(`${did.delivery_attempts} webhook delivery attempt${did.delivery_attempts === 1 ? '' : 's'} made (store-admin webhooks deliveries lists them).`);
   }

@@ -9,12 +9,11 @@ import { collect } from '../fields/values.js';
 export function registerTrigger(webhooks: Command, ctx: Context): void {
   const command = webhooks
     .command('trigger')
-    .description('Make the sandbox store perform a real change on its seed data that emits EVENT, or send an event no change causes with a seeded object (refused on a real store)')
-    // Every event of the platform: a change causes it, or a seeded object is sent (trigger.ts's TRIGGERABLE_EVENTS).
+    .description("Make the sandbox store perform a real change on its seed data that emits EVENT: a request of the API, a change its dashboard makes (gateways, the store's details, apps), or its clock moved on (refused on a real store)")
     .argument('<event>', `the event to cause, any of the platform's: ${WEBHOOK_EVENTS.join(', ')}`)
     .option(
       '--set <path=value>',
-      "change the object first, through the request a user would send (repeatable): a field of that request's body, dotted into an address (billing_address.line4=Oslo); for order.created, of the subscription renewed",
+      "change the object first, through the request a user would send (repeatable): a field of that request's body, dotted into an address (billing_address.line4=Oslo); for order.created, of the subscription renewed; for gateway.* and store.updated, of the dashboard's change",
       collect,
     )
     .action(

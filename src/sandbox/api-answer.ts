@@ -8,7 +8,7 @@ import { missingScopes } from '../api/scopes.js';
 import { clockNow, isoSeconds } from './clock.js';
 import { drfErrors, isMissing } from './drf-errors.js';
 import { ruleContext, generic, type RuleContext } from './engine.js';
-import { emitEvent } from './events.js';
+import { emitAbout } from './events.js';
 import { HttpError } from './http-error.js';
 import type { Rec } from './kinds.js';
 import { parseRequestBody } from './request-body.js';
@@ -128,7 +128,7 @@ export function answer(
       pageSize: answering.pageSize,
       exportDelayMs: answering.exportDelayMs,
       signExportLink: (id) => answering.signExportLink(id, nowMs),
-      emit: (event, record) => onEvent(emitEvent(state, event, (version) => answering.eventData(state, event, version, structuredClone(record)), nowMs)),
+      emit: (event, record) => onEvent(emitAbout(state, event, record, answering.eventData, nowMs)),
     },
     (schema, records) => answering.render(state, request.version, schema, records),
   );

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { REFERENCE_VERSIONS } from '../api/operations.js';
 import { signWebhookBody } from '../api/webhook-signature.js';
+import type { Answering } from './api-answer.js';
 import type { Rec } from './kinds.js';
 import type { OutboxDelivery, SandboxState } from './state.js';
 
@@ -53,6 +54,11 @@ export function emitEvent(state: SandboxState, event: string, dataAt: (version: 
     });
   }
   return subscribed.length;
+}
+
+/** Queues `event` about `record` as it is now, its data rendered by `eventData` at each webhook's version. */
+export function emitAbout(state: SandboxState, event: string, record: Rec, eventData: Answering['eventData'], now: number): number {
+  return emitEvent(state, event, (version) => eventData(state, event, version, structuredClone(record)), now);
 }
 
 /** The store's name, as deliveries name it. */

@@ -4,12 +4,10 @@
 /** GET of the path itself answers, without a token, that the store is a sandbox. */
 export const SANDBOX_PATH = '/sandbox/';
 
-/** The sandbox-only routes, relative to SANDBOX_PATH. */
+/** The sandbox-only routes, relative to SANDBOX_PATH (and the dashboard's changes, dashboard-changes.ts). */
 export const SANDBOX_ROUTES = {
   /** GET: its webhooks with their pending deliveries. */
   webhooks: 'webhooks/',
-  /** POST {"event"}: sends an event that no change in its API causes (`webhooks trigger`). */
-  events: 'events/',
   /** GET: its clock and its next change due; POST {"to"}: moves it forward (`sandbox clock`, `webhooks trigger`). */
   clock: 'clock/',
   /** GET: the delivery log; `deliveries/ID` one attempt, `deliveries/ID/replay/` sends it again. */

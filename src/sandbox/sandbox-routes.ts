@@ -1,17 +1,18 @@
 // What a sandbox answers and no store does, under /sandbox/: its webhooks with their pending
-// deliveries and the events no API change causes, sent on request (both `webhooks trigger`), its
-// clock (`sandbox clock`), and its delivery log with replays (`webhooks deliveries`, `webhooks replay`). Answering at all is how
-// the CLI tells a sandbox from a real store, which these commands refuse.
+// deliveries (`webhooks trigger`), the dashboard's changes no API operation makes (a gateway, the
+// store's details, an app uninstalled: dashboard-changes.ts), its clock (`sandbox clock`), a reset
+// to the seed, and its delivery log with replays (`webhooks deliveries`, `webhooks replay`).
+// Answering at all is how the CLI tells a sandbox from a real store, which these commands refuse.
 import { redactPassword } from '../api/redaction.js';
 import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, signWebhookBody } from '../api/webhook-signature.js';
 import { clockNow, isoSeconds } from './clock.js';
+import { applyDashboardChange } from './dashboard.js';
+import { DASHBOARD_CHANGES, type DashboardChangeName } from './dashboard-changes.js';
 import { attemptOutcome, deliveryHeaders, DELIVERY_TIMEOUT_MS, post } from './deliverer.js';
 import { DELIVERY_ID, DELIVERY_LOG_LIMIT, deliveryLog, findAttempt, recordAttempt } from './delivery-log.js';
 import type { Deliverer } from './deliverer.js';
 import type { Answering } from './api-answer.js';
-import { emitEvent, outbox } from './events.js';
-import type { Rec } from './kinds.js';
-import { EVENT_DATA } from './views.js';
+import { outbox } from './events.js';
 import { checkDeliveryTarget } from './rules/webhooks.js';
 import { badRequest, HttpError } from './http-error.js';
 import { SANDBOX_PATH, SANDBOX_ROUTES } from './paths.js';
@@ -26,6 +27,8 @@ export interface SandboxParts {
   answering: Answering;
   /** The request came with the sandbox's full-access token (not a scoped or an app's one). */
   fullAccess: boolean;
+  /** Takes back the tokens an app was given when it signed in (the app is uninstalled). */
+  revokeApp(clientId: string): void;
 }
 
 interface Answer {
@@ -39,7 +42,8 @@ export async function sandboxOnly(method: string, url: URL, raw: string, parts: 
   if (rest === SANDBOX_ROUTES.webhooks && method === 'GET') {
     return ok({ webhooks: await store.transact((state) => Object.keys(state.records.webhooks).map((id) => webhookView(state, id)), false) });
   }
-  if (rest === SANDBOX_ROUTES.events && method === 'POST') return ok(await sendEvent(parts, jsonBody(raw)));
+  const dashboard = dashboardRoute(method, rest);
+  if (dashboard) return ok(await changeInDashboard(parts, dashboard.name, dashboard.key, jsonBody(raw)));
   if (rest === SANDBOX_ROUTES.clock && method === 'GET') return ok(await store.transact((state) => clockView(state), false));
   if (rest === SANDBOX_ROUTES.clock && method === 'POST') return ok({ ...(await moveClockTo(parts, jsonBody(raw))) });
   if (rest === SANDBOX_ROUTES.reset && method === 'POST') return ok(await reset(parts));
@@ -123,7 +127,7 @@ function webhookView(state: SandboxState, id: string) {
   };
 }
 
-/** The time, and when the next change falls due (a renewal, an export turning available; to the ms, or null). */
+/** The time, and when the next change falls due (a renewal, an export turning available, a cart abandoned; to the ms, or null). */
 function clockView(state: SandboxState) {
   const next = nextChangeAt(state);
   return { now: isoSeconds(clockNow(state)), next_change_at: Number.isFinite(next) ? new Date(next).toISOString() : null };
@@ -154,26 +158,21 @@ async function moveClockTo(parts: SandboxParts, body: Record<string, unknown>) {
   return parts.scheduler.advance(to);
 }
 
-/**
- * `POST {"event": NAME}`: sends an event about the store's latest record of its kind, as it is now,
- * to the webhooks subscribed to it (`webhooks trigger`). Nothing else changes.
- */
-async function sendEvent({ store, deliverer, answering }: SandboxParts, body: Record<string, unknown>) {
-  const event = typeof body.event === 'string' ? body.event : '';
-  const kind = Object.hasOwn(EVENT_DATA, event) ? EVENT_DATA[event]!.kind : undefined;
-  if (!kind) {
-    throw new HttpError(400, { event: [`"${event}" is not a valid choice.`] });
+/** The dashboard's change the route names, and the key of the record it changes. */
+function dashboardRoute(method: string, rest: string): { name: DashboardChangeName; key: string } | undefined {
+  for (const [name, change] of Object.entries(DASHBOARD_CHANGES) as [DashboardChangeName, (typeof DASHBOARD_CHANGES)[DashboardChangeName]][]) {
+    const match = new RegExp(`^${change.path.replace('{key}', '([^/]{1,100})')}$`).exec(rest);
+    if (match && change.method === method) return { name, key: decodeURIComponent(match[1] ?? '') };
   }
-  const answer = await store.transact((state) => {
-    const nowMs = clockNow(state);
-    const record = (Object.values(state.records[kind]) as Rec[]).at(-1);
-    if (!record) throw badRequest(`The sandbox has no ${event.split('.')[0]} to send with ${event}.`);
-    const webhooks = (Object.values(state.records.webhooks) as Rec[]).filter((w) => w.active !== false && ((w.events as string[] | undefined) ?? []).includes(event)).map((w) => w.id);
-    emitEvent(state, event, (version) => answering.eventData(state, event, version, structuredClone(record)), nowMs);
-    return { event, said: `${event.split('.')[0]} ${String(record.id ?? record.number ?? record.name ?? '')}`.trim(), webhooks };
-  }, true);
-  if (answer.webhooks.length > 0) deliverer.kick();
-  return answer;
+  return undefined;
+}
+
+/** A change made as the store's owner makes it in the dashboard (so only with the full-access token); its deliveries go out once it is saved. */
+async function changeInDashboard({ store, deliverer, answering, revokeApp, fullAccess }: SandboxParts, name: DashboardChangeName, key: string, body: Record<string, unknown>) {
+  if (!fullAccess) throw new HttpError(403, { detail: "The dashboard's changes need the sandbox's full-access token (the one it printed at start), not a scoped one." });
+  const answer = await store.transact((state) => applyDashboardChange(state, { answering, revokeApp }, name, key, body), true);
+  if (answer.queued > 0) deliverer.kick();
+  return { event: answer.event, object: answer.object };
 }
 
 /** Whether the attempt's signature matches its webhook's secret; the secret itself never leaves. */

@@ -1,16 +1,18 @@
 // What falls due as the sandbox's clock moves, run in time order as the platform would: an active
 // subscription renews when its next_renewal_date passes, a pending export turns available when its
-// delay has run out, and deliveries are attempted when due (deliverer.ts). Real time moves the
-// clock, so a timer wakes the sandbox for the next change; `sandbox clock advance|set` moves it
-// further, one due moment at a time, attempting the deliveries due at each before going on.
+// delay has run out, an open cart left alone for CART_ABANDONED_AFTER_HOURS is abandoned, and
+// deliveries are attempted when due (deliverer.ts). Real time moves the clock, so a timer wakes the
+// sandbox for the next change; `sandbox clock advance|set` moves it further, one due moment at a
+// time, attempting the deliveries due at each before going on.
 import { clockNow, isoSeconds, moveClock } from './clock.js';
 import type { Deliverer } from './deliverer.js';
 import type { Answering } from './api-answer.js';
 import { deliveryLog } from './delivery-log.js';
-import { emitEvent } from './events.js';
+import { emitAbout } from './events.js';
 import { markAvailable } from './exports.js';
 import type { Rec } from './kinds.js';
 import { renewSubscription, type SubscriptionRecord } from './renewal.js';
+import { CART_ABANDONED_AFTER_HOURS } from './settings.js';
 import type { SandboxState } from './state.js';
 import type { StateStore } from './store.js';
 
@@ -22,31 +24,40 @@ export interface ClockMove {
   renewals: { subscription: number; order: string; at: string }[];
   /** Exports that turned available. */
   exports: { id: number; at: string }[];
+  /** Carts abandoned. */
+  carts: { id: number; at: string }[];
   /** Delivery attempts made on the way (first tries and retries). */
   delivery_attempts: number;
   /** Webhooks an attempt on the way switched off (a 410, or the last retry failing), in time order. */
   webhooks_switched_off: { webhook: number; at: string; attempt: number; delivery: string; answer: string }[];
 }
 
-type Change = { at: number; kind: 'renewal'; subscription: number } | { at: number; kind: 'export'; id: number };
+type Change = { at: number; kind: 'renewal'; subscription: number } | { at: number; kind: 'export' | 'cart'; id: number };
 
 /** A bound on changes per catch-up, so a date that does not move on cannot loop forever. */
 const MAX_CHANGES = 10_000;
 /** Node's timers hold at most 2^31-1 ms (some 24.8 days); a later change is re-planned on waking. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** The earliest change due, renewal or export (none: undefined). */
+/** The earliest change due, renewal, export or abandoned cart (none: undefined). */
 function earliestChange(state: SandboxState): Change | undefined {
   let earliest: Change | undefined;
+  const consider = (change: Change) => {
+    if (Number.isFinite(change.at) && change.at < (earliest?.at ?? Infinity)) earliest = change;
+  };
   for (const subscription of Object.values(state.records.subscriptions)) {
-    if (subscription.status !== 'active') continue;
-    const at = Date.parse(String(subscription.next_renewal_date ?? ''));
-    if (Number.isFinite(at) && (!earliest || at < earliest.at)) earliest = { at, kind: 'renewal', subscription: Number(subscription.id) };
+    if (subscription.status === 'active') consider({ at: Date.parse(String(subscription.next_renewal_date ?? '')), kind: 'renewal', subscription: Number(subscription.id) });
   }
-  for (const [id, at] of Object.entries(state.exportsReadyAt)) {
-    if (!earliest || at < earliest.at) earliest = { at, kind: 'export', id: Number(id) };
-  }
+  for (const [id, at] of Object.entries(state.exportsReadyAt)) consider({ at, kind: 'export', id: Number(id) });
+  for (const cart of Object.values(state.records.carts)) consider({ at: abandonsAt(cart) ?? NaN, kind: 'cart', id: Number(cart.id) });
   return earliest;
+}
+
+/** When an open cart is abandoned: a while after its last change (a submitted or abandoned one never is). */
+function abandonsAt(cart: Rec): number | undefined {
+  if (cart.abandoned === true || cart.status !== 'Open') return undefined;
+  const at = Date.parse(String(cart.updated_at ?? cart.created_at ?? '')) + CART_ABANDONED_AFTER_HOURS * 3_600_000;
+  return Number.isFinite(at) ? at : undefined;
 }
 
 /** When the next change falls due (Infinity for never). */
@@ -64,7 +75,7 @@ export function applyDueChanges(state: SandboxState, untilMs: number, events: Pi
     const change = earliestChange(state);
     if (!change || change.at > untilMs) break;
     const at = isoSeconds(change.at);
-    const emit = (event: string, record: Rec) => (queued += emitEvent(state, event, (version) => events.eventData(state, event, version, structuredClone(record)), change.at));
+    const emit = (event: string, record: Rec) => (queued += emitAbout(state, event, record, events.eventData, change.at));
     if (change.kind === 'renewal') {
       const subscription = state.records.subscriptions[String(change.subscription)] as SubscriptionRecord;
       const before = subscription.next_renewal_date;
@@ -72,6 +83,11 @@ export function applyDueChanges(state: SandboxState, untilMs: number, events: Pi
       did?.renewals.push({ subscription: change.subscription, order: String(order.number), at });
       // A date the interval cannot move on (unparseable interval) would renew forever.
       if (subscription.next_renewal_date === before) break;
+    } else if (change.kind === 'cart') {
+      const cart = state.records.carts[String(change.id)]!;
+      cart.abandoned = true;
+      emit('cart.abandoned', cart);
+      did?.carts.push({ id: change.id, at });
     } else {
       const record = state.records.exports[String(change.id)];
       if (record) {
@@ -126,7 +142,7 @@ export function createScheduler(
 
   async function advance(toMs: number): Promise<ClockMove> {
     const { from, lastDelivery } = await store.transact((state) => ({ from: clockNow(state), lastDelivery: state.lastIds.delivery }), false);
-    const did: ClockMove = { from: isoSeconds(from), now: '', renewals: [], exports: [], delivery_attempts: 0, webhooks_switched_off: [] };
+    const did: ClockMove = { from: isoSeconds(from), now: '', renewals: [], exports: [], carts: [], delivery_attempts: 0, webhooks_switched_off: [] };
     // Deliveries in flight finish first: their outcome decides their retry's time.
     await deliverer.settle();
     for (let steps = 0; steps < MAX_CHANGES; steps++) {

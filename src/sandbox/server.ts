@@ -22,7 +22,7 @@ import { readBody } from './read-body.js';
 import { renderer } from './render.js';
 import { sandboxOnly } from './sandbox-routes.js';
 import { applyDueChanges, createScheduler, nextChangeAt } from './scheduler.js';
-import { DEFAULT_EXPORT_DELAY_SECONDS, DEFAULT_LINK_TTL_SECONDS, PLATFORM_RATE_PER_SECOND } from './settings.js';
+import { DEFAULT_EXPORT_DELAY_SECONDS, DEFAULT_LINK_TTL_SECONDS, PARTNER_APP, PLATFORM_RATE_PER_SECOND } from './settings.js';
 import type { SandboxState } from './state.js';
 import { memoryStore, type StateStore } from './store.js';
 import { derivations, EVENT_DATA, type ViewContext } from './views.js';
@@ -93,14 +93,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const tokens = tokenTable(token, options.scopedTokens);
   const store = options.store ?? memoryStore();
   const injector = faultInjector({ seed: 1, ...options.faults, rate: options.faults?.rate ?? PLATFORM_RATE_PER_SECOND });
+  // Tokens the partner app was given by signing in: taken back if it is uninstalled.
+  const appTokens = new Set<string>();
   const oauth = oauthStore(options.oauth ?? {}, {
     issue: (scopes) => {
       const issued = `sbx_app_${randomBytes(16).toString('hex')}`;
       tokens.set(issued, scopes);
+      appTokens.add(issued);
       return issued;
     },
     revoke: (issued) => void tokens.delete(issued),
   });
+  const revokeApp = (clientId: string) => {
+    if (clientId !== PARTNER_APP.client_id) return;
+    for (const issued of appTokens) tokens.delete(issued);
+    appTokens.clear();
+  };
   const counters: SandboxCounters = { received: 0, invalid: 0, wrongVersion: 0, byOperation: {}, faults: injector.injected, oauth: oauth.counters };
   const links = exportLinks(options, counters);
   let origin = '';
@@ -132,7 +140,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (url.pathname === SANDBOX_PATH && req.method === 'GET') return send(res, 200, { sandbox: true });
     if (url.pathname.startsWith(SANDBOX_PATH)) {
       const fullAccess = authenticate(tokens, req.headers.authorization) === 'all';
-      const answer = await sandboxOnly(req.method ?? 'GET', url, await readBody(req, MAX_BODY_BYTES), { store, deliverer, scheduler, answering, fullAccess });
+      const answer = await sandboxOnly(req.method ?? 'GET', url, await readBody(req, MAX_BODY_BYTES), { store, deliverer, scheduler, answering, fullAccess, revokeApp });
       return send(res, answer.status, answer.body);
     }
     return api(req, res, url);

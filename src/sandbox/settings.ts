@@ -17,6 +17,31 @@ export const DEFAULT_EXPORT_DELAY_SECONDS = 5;
 export const DEFAULT_LINK_TTL_SECONDS = 300;
 
 /**
+ * The resolutions that fit each type of dispute: the dispute-service guide's alert and chargeback
+ * lists, and for a chargeback also the two more the reference's values hold (accepted without a
+ * fight, or other).
+ */
+export const DISPUTE_RESOLUTIONS_OF = {
+  alert: [
+    'could_not_find_order',
+    'declined_or_canceled_nothing_to_do',
+    'issued_full_refund',
+    'issued_refund_for_remaining_amount',
+    '3ds_authorized_successfully',
+    'previously_refunded_nothing_to_do',
+    'unable_to_refund_merchant_account_closed',
+    'other',
+  ],
+  chargeback: ['won', 'lost', 'accepted', 'other'],
+} as const satisfies Record<string, readonly string[]>;
+
+/**
+ * How long an open cart goes without a change before the store marks it abandoned and sends
+ * cart.abandoned. The platform publishes no figure; the sandbox plays a day.
+ */
+export const CART_ABANDONED_AFTER_HOURS = 24;
+
+/**
  * THE retry schedule of webhook deliveries: the wait before each retry, counted from the failure
  * before it, in minutes. Doubling from 5 minutes, the tenth retry comes some 85 hours (3.5 days)
  * after the first try. The table in README.md ("Retry schedule") is derived from it, and a test

@@ -1,5 +1,5 @@
-// What only a sandbox store answers (src/sandbox/sandbox-routes.ts): its webhooks, its clock and
-// its delivery log. Asking is also how these commands tell a sandbox from a real store, which they
+// What only a sandbox store answers (src/sandbox/sandbox-routes.ts): its webhooks, its clock, its
+// delivery log and the dashboard's changes. Asking is also how these commands tell a sandbox from a real store, which they
 // refuse: each first reads something only a sandbox answers, and changes nothing on a store that
 // does not.
 import * as z from 'zod/mini';
@@ -55,6 +55,7 @@ const ANSWERS = {
     now: time,
     renewals: z.array(z.looseObject({ subscription: count, order: z.string(), at: time })),
     exports: z.array(z.looseObject({ id: count, at: time })),
+    carts: z.array(z.looseObject({ id: count, at: time })),
     delivery_attempts: count,
     webhooks_switched_off: z.array(z.looseObject({ webhook: count, at: time, attempt: count, delivery: z.string(), answer: z.string() })),
   }),
@@ -119,11 +120,15 @@ export async function sandboxRead<T>(client: StoreClient, what: string, rest: st
   return checked<T>(client, rest, 'GET', body);
 }
 
-/** A change through a sandbox-only path, once `sandboxRead` has shown the store is a sandbox. */
-export async function sandboxWrite<T>(client: StoreClient, rest: string, body: unknown): Promise<T> {
-  const answer = await client.raw({ method: 'POST', path: sandboxUrl(client, rest), version: VERSION, body });
+/**
+ * A change through a sandbox-only path, once `sandboxRead` has shown the store is a sandbox; a
+ * record the path names that is not there is `gone()`, when given.
+ */
+export async function sandboxWrite<T>(client: StoreClient, rest: string, body: unknown, method: 'POST' | 'PATCH' = 'POST', gone?: () => StoreAdminError): Promise<T> {
+  const answer = await client.raw({ method, path: sandboxUrl(client, rest), version: VERSION, body });
   if (answer.status === 400) throw new UsageError(sandboxProblem(answer.body));
   if (answer.status === 401 || answer.status === 403) throw new AuthError(sandboxProblem(answer.body));
+  if (answer.status === 404 && gone) throw gone();
   if (answer.status !== 200) throw new StoreAdminError(sandboxProblem(answer.body));
   return checked<T>(client, rest, 'POST', answer.body);
 }
@@ -159,19 +164,10 @@ export async function isSandbox(client: StoreClient): Promise<boolean> {
   }
 }
 
-/** Has the sandbox send `event` with a seeded object of its kind; says what it sent and to which webhooks. */
-export async function sendSandboxSample(client: StoreClient, event: string): Promise<{ said: string; webhooks: number[] }> {
-  const answer = await client.raw({ method: 'POST', path: sandboxUrl(client, SANDBOX_ROUTES.events), version: VERSION, body: { event } });
-  const body = answer.body as { said?: unknown; webhooks?: unknown; detail?: unknown } | undefined;
-  if (answer.status !== 200 || typeof body?.said !== 'string' || !Array.isArray(body.webhooks)) {
-    throw new StoreAdminError(`The sandbox did not send ${event}: ${typeof body?.detail === 'string' ? body.detail : `status ${answer.status}`}`);
-  }
-  return { said: body.said, webhooks: body.webhooks as number[] };
-}
-
 /**
- * Moves the sandbox's clock on to its next change due (a renewal, an export turning available),
- * which then happens; says what it did, or undefined when nothing is due. `what` names the command.
+ * Moves the sandbox's clock on to its next change due (a renewal, an export turning available, a
+ * cart abandoned), which then happens; says what it did, or undefined when nothing is due. `what`
+ * names the command.
  */
 export async function advanceToNextChange(client: StoreClient, what: string): Promise<ClockMove | undefined> {
   const { next_change_at: next } = await sandboxRead<{ next_change_at?: unknown }>(client, what, SANDBOX_ROUTES.clock);

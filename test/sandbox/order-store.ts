@@ -1,5 +1,6 @@
-// The seeded store for the order and payment rules' tests: each test starts from the seed afresh,
-// with a webhook at each API version subscribed to every event, and drives the sandbox through the
+// The seeded store for the rules' tests (orders and payments, subscriptions, disputes, …): each
+// test starts from the seed afresh, with a webhook at each API version subscribed to the events the
+// tests read (the order and payment events unless they name others), and drives the sandbox through the
 // CLI (`store-admin api`, in process). After each test, every answer the sandbox gave is held to
 // the platform's reference at the version it was asked for, and every event queued to its
 // webhook's version (both skipped without ../shared).
@@ -7,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { OperationId } from '../../src/api/operations.js';
 import type { KindName, Rec } from '../../src/sandbox/kinds.js';
 import { createSeed } from '../../src/sandbox/seed.js';
-import type { Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox, SandboxOptions } from '../../src/sandbox/server.js';
 import { memoryStore } from '../../src/sandbox/store.js';
 import { runInProcess } from '../cli/in-process.js';
 import { useConfigDir } from '../cli/run.js';
@@ -31,14 +32,15 @@ export interface QueuedEvent {
 const EVENTS = ['order.created', 'order.updated', 'transaction.created', 'transaction.updated', 'customer.created', 'subscription.created'];
 
 /** A webhook per API version, delivering nowhere reachable: what it is sent stays queued, to be read. */
-function webhooks(state: ReturnType<typeof createSeed>): void {
+function webhooks(state: ReturnType<typeof createSeed>, events: readonly string[]): void {
   VERSIONS.forEach((version, at) => {
     const id = 90 + at;
-    state.records.webhooks[String(id)] = { id, active: true, api_version: version, events: EVENTS, name: `Orders at ${version}`, target: `http://127.0.0.1:9/${version}`, secret_key: null, warning_count: 0, next_check_date: null };
+    state.records.webhooks[String(id)] = { id, active: true, api_version: version, events: [...events], name: `Orders at ${version}`, target: `http://127.0.0.1:9/${version}`, secret_key: null, warning_count: 0, next_check_date: null };
   });
 }
 
-export function useOrderSandbox() {
+/** `events`: those the harness's webhooks subscribe to; `sandbox`: the sandbox's own options (tokens, the partner app). */
+export function useOrderSandbox({ events = EVENTS, sandbox = {} }: { events?: readonly string[]; sandbox?: SandboxOptions } = {}) {
   const store = memoryStore(createSeed());
   const dir = useConfigDir();
   const validators = REFERENCE_PRESENT ? new Map(VERSIONS.map((version) => [version, referenceValidators(version)])) : undefined;
@@ -64,11 +66,11 @@ export function useOrderSandbox() {
   };
   const queued = () => store.state.webhookOutbox.map((delivery) => JSON.parse(delivery.body) as QueuedEvent);
   beforeAll(async () => {
-    ctx.sandbox = await startTestSandbox({ store, token: FULL_TOKEN, onAnswer: (id, body, version) => answers.push({ id, version, body: structuredClone(body) }) });
+    ctx.sandbox = await startTestSandbox({ ...sandbox, store, token: FULL_TOKEN, onAnswer: (id, body, version) => answers.push({ id, version, body: structuredClone(body) }) });
   });
   beforeEach(() => {
     store.state = createSeed();
-    webhooks(store.state);
+    webhooks(store.state, events);
     answers.length = 0;
   });
   afterEach(() => {

@@ -54,7 +54,8 @@ export function gatewayFor(
   return best;
 }
 
-const gatewayRef = (gateway: Rec) => ({ id: gateway.id, name: gateway.name, type: gateway.gateway_type });
+/** A gateway as a card's payment details name it. */
+export const gatewayRef = (gateway: Rec) => ({ id: gateway.id, name: gateway.name, type: gateway.gateway_type });
 
 /**
  * How an order placed through the API is paid, as `payment_method` and `payment_details` say:

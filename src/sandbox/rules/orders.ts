@@ -20,7 +20,7 @@ import { fieldError, findOrder, itemError, lineFacts, orderChanged, refuseIfCanc
 import { subscribe } from './subscription-lines.js';
 
 /** The staff member an attribution names (`agent` is their id), else the one it had, else the one the API acts as. */
-function attributionOf(given: CreateMarketingAttribution | undefined, kept: Rec | undefined): Rec {
+export function attributionOf(given: CreateMarketingAttribution | undefined, kept: Rec | undefined): Rec {
   const { agent, ...rest } = given ?? {};
   const named = agent === undefined || agent === null ? undefined : [...Object.values(STAFF), SANDBOX_AGENT].find((member) => member.id === agent);
   if (agent !== undefined && agent !== null && !named) throw fieldError('attribution', { agent: [`Invalid pk "${agent}" - object does not exist.`] });
@@ -40,8 +40,8 @@ function savedCopy(address: Rec | undefined, billing: boolean): Rec | null {
   return billing || notes === undefined ? copy : { ...copy, notes };
 }
 
-/** The customer an order is placed for: by id, else by e-mail, else someone new (the platform looks people up by e-mail first). */
-function customerFor(ctx: RuleContext, user: CreateUser | undefined): { customer: Customer; isNew: boolean } {
+/** The customer an order (or a subscription) is placed for: by id, else by e-mail, else someone new (the platform looks people up by e-mail first). */
+export function customerFor(ctx: RuleContext, user: CreateUser | undefined): { customer: Customer; isNew: boolean } {
   const { users, addresses } = ctx.state.records;
   if (user?.id !== undefined && user.id !== null && !users[String(user.id)]) throw fieldError('user', { id: [`Invalid pk "${user.id}" - object does not exist.`] });
   const email = typeof user?.email === 'string' ? user.email.toLowerCase() : undefined;
@@ -58,8 +58,8 @@ function customerFor(ctx: RuleContext, user: CreateUser | undefined): { customer
   return { customer: { user: { ...user }, billing: null, shipping: null }, isNew: true };
 }
 
-/** A customer made for an order: who the request says, with no saved address yet. */
-function makeCustomer(ctx: RuleContext, user: Rec): Customer {
+/** A customer made for an order (or a subscription): who the request says, with no saved address yet. */
+export function makeCustomer(ctx: RuleContext, user: Rec): Customer {
   return buildCustomer(runtimeSeeding(ctx.state, ctx.nowMs), {
     first: String(user.first_name ?? ''),
     last: String(user.last_name ?? ''),
@@ -77,7 +77,7 @@ function makeCustomer(ctx: RuleContext, user: Rec): Customer {
 }
 
 /** The shipping method named, else the cheapest that carries the order (with nothing to ship, none). */
-function shippingFor(code: string | null | undefined, ships: boolean, currency: Currency): keyof typeof SHIPPING {
+export function shippingFor(code: string | null | undefined, ships: boolean, currency: Currency): keyof typeof SHIPPING {
   const keys = Object.keys(SHIPPING) as (keyof typeof SHIPPING)[];
   if (code !== undefined && code !== null) {
     const named = keys.find((key) => SHIPPING[key].code === code);
@@ -86,6 +86,33 @@ function shippingFor(code: string | null | undefined, ships: boolean, currency: 
   }
   if (!ships) return 'no_shipping';
   return keys.filter((key) => key !== 'no_shipping').reduce((cheapest, key) => (Number(SHIPPING[key].price[currency]) < Number(SHIPPING[cheapest].price[currency]) ? key : cheapest));
+}
+
+/** What a request for a new order or subscription says of where it bills and ships. */
+type AddressRequest = Pick<CreateOrder, 'billing_address' | 'shipping_address' | 'use_default_billing_address' | 'use_default_shipping_address' | 'billing_same_as_shipping_address'>;
+
+/**
+ * Where a new order or subscription (`what`) bills and ships, as the request says: checked
+ * against the customer before anything is made; the function it gives then makes the copies kept,
+ * once the customer (`buyer`) is.
+ */
+export function addressesFor(ctx: RuleContext, body: AddressRequest, customer: Customer, ships: boolean, what: string): (buyer: Customer) => { billing: Rec; shipping: Rec } {
+  const who = String(customer.user.id ?? customer.user.email);
+  if (body.use_default_shipping_address && !customer.shipping) throw fieldError('use_default_shipping_address', `Customer ${who} has no default shipping address.`);
+  if (body.use_default_billing_address && !customer.billing) throw fieldError('use_default_billing_address', `Customer ${who} has no default billing address.`);
+  const shipsTo = body.shipping_address ?? (body.use_default_shipping_address ? customer.shipping : null);
+  if (ships && !shipsTo) throw fieldError('shipping_address', `${what} with items to ship needs a shipping address (or use_default_shipping_address).`);
+  if (!body.billing_address && !body.use_default_billing_address && !(body.billing_same_as_shipping_address && shipsTo)) {
+    throw fieldError('billing_address', `${what} needs a billing address (or billing_same_as_shipping_address, or use_default_billing_address).`);
+  }
+  return (buyer) => {
+    // The customer's saved addresses are copied as they are; those given get ids of their own.
+    const given = (address: unknown) => orderAddress(ctx, address as Rec);
+    const shipped = body.shipping_address ? given(body.shipping_address) : body.use_default_shipping_address ? buyer.shipping : null;
+    const billing = body.billing_address ? given(body.billing_address) : body.use_default_billing_address ? buyer.billing! : given(shipped);
+    // With nothing to ship and no address to ship to, the billing address stands for it: the events always carry one.
+    return { billing, shipping: shipped ?? given(billing) };
+  };
 }
 
 const createOrder: Rule = (ctx) => {
@@ -97,14 +124,7 @@ const createOrder: Rule = (ctx) => {
   const ships = lines.some((line) => sold(ctx.state.records, line.variantId, currency).requiresShipping);
   const shipping = shippingFor(body.shipping_code, ships, currency);
   const { customer, isNew } = customerFor(ctx, body.user);
-  const who = String(customer.user.id ?? customer.user.email);
-  if (body.use_default_shipping_address && !customer.shipping) throw fieldError('use_default_shipping_address', `Customer ${who} has no default shipping address.`);
-  if (body.use_default_billing_address && !customer.billing) throw fieldError('use_default_billing_address', `Customer ${who} has no default billing address.`);
-  const shipsTo = body.shipping_address ?? (body.use_default_shipping_address ? customer.shipping : null);
-  if (ships && !shipsTo) throw fieldError('shipping_address', 'An order with items to ship needs a shipping address (or use_default_shipping_address).');
-  if (!body.billing_address && !body.use_default_billing_address && !(body.billing_same_as_shipping_address && shipsTo)) {
-    throw fieldError('billing_address', 'An order needs a billing address (or billing_same_as_shipping_address, or use_default_billing_address).');
-  }
+  const addressesWith = addressesFor(ctx, body, customer, ships, 'An order');
   const payer = payerFor(ctx, body.payment_method ?? null, body.payment_details ?? null, customer, currency);
   const subscribing = body.lines.filter((line) => line.subscription);
   if (subscribing.length > 0 && !payer?.charges) throw fieldError('payment_method', 'An order with subscription lines is paid when placed (by card or wallet), so the card is kept for the renewals.');
@@ -112,12 +132,7 @@ const createOrder: Rule = (ctx) => {
 
   const buyer = isNew ? makeCustomer(ctx, customer.user) : customer;
   if (isNew) ctx.emit('customer.created', buyer.user);
-  // The customer's saved addresses are copied as they are; those given get ids of their own.
-  const given = (address: unknown) => orderAddress(ctx, address as Rec);
-  const shipped = body.shipping_address ? given(body.shipping_address) : body.use_default_shipping_address ? buyer.shipping : null;
-  const billingAddress = body.billing_address ? given(body.billing_address) : body.use_default_billing_address ? buyer.billing! : given(shipped);
-  // With nothing to ship and no address to ship to, the billing address stands for it: an order's events always carry one.
-  const shippingAddress = shipped ?? given(billingAddress);
+  const { billing: billingAddress, shipping: shippingAddress } = addressesWith(buyer);
   const seed = runtimeSeeding(ctx.state, ctx.nowMs);
   const order = buildOrder(seed, {
     number: String(ctx.next('orders')),

@@ -286,19 +286,29 @@ const refundTransaction: Rule = (ctx) => {
   const charge = ctx.state.records.transactions[String(ctx.params.id)];
   if (!charge) throw NOT_FOUND();
   const body = ctx.body as RefundTransaction & { amount: string };
+  return ctx.answer(refundCharge(ctx, charge, body.amount, body.is_external === true));
+};
+
+/** What a charge has left to refund (its `amount_available_for_refund`), in cents; refused for one that cannot be refunded at all. */
+export function leftOnCharge(ctx: RuleContext, charge: Rec): number {
   const id = String(charge.id);
   if (charge.type === 'authorize') throw badRequest(`Transaction ${id} is an authorization that was not captured: capture it first (POST /transactions/${id}/capture/), or cancel the order to void it.`);
   if (charge.type !== 'debit' || charge.status !== 'succeeded') throw badRequest(`Transaction ${id} is ${charge.status === 'succeeded' ? `a ${String(charge.type)}` : 'a charge that failed'}: only a charge that went through can be refunded.`);
-  const left = refundableCents(charge, childrenOf(Object.values(ctx.state.records.transactions), charge));
-  const cents = toCents(body.amount);
+  return refundableCents(charge, childrenOf(Object.values(ctx.state.records.transactions), charge));
+}
+
+/** `amount` of a charge given back (`external`: already given back at the gateway), as a refund of money alone on its order; the refund transaction. */
+export function refundCharge(ctx: RuleContext, charge: Rec, amount: string, external: boolean): Rec {
+  const left = leftOnCharge(ctx, charge);
+  const cents = toCents(amount);
   if (cents <= 0) throw fieldError('amount', 'Ensure this value is greater than 0.');
-  if (cents > left) throw fieldError('amount', `Transaction ${id} has ${fromCents(left)} left to refund (amount_available_for_refund); ${body.amount} was asked for.`);
+  if (cents > left) throw fieldError('amount', `Transaction ${String(charge.id)} has ${fromCents(left)} left to refund (amount_available_for_refund); ${amount} was asked for.`);
   // Every charge that went through belongs to an order (a renewal's too).
   const order = findOrder(ctx, charge.order);
-  const made = makeRefund(ctx, order, { lines: [], shippingIncl: 0, shippingExcl: 0 }, [{ charge, amount: fromCents(cents), ...(body.is_external ? { external: true } : {}) }], null);
+  const made = makeRefund(ctx, order, { lines: [], shippingIncl: 0, shippingExcl: 0 }, [{ charge, amount: fromCents(cents), ...(external ? { external: true } : {}) }], null);
   orderChanged(ctx, order);
-  return ctx.answer(Object.values(ctx.state.records.transactions).find((t) => t.refund_id === made.id)!);
-};
+  return Object.values(ctx.state.records.transactions).find((t) => t.refund_id === made.id)!;
+}
 
 export const refundRules: Partial<Record<OperationId, Rule>> = {
   ordersRefundCalculateCreate: calculate,

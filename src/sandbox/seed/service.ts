@@ -1,9 +1,10 @@
 // Around the orders: carts (open, abandoned, turned into orders), gift cards, disputes on charges
 // with the notes kept on them, and support tickets with their comments.
 //
-// Kept: a cart its lines (amounts computed) and totals, with `user_id`; a gift card its balance,
-// with `user_id`; a dispute its `order` and `transaction` (as the answer shows them; the charge is
-// marked disputed); a dispute note `dispute_id`; a ticket its comments (they have no endpoint).
+// Kept: a cart its lines (amounts computed) and totals, with `user_id` and `updated_at` (its last
+// change, which no answer shows); a gift card its balance, with `user_id`; a dispute its `order`
+// and `transaction` (as the answer shows them; the charge is marked disputed); a dispute note
+// `dispute_id`; a ticket its comments (they have no endpoint).
 // Joined when answered (views.ts): the `user` of a cart or gift card.
 import { DISPUTE_RESOLUTIONS } from '../../api/enums.js';
 import { lineAmounts } from '../amounts.js';
@@ -13,13 +14,16 @@ import type { Rec } from '../kinds.js';
 import { SHIPPED_VARIANTS, SUBSCRIBABLE, sold, soldFields, type Sold } from './catalogue.js';
 import { attribution } from './marketing.js';
 import type { Customer } from './people.js';
+import { CART_ABANDONED_AFTER_HOURS, DISPUTE_RESOLUTIONS_OF } from '../settings.js';
 import { DAY, HOUR, type Seeding } from './seeding.js';
 import { SALES_TAX, STAFF, staffNote, STORE, WELCOME, type Currency } from './store-facts.js';
 
 /** A cart left at checkout, still open, or turned into an order, the `n`th in turn. */
 export function buildCart(seed: Seeding, customer: Customer, currency: Currency, n: number): Rec {
   const state = (['abandoned', 'open', 'submitted'] as const)[n % 3];
-  const created = seed.now - (2 + n * 3) * HOUR - (state === 'abandoned' ? 2 * DAY : 0);
+  // An open cart was last changed within the day it has before it is abandoned (scheduler.ts).
+  const hoursAgo = state === 'open' ? (2 + n * 3) % CART_ABANDONED_AFTER_HOURS : 2 + n * 3;
+  const created = seed.now - hoursAgo * HOUR - (state === 'abandoned' ? 2 * DAY : 0);
   const lines = Array.from({ length: 1 + (n % 2) }, (_, at): Rec => {
     const subscribed = n % 4 === 1 && at === 0;
     const variantId = subscribed ? SUBSCRIBABLE[n % SUBSCRIBABLE.length]!.variantId : SHIPPED_VARIANTS[(n * 5 + at) % SHIPPED_VARIANTS.length]!;
@@ -37,6 +41,7 @@ export function buildCart(seed: Seeding, customer: Customer, currency: Currency,
     attribution: attribution(n + 2),
     checkout_url: checkoutUrl(id),
     created_at: isoSeconds(created),
+    updated_at: isoSeconds(created),
     currency,
     lines,
     metadata: n % 3 === 2 ? {} : { device: n % 2 ? 'mobile' : 'desktop' },
@@ -104,8 +109,9 @@ export function buildGiftCard(seed: Seeding, customer: Customer, currency: Curre
 /** A dispute about a charge (null: an alert the store could not match to one), the `n`th in turn. */
 export function buildDispute(seed: Seeding, charge: Rec | null, n: number): Rec {
   const opened = seed.now - (3 + n * 2) * DAY;
-  // The first few are still new or open; resolved ones end in each way in turn.
+  // The first few are still new or open; resolved ones end in each way in turn, each of a type it fits.
   const [status, resolution] = n === 0 ? ['new', null] : n === 1 ? ['new', ''] : n === 2 ? ['open', null] : ['resolved', DISPUTE_RESOLUTIONS[(n - 3) % DISPUTE_RESOLUTIONS.length]!];
+  const type = status === 'resolved' ? ((DISPUTE_RESOLUTIONS_OF.alert as readonly string[]).includes(resolution!) ? 'alert' : 'chargeback') : n % 3 === 1 ? 'alert' : 'chargeback';
   if (charge) charge.is_disputed = true;
   const dispute = seed.add('disputes', {
     id: seed.id('disputes'),
@@ -123,7 +129,7 @@ export function buildDispute(seed: Seeding, charge: Rec | null, n: number): Rec 
     resolution,
     resolution_other_message: resolution === 'other' ? 'Settled with the customer by phone.' : null,
     status,
-    type: n % 3 === 1 ? 'alert' : 'chargeback',
+    type,
   });
   if (n % 2 === 0) {
     const written = isoSeconds(opened + HOUR);

@@ -59,25 +59,9 @@ export function buildStoreSetup(seed: Seeding): void {
 
   seed.add('gatewayGroups', { id: seed.id('gatewayGroups', 1), name: 'Cards and wallets', available_currencies: CURRENCIES, available_express_payment_methods: EXPRESS, available_payment_methods: METHODS.slice(0, 2), card_types: CARDS });
   seed.add('gatewayGroups', { id: seed.id('gatewayGroups', 2), name: 'Pay later (EU)', available_currencies: CURRENCIES.slice(1), available_express_payment_methods: [], available_payment_methods: METHODS.slice(2), card_types: [] });
-  const gateway = (facts: { id: number; name: string; type: string }, extra: Rec) =>
-    seed.add('gateways', {
-      id: seed.id('gateways', facts.id),
-      name: facts.name,
-      gateway_type: facts.type,
-      active: true,
-      auto_capture_on_fulfillment: false,
-      card_types: [],
-      currencies: CURRENCIES,
-      delayed_capture_days: null,
-      enable_3ds2: false,
-      merchant_profile: null,
-      optimized_3ds: false,
-      payment_flow: 'charge',
-      ...extra,
-    });
-  gateway(GATEWAYS.stripe, { card_types: CARDS, enable_3ds2: true, merchant_profile: 41, payment_flow: 'auth-capture', auto_capture_on_fulfillment: true, delayed_capture_days: 7, gateway_groups: [{ id: 1, weight: 10 }] });
-  gateway(GATEWAYS.paypal, { gateway_groups: [{ id: 1, weight: 5 }] });
-  gateway(GATEWAYS.klarna, { active: false, currencies: CURRENCIES.slice(1), gateway_groups: [{ id: 2, weight: 1 }] });
+  buildGateway(seed, GATEWAYS.stripe, { card_types: CARDS, enable_3ds2: true, merchant_profile: 41, payment_flow: 'auth-capture', auto_capture_on_fulfillment: true, delayed_capture_days: 7, gateway_groups: [{ id: 1, weight: 10 }] });
+  buildGateway(seed, GATEWAYS.paypal, { gateway_groups: [{ id: 1, weight: 5 }] });
+  buildGateway(seed, GATEWAYS.klarna, { active: false, currencies: CURRENCIES.slice(1), gateway_groups: [{ id: 2, weight: 1 }] });
 
   seed.add('apps', { client_id: PARTNER_APP.client_id, name: PARTNER_APP.name, created_at: at('2025-11-03T15:20:00Z'), updated_at: at('2026-01-22T16:45:00Z'), version: '2.4.0', settings: PARTNER_SETTINGS });
   seed.add('apps', { client_id: 'loyalty-points', name: 'Trail Points Loyalty', created_at: at('2025-12-12T09:00:00Z'), updated_at: at('2025-12-12T09:00:00Z'), version: null, settings: {} });
@@ -141,6 +125,26 @@ export function buildStoreSetup(seed: Seeding): void {
       validations: VALIDATIONS[type] ?? [],
     });
   }
+}
+
+/** A payment gateway as the store set it up: taking every store currency, charging at once, unless `extra` says otherwise. */
+export function buildGateway(seed: Seeding, facts: { id?: number; name: string; type: string }, extra: Rec): Rec {
+  return seed.add('gateways', {
+    id: seed.id('gateways', facts.id),
+    name: facts.name,
+    gateway_type: facts.type,
+    active: true,
+    auto_capture_on_fulfillment: false,
+    card_types: [],
+    currencies: CURRENCIES,
+    delayed_capture_days: null,
+    enable_3ds2: false,
+    gateway_groups: [],
+    merchant_profile: null,
+    optimized_3ds: false,
+    payment_flow: 'charge',
+    ...extra,
+  });
 }
 
 /** The partner app's settings, as it saved them. */

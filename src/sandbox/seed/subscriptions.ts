@@ -8,6 +8,7 @@
 // (the orders whose `subscriptions` name it).
 import { subscriptionTotal } from '../amounts.js';
 import { isoSeconds } from '../clock.js';
+import { fromCents, toCents } from '../money.js';
 import type { Rec } from '../kinds.js';
 import { sold, soldFields, SUBSCRIBABLE } from './catalogue.js';
 import { attribution } from './marketing.js';
@@ -15,7 +16,7 @@ import { buildFulfillment, buildFulfillmentOrder, buildOrder, buildTransaction, 
 import { payerOf } from './order-stories.js';
 import type { Customer } from './people.js';
 import { DAY, type Seeding } from './seeding.js';
-import { CARRIERS, SUBSCRIPTION_SHIPPING, type Currency } from './store-facts.js';
+import { CARRIERS, SHIPPING, SUBSCRIPTION_SHIPPING, type Currency } from './store-facts.js';
 
 export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'canceled', 'retrying', 'paused'] as const;
 
@@ -34,6 +35,8 @@ export interface SubscriptionFacts {
   payer: { details: Rec; method: string };
   /** Tax included; else the flat price of a subscription box (nothing when nothing ships). */
   shippingPrice?: string;
+  /** The shipping method's code; else standard (no_shipping when nothing ships). */
+  shippingCode?: string;
   /** Else the customer's default shipping address. */
   shippingAddress?: Rec;
   cancelReason?: [reason: string, message: string | null];
@@ -42,20 +45,25 @@ export interface SubscriptionFacts {
   canceledAt?: string;
 }
 
+export type SubscriptionLineFacts = SubscriptionFacts['lines'][number] & { metadata?: unknown };
+
+/** A subscription's line: the variant renewed, at its price in `currency` unless one is given. */
+export function buildSubscriptionLine(seed: Seeding, line: SubscriptionLineFacts, currency: Currency): Rec {
+  const item = sold(seed.records, line.variantId, currency);
+  return {
+    id: seed.id('subscriptionLine', line.id),
+    metadata: line.metadata ?? { source: 'subscription_checkout' },
+    // Written out in full, as the API answers money ("9.90" for "9.9").
+    price: line.price === undefined ? item.price : fromCents(toCents(line.price)),
+    quantity: line.quantity,
+    ...soldFields(item),
+  };
+}
+
 export function buildSubscription(seed: Seeding, facts: SubscriptionFacts): Rec {
-  const lines = facts.lines.map((line) => {
-    const item = sold(seed.records, line.variantId, facts.currency);
-    return {
-      id: seed.id('subscriptionLine', line.id),
-      metadata: { source: 'subscription_checkout' },
-      price: line.price ?? item.price,
-      quantity: line.quantity,
-      ...soldFields(item),
-    };
-  });
+  const lines = facts.lines.map((line) => buildSubscriptionLine(seed, line, facts.currency));
   const shipped = facts.lines.some((line) => sold(seed.records, line.variantId, facts.currency).requiresShipping);
   const shippingPrice = !shipped ? '0.00' : (facts.shippingPrice ?? SUBSCRIPTION_SHIPPING[facts.currency]);
-  const unit = facts.interval;
   return seed.add('subscriptions', {
     id: seed.id('subscriptions', facts.id),
     user_id: facts.customer.user.id,
@@ -68,7 +76,7 @@ export function buildSubscription(seed: Seeding, facts: SubscriptionFacts): Rec 
     cancel_date: facts.canceledAt ?? null,
     currency: facts.currency,
     date_created: facts.createdAt,
-    frequency: facts.intervalCount === 1 ? `Every ${unit}` : `Every ${facts.intervalCount} ${unit}s`,
+    frequency: frequencyOf(facts.interval, facts.intervalCount),
     interval: facts.interval,
     interval_count: facts.intervalCount,
     is_test: facts.isTest ?? false,
@@ -76,11 +84,16 @@ export function buildSubscription(seed: Seeding, facts: SubscriptionFacts): Rec 
     next_renewal_date: facts.nextRenewal,
     payment_details: facts.payer.details,
     payment_method: facts.payer.method,
-    shipping_code: shipped ? 'standard' : 'no_shipping',
+    shipping_code: facts.shippingCode ?? (shipped ? 'standard' : 'no_shipping'),
     shipping_price: shippingPrice,
     status: facts.status,
     total: subscriptionTotal(lines, shippingPrice),
   });
+}
+
+/** How often it renews, as a person reads it: `Every month`, `Every 2 weeks`. */
+export function frequencyOf(interval: string, count: number): string {
+  return count === 1 ? `Every ${interval}` : `Every ${count} ${interval}s`;
 }
 
 /** `ms` moved on by `count` intervals (months and years by the calendar). */
@@ -105,7 +118,8 @@ export function renewalOrder(seed: Seeding, subscription: Rec, customer: Custome
     customer,
     currency,
     placedAt: isoSeconds(placedAt),
-    shipping: shipped ? 'standard' : 'no_shipping',
+    // By the subscription's own method (a code the store does not know: as the seed's boxes ship).
+    shipping: Object.hasOwn(SHIPPING, String(subscription.shipping_code)) ? (subscription.shipping_code as keyof typeof SHIPPING) : shipped ? 'standard' : 'no_shipping',
     shippingPrice: String(subscription.shipping_price),
     lines: lines.map((line) => ({ variantId: Number(line.variant_id), quantity: Number(line.quantity), metadata: { subscription_id: subscription.id } })),
     status: latest || !shipped ? 'open' : 'archived',
