@@ -16,6 +16,8 @@ export interface View {
   keyValue?: boolean;
   /** Labels of the list's columns that go, in this order, when the terminal is too narrow to show every word whole. */
   optional?: readonly string[];
+  /** The widest value of a column, by label, where the view cuts it (a list drawn page by page keeps it that much room). */
+  widest?: Readonly<Record<string, number>>;
   /** The list a result wraps: -o ndjson prints one line per item of it. */
   items?: (data: Row) => unknown;
 }
@@ -311,6 +313,7 @@ export const views = {
       ['Warnings', (r, f) => f.text(r.warning_count)],
     ],
     optional: ['Warnings', 'Active'],
+    widest: { Target: TARGET_WIDTH },
   },
   // `store-admin operations`: the table as a person scans it; narrow terminals lose the id first.
   operations: {
