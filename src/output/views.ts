@@ -237,7 +237,8 @@ export const views = {
       ['Name', (r, f) => f.bold(f.text(r.name))],
       ['Slug', (r, f) => f.text(r.slug)],
       ['Public', (r, f) => f.bool(r.is_public)],
-      ['Description', (r, f) => f.text(r.description)],
+      // The reference's category has no `description`: its text is the meta description.
+      ['Meta description', (r, f) => f.text(r.meta_description)],
       ['Meta title', (r, f) => f.text(r.meta_title)],
       ['Tax code', (r, f) => f.text(r.external_tax_code)],
       ['Image', (r, f) => f.text(r.image)],
