@@ -106,7 +106,8 @@ export const views = {
           id,
           ['Product', (l, f) => f.text([l.product_title, l.variant_title].filter(Boolean).join(' — '))],
           ['SKU', (l, f) => f.text(l.sku)],
-          ['Qty', (l, f) => f.text(l.quantity)],
+          // What is left of the line: a removed or refunded one stays on the order with less (or nothing) left.
+          ['Qty', (l, f) => f.text(l.current_quantity !== undefined && l.current_quantity !== l.quantity ? `${l.current_quantity} of ${l.quantity}` : l.quantity)],
           ['Price', (l, f) => f.money(l.price_incl_tax, l.currency)],
         ],
       },

@@ -87,6 +87,13 @@ describe('terminal output', () => {
     expect(r.stderr).toContain('Subscription 2 is past_due: its payment is retried (POST /subscriptions/{id}/retry/), not renewed.');
   });
 
+  it("an order's table shows what is left of each line: a removed line stays on the order with nothing left of it", async () => {
+    const removed = await cli(['orders', 'lines', 'delete', '10002', '105', '--yes', '-o', 'table']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stdout).toMatch(/│ 104 │ [^│]+│ NWO-BEAN-NV-OS │ 1\s+│/);
+    expect(removed.stdout).toMatch(/│ 105 │ [^│]+│ NWO-SOCK-HG-M +│ 0 of 2 │/);
+  });
+
   it('exports create says how to save the export once it is available', async () => {
     const r = await cli(['exports', 'create', '--type', 'order_list', '--from', '2026-01-01', '--to', '2026-01-31', '-o', 'table']);
     expect(r.code, r.stderr).toBe(0);
