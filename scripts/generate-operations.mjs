@@ -326,9 +326,13 @@ function bodyFields(op, resolve) {
   const schema = resolve(op.body);
   if (!schema.properties) return [];
   const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties)
+  const described = Object.entries(schema.properties)
     .filter(([, s]) => !resolve(s).readOnly && !s.readOnly)
     .map(([name, s]) => ({ name, ...scalarFact(s, resolve), ...(required.has(name) ? { required: true } : {}) }));
+  // A field the reference requires without describing it (a product's or a page's `title`) is a
+  // flag all the same, as the schema makes it a field: its text is sent as typed.
+  const undescribed = [...required].filter((name) => !(name in schema.properties)).map((name) => ({ name, kind: 'text', required: true }));
+  return [...described, ...undescribed];
 }
 
 /** What kind of flag a schema makes. */

@@ -30,7 +30,9 @@ export async function tableStream(
   let columns: Column[] | undefined = paths ? columnsView(paths).columns : view?.columns;
   let colWidths: number[] | undefined;
   let bottom: string | undefined;
-  const cells = (record: unknown) => columns!.map(([, cell]) => cell(record && typeof record === 'object' ? (record as Record<string, unknown>) : { value: record }, fmt));
+  // Each column's room, padding included: as wide as the view lets its values be, or ROOM.
+  const roomOf = (shown: Column[]) => shown.map(([label]) => (view?.widest?.[label] ?? ROOM - 2) + 2);
+  const cells = (record: unknown, shown = columns!) => shown.map(([, cell]) => cell(record && typeof record === 'object' ? (record as Record<string, unknown>) : { value: record }, fmt));
   const draw = (head: string[], rows: string[][]) => {
     const fit = (row: string[]) => row.map((cell, i) => table.breakLongWords(cell, colWidths![i]! - 2));
     const drawn = new Table({ head: fit(head), style, chars, colWidths, wordWrap: true, wrapOnWordBoundary: true });
@@ -40,10 +42,17 @@ export async function tableStream(
   return {
     page(records) {
       if (records.length === 0) return;
-      const rows = records.map((record) => (columns ??= table.autoColumns([record]), cells(record)));
+      columns ??= table.autoColumns([records[0]]);
+      if (!colWidths && !paths && view?.optional) {
+        // The first page decides which columns the view can spare, as a whole list's table does,
+        // keeping the others room for the longer values of later pages.
+        const heading = (shown: Column[]) => table.headingOf(shown.map(([label]) => label), color);
+        columns = table.sparedColumns(columns, view.optional, (shown) => hasRoom(table.naturalWidths([heading(shown), ...records.map((record) => cells(record, shown))]), roomOf(shown), width));
+      }
+      const rows = records.map((record) => cells(record));
       if (!colWidths) {
         const head = table.headingOf(columns!.map(([label]) => label), color);
-        colWidths = table.fitColumns([head, ...rows], width) ?? roomy(naturalWidths([head, ...rows]), width);
+        colWidths = table.fitColumns([head, ...rows], width) ?? roomy(table.naturalWidths([head, ...rows]), roomOf(columns!), width);
         const lines = draw(head, rows);
         bottom = lines.pop();
         writers.text(`${lines.join('\n')}\n`);
@@ -56,21 +65,20 @@ export async function tableStream(
   };
 }
 
-/** Later pages may hold longer values than the first: each column gets some room beyond it, while the table still fits. */
-function roomy(widths: number[], width: number | undefined): number[] {
-  const ROOM = 18;
-  const budget = (width ?? Infinity) - (widths.length + 1);
-  const wanted = widths.map((w) => Math.max(w, ROOM));
-  const total = wanted.reduce((a, b) => a + b, 0);
-  if (total <= budget) return wanted;
-  // As much of that room as there is, shared alike.
-  const spare = Math.max(0, budget - widths.reduce((a, b) => a + b, 0));
-  const growing = widths.filter((w) => w < ROOM).length || 1;
-  return widths.map((w) => (w < ROOM ? Math.min(ROOM, w + Math.floor(spare / growing)) : w));
+/** How wide a column of a streamed table is at least, padding included, so that later pages' longer values rarely wrap. */
+const ROOM = 18;
+
+/** Whether every column can have its room within `width`. */
+function hasRoom(widths: number[], room: number[], width: number | undefined): boolean {
+  return widths.reduce((total, w, i) => total + Math.max(w, room[i]!), 0) <= (width ?? Infinity) - (widths.length + 1);
 }
 
-/** Each column as wide as its widest line, padding included (what cli-table3 would choose). */
-function naturalWidths(rows: string[][]): number[] {
-  const visible = (text: string) => Math.max(...text.split('\n').map((line) => [...line.replace(/\x1b\[[0-9;]*m/g, '')].length));
-  return rows[0]!.map((_, i) => 2 + Math.max(1, ...rows.map((row) => visible(row[i] ?? ''))));
+/** Later pages may hold longer values than the first: each column gets some room beyond it, while the table still fits. */
+function roomy(widths: number[], room: number[], width: number | undefined): number[] {
+  const budget = (width ?? Infinity) - (widths.length + 1);
+  if (hasRoom(widths, room, width)) return widths.map((w, i) => Math.max(w, room[i]!));
+  // As much of that room as there is, shared alike.
+  const spare = Math.max(0, budget - widths.reduce((a, b) => a + b, 0));
+  const growing = widths.filter((w, i) => w < room[i]!).length || 1;
+  return widths.map((w, i) => (w < room[i]! ? Math.min(room[i]!, w + Math.floor(spare / growing)) : w));
 }

@@ -46,14 +46,8 @@ export async function renderTable(data: unknown, options: TableOptions, width: n
     if (!columns && rows.every((row) => typeof row !== 'object' || row === null)) {
       return table([], rows.map((row) => [fmt.text(row)]));
     }
-    let cols = columns ?? autoColumns(rows);
     const cells = (shown: Column[]) => [heading(shown.map(([label]) => label)), ...rows.map((row) => shown.map(([, cell]) => cell(asRecord(row), fmt)))];
-    // Rather than break a word (a run id), the columns a view can spare go, in its order.
-    for (const label of optional) {
-      if (wordsFit(cells(cols), width)) break;
-      cols = cols.filter(([name]) => name !== label);
-    }
-    const [head, ...body] = cells(cols);
+    const [head, ...body] = cells(sparedColumns(columns ?? autoColumns(rows), optional, (shown) => wordsFit(cells(shown), width)));
     return table(head!, body);
   };
 
@@ -106,13 +100,29 @@ const NARROWEST = 8;
  */
 export function fitColumns(rows: string[][], width: number | undefined): number[] | undefined {
   if (width === undefined || rows.length === 0) return undefined;
-  const count = Math.max(...rows.map((row) => row.length));
-  const widths = Array.from({ length: count }, (_, i) => 2 + Math.max(0, ...rows.map((row) => longestLine(row[i] ?? ''))));
+  const widths = naturalWidths(rows);
+  const count = widths.length;
   const budget = width - (count + 1);
   if (sum(widths) <= budget) return undefined;
   narrow(widths, wordWidths(rows, count), budget);
   narrow(widths, widths.map(() => NARROWEST + 2), budget);
   return widths;
+}
+
+/** Rather than break a word (a run id, a URL), the columns a view can spare go, in its order, until the table `fits`. */
+export function sparedColumns(columns: Column[], optional: readonly string[], fits: (shown: Column[]) => boolean): Column[] {
+  let shown = columns;
+  for (const label of optional) {
+    if (fits(shown)) break;
+    shown = shown.filter(([name]) => name !== label);
+  }
+  return shown;
+}
+
+/** Each column as wide as its widest line in terminal columns, padding included (what cli-table3 would choose). */
+export function naturalWidths(rows: string[][]): number[] {
+  const count = Math.max(...rows.map((row) => row.length));
+  return Array.from({ length: count }, (_, i) => 2 + Math.max(0, ...rows.map((row) => longestLine(row[i] ?? ''))));
 }
 
 /** Whether the table fits `width` with no word broken (true without a width). */

@@ -16,6 +16,8 @@ export interface View {
   keyValue?: boolean;
   /** Labels of the list's columns that go, in this order, when the terminal is too narrow to show every word whole. */
   optional?: readonly string[];
+  /** The widest value of a column, by label, where the view cuts it (a list drawn page by page keeps it that much room). */
+  widest?: Readonly<Record<string, number>>;
   /** The list a result wraps: -o ndjson prints one line per item of it. */
   items?: (data: Row) => unknown;
 }
@@ -104,7 +106,8 @@ export const views = {
           id,
           ['Product', (l, f) => f.text([l.product_title, l.variant_title].filter(Boolean).join(' — '))],
           ['SKU', (l, f) => f.text(l.sku)],
-          ['Qty', (l, f) => f.text(l.quantity)],
+          // What is left of the line: a removed or refunded one stays on the order with less (or nothing) left.
+          ['Qty', (l, f) => f.text(l.current_quantity !== undefined && l.current_quantity !== l.quantity ? `${l.current_quantity} of ${l.quantity}` : l.quantity)],
           ['Price', (l, f) => f.money(l.price_incl_tax, l.currency)],
         ],
       },
@@ -235,7 +238,8 @@ export const views = {
       ['Name', (r, f) => f.bold(f.text(r.name))],
       ['Slug', (r, f) => f.text(r.slug)],
       ['Public', (r, f) => f.bool(r.is_public)],
-      ['Description', (r, f) => f.text(r.description)],
+      // The reference's category has no `description`: its text is the meta description.
+      ['Meta description', (r, f) => f.text(r.meta_description)],
       ['Meta title', (r, f) => f.text(r.meta_title)],
       ['Tax code', (r, f) => f.text(r.external_tax_code)],
       ['Image', (r, f) => f.text(r.image)],
@@ -311,6 +315,7 @@ export const views = {
       ['Warnings', (r, f) => f.text(r.warning_count)],
     ],
     optional: ['Warnings', 'Active'],
+    widest: { Target: TARGET_WIDTH },
   },
   // `store-admin operations`: the table as a person scans it; narrow terminals lose the id first.
   operations: {

@@ -37,7 +37,9 @@ export class DuplicateWebhooksError extends StoreAdminError {
   override name = 'DuplicateWebhooksError';
 }
 
-export function planWebhooks(declared: readonly DeclaredWebhook[], store: readonly StoreWebhook[], options: PlanOptions): Step[] {
+export function planWebhooks(declared: readonly DeclaredWebhook[], listed: readonly StoreWebhook[], options: PlanOptions): Step[] {
+  // By id, oldest first: the plan a person reads before --prune does not depend on how the store pages its list.
+  const store = [...listed].sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
   const byName = new Map<string, StoreWebhook[]>();
   for (const webhook of store) if (webhook.name) byName.set(webhook.name, [...(byName.get(webhook.name) ?? []), webhook]);
   const ambiguous = declared.filter((d) => (byName.get(d.name)?.length ?? 0) > 1);

@@ -57,11 +57,11 @@ describe('client against the sandbox', () => {
     expect(ctx.sandbox.counters.received).toBe(before);
   });
 
-  it('turns a 404 into an ApiError with the detail', async () => {
+  it('turns a 404 into an ApiError with the detail, in the platform framework\'s words', async () => {
     const error = await ctx.client.categories.get({ params: { id: 999 } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(404);
-    expect((error as ApiError).message).toBe('Category 999 not found.');
+    expect((error as ApiError).message).toBe('Not found.');
     expect((error as ApiError).exitCode).toBe(1);
   });
 

@@ -146,7 +146,7 @@ describe('commands against the sandbox', () => {
       [['subscriptions', 'update', '1', '--shipping-price', '12.345'], /--shipping-price: must be a decimal with at most 7 digits before and 2 after the point \(got "12.345"\)/],
       // Said once: two failing checks of one field used to repeat it on the line.
       [['subscriptions', 'update', '1', '--shipping-price', 'abc'], /^store-admin: --shipping-price: must be a decimal with at most 7 digits before and 2 after the point \(got "abc"\)\n/],
-      [['subscriptions', 'update', '1', '--interval-count', '1.5'], /--interval-count: must be a number \(got "1\.5"\)/],
+      [['subscriptions', 'update', '1', '--interval-count', '1.5'], /--interval-count: must be a whole number \(got "1\.5"\)/],
       [['subscriptions', 'update', '1', '--next-renewal-date', 'soon'], /--next-renewal-date: "soon" is not a date/],
       [['subscriptions', 'update', '1', '--data', '{bad json'], /--data: not valid JSON/],
       [['subscriptions', 'update', '1', '--billing-address', '[1]'], /--billing-address: expected a JSON object or null/],
@@ -178,16 +178,16 @@ describe('commands against the sandbox', () => {
   });
 
   describe('API errors', () => {
-    it('404 names what was not found, exit 1: one line when piped, the JSON error too with --json', async () => {
+    it('404 is the store\'s detail in the platform framework\'s words, exit 1: one line when piped, the JSON error too with --json', async () => {
       const piped = await cli(['categories', 'get', '99']);
       expect(piped.code).toBe(1);
-      expect(piped.stderr).toBe('store-admin: Category 99 not found. (HTTP 404)\n');
+      expect(piped.stderr).toBe('store-admin: Not found. (HTTP 404)\n');
       const r = await cli(['categories', 'get', '99', '--json']);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain('store-admin: Category 99 not found.');
+      expect(r.stderr).toContain('store-admin: Not found.');
       const jsonLine = r.stderr.trim().split('\n').at(-1)!;
       expect(JSON.parse(jsonLine)).toEqual({
-        error: { message: 'Category 99 not found.', exitCode: 1, type: 'ApiError', status: 404, body: { detail: 'Category 99 not found.' } },
+        error: { message: 'Not found.', exitCode: 1, type: 'ApiError', status: 404, body: { detail: 'Not found.' } },
       });
     });
 
@@ -200,7 +200,7 @@ describe('commands against the sandbox', () => {
     it('403 names the scope the command needs, exit 4', async () => {
       const r = await cli(['orders', 'add-note', '10001', '-m', 'x'], undefined, { STORE_ADMIN_TOKEN: 'reader' });
       expect(r.code).toBe(4);
-      expect(r.stderr).toContain('This token lacks the scope orders:write.');
+      expect(r.stderr).toContain('store-admin: You do not have permission to perform this action. (HTTP 403)');
       expect(r.stderr).toContain('hint: This command needs a token with the scope orders:write');
     });
 

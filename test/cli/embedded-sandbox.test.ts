@@ -17,7 +17,7 @@ describe('the embedded sandbox', () => {
     expect(statSync(state).mode & 0o777).toBe(0o600);
     const again = await cli(['orders', 'remove-line', '10002', '105', '--yes'], { STORE_ADMIN_SANDBOX: '1' });
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain('Line 105 of order 10002 not found.');
+    expect(again.stderr).toBe('store-admin: Not found. (HTTP 404)\n');
     const reset = await cli(['sandbox', 'reset']);
     expect(reset.code).toBe(0);
     const afterReset = await cli(['--sandbox', 'orders', 'remove-line', '10002', '105', '--yes']);

@@ -16,9 +16,9 @@ const cli = async (...args: string[]) => {
   return r;
 };
 
-/** An order as a store keeps one: two lines that can still be changed. */
+/** An order as a store keeps one: two lines that can still be changed (a number the seeded store does not use, so none of its notes). */
 const ORDER = {
-  number: '10001',
+  number: '20001',
   status: 'open',
   currency: 'USD',
   user: { id: 1, email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace' },
@@ -41,33 +41,37 @@ afterAll(() => sandbox.close());
 
 describe('from orders list to a change and back', () => {
   it('finds an order, reads it, removes a line and adds a note, and sees both', async () => {
-    const listed = await cli('orders', 'list', '-o', 'csv', '--columns', 'number,status,user.email');
-    expect(listed.stdout).toBe('number,status,user.email\n10001,open,ada@example.com\n');
+    // The seeded store has many orders: a search for its number finds this one.
+    const listed = await cli('orders', 'list', '--search-text', '20001', '-o', 'csv', '--columns', 'number,status,user.email');
+    expect(listed.stdout).toBe('number,status,user.email\n20001,open,ada@example.com\n');
 
-    const lines = await cli('orders', 'get', '10001', '-q', 'lines[].id', '--raw');
+    const lines = await cli('orders', 'get', '20001', '-q', 'lines[].id', '--raw');
     expect(lines.stdout).toBe('101\n102\n');
 
-    const removed = await cli('orders', 'lines', 'delete', '10001', '102', '--yes', '--json');
-    expect((JSON.parse(removed.stdout) as { lines: { id: number }[] }).lines.map((line) => line.id)).toEqual([101]);
-    await cli('orders', 'notes', 'create', '10001', '--message', 'Tea out of stock: removed');
+    const removed = await cli('orders', 'lines', 'delete', '20001', '102', '--yes', '--json');
+    // A removed line stays on the order, with nothing left of it (current_quantity 0).
+    const kept = (JSON.parse(removed.stdout) as { lines: { id: number; current_quantity: number }[] }).lines;
+    expect(kept.filter((line) => line.current_quantity > 0).map((line) => line.id)).toEqual([101]);
+    expect(kept.find((line) => line.id === 102)).toMatchObject({ current_quantity: 0 });
+    await cli('orders', 'notes', 'create', '20001', '--message', 'Tea out of stock: removed');
 
-    expect((await cli('orders', 'get', '10001', '-q', 'lines[].sku', '--raw')).stdout).toBe('MUG-1\n');
-    const notes = await cli('orders', 'notes', 'list', '10001', '-o', 'csv', '--columns', 'message');
+    expect((await cli('orders', 'get', '20001', '-q', 'lines[?current_quantity > `0`].sku', '--raw')).stdout).toBe('MUG-1\n');
+    const notes = await cli('orders', 'notes', 'list', '20001', '-o', 'csv', '--columns', 'message');
     expect(notes.stdout).toBe('message\nTea out of stock: removed\n');
 
     const history = await cli('history', 'list', '--json');
     expect((JSON.parse(history.stdout) as { command: string; target: string }[]).slice(0, 2)).toMatchObject([
-      { command: 'orders notes create', target: '10001' },
-      { command: 'orders lines delete', target: '10001 102' },
+      { command: 'orders notes create', target: '20001' },
+      { command: 'orders lines delete', target: '20001 102' },
     ]);
   });
 
   it('still answers to the earlier names of the commands', async () => {
-    const r = await runCli(['orders', 'remove-line', '10001', '101'], { env: env() });
+    const r = await runCli(['orders', 'remove-line', '20001', '101'], { env: env() });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^store-admin: Remove line 101 from order 10001\? The order's totals will be recomputed: confirmation needed$/m);
-    await cli('orders', 'add-note', '10001', '--message', 'Called the customer');
-    expect((await cli('orders', 'notes', 'list', '10001', '-q', 'results[].message', '--raw')).stdout).toContain('Called the customer\n');
+    expect(r.stderr).toMatch(/^store-admin: Remove line 101 from order 20001\? The order's totals will be recomputed: confirmation needed$/m);
+    await cli('orders', 'add-note', '20001', '--message', 'Called the customer');
+    expect((await cli('orders', 'notes', 'list', '20001', '-q', 'results[].message', '--raw')).stdout).toContain('Called the customer\n');
   });
 });
 
@@ -75,9 +79,16 @@ describe("a list's CSV feeds --each as it is", () => {
   it('cancels every past-due subscription in one pipeline', async () => {
     const subscription = (email: string) =>
       JSON.stringify({ interval: 'month', interval_count: 1, lines: [{ product_id: 1, quantity: 1 }], next_renewal_date: '2026-03-01T00:00:00Z', payment_method: 'card_token', user: { email } });
-    for (const email of ['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com']) await cli('subscriptions', 'create', '--data', subscription(email));
-    await cli('subscriptions', 'update', '2', '--status', 'past_due', '--yes');
-    await cli('subscriptions', 'update', '4', '--status', 'past_due', '--yes');
+    const created: number[] = [];
+    for (const email of ['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com']) {
+      created.push((JSON.parse((await cli('subscriptions', 'create', '--data', subscription(email), '--json')).stdout) as { id: number }).id);
+    }
+    const [first, second, third, fourth] = created as [number, number, number, number];
+    await cli('subscriptions', 'update', String(second), '--status', 'past_due', '--yes');
+    await cli('subscriptions', 'update', String(fourth), '--status', 'past_due', '--yes');
+    // The seeded store has past-due subscriptions of its own: the pipeline cancels those too.
+    const pastDue = (await cli('subscriptions', 'list', '--status', 'past_due', '--all', '-q', 'results[].id', '--raw')).stdout.trim().split('\n');
+    expect(pastDue).toEqual(expect.arrayContaining([String(second), String(fourth)]));
 
     const store = `"${process.execPath}" "${BIN}"`;
     // Asynchronously: the sandbox answers from this very process.
@@ -86,10 +97,11 @@ describe("a list's CSV feeds --each as it is", () => {
       ['-c', `${store} subscriptions list --status past_due --all -o csv --columns id | ${store} subscriptions cancel --each - --reason other --other-message "card expired" --yes`],
       { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env() }, encoding: 'utf8' },
     );
-    expect(pipeline.stderr).toMatch(/subscriptions cancel: 2 lines — 2 succeeded, 0 failed/);
+    expect(pipeline.stderr).toContain(`subscriptions cancel: ${pastDue.length} lines — ${pastDue.length} succeeded, 0 failed`);
 
     const after = await cli('subscriptions', 'list', '--all', '-o', 'csv', '--columns', 'id,status,cancel_reason,cancel_reason_other_message');
-    expect(after.stdout.split('\n')).toEqual(expect.arrayContaining(['4,canceled,other,card expired', '2,canceled,other,card expired']));
-    expect(after.stdout).not.toMatch(/^[13],canceled/m);
+    expect(after.stdout.split('\n')).toEqual(expect.arrayContaining(pastDue.map((id) => `${id},canceled,other,card expired`)));
+    expect(after.stdout).not.toMatch(new RegExp(`^(${first}|${third}),canceled`, 'm'));
+    expect((await cli('subscriptions', 'list', '--status', 'past_due', '--all', '-q', 'results', '--raw')).stdout.trim()).toBe('');
   });
 });

@@ -29,11 +29,12 @@ const program = await commandTree(processIO());
 const operationLeaves = leaves(program).filter(([, c]) => metaOf(c)?.operation);
 
 describe('help', () => {
-  // Operations only the platform's reference describes have no command of their own yet.
-  it('covers every operation of the spec and of earlier releases', async () => {
+  // Every operation of the table is a command, those of the spec and of earlier releases among them.
+  it('covers every operation of the table', async () => {
     const named = new Set(operationLeaves.map(([, c]) => metaOf(c)!.operation));
-    const known = (await loadAllOperations()).filter((op) => op.section !== undefined || op.renamed !== undefined);
+    const known = await loadAllOperations();
     expect([...named].sort()).toEqual(known.map((op) => op.id).sort());
+    expect(known.filter((op) => op.section !== undefined || op.renamed !== undefined).length).toBeGreaterThanOrEqual(21);
   });
 
   it.each(operationLeaves.map(([name, command]) => [name, command] as const))('%s', (_name, command) => {

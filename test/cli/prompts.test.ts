@@ -355,10 +355,10 @@ describe.runIf(hasTmux).each([80, 120])('prompts in a terminal %i columns wide',
     expect(run.code, run.stderr).toBe(0);
     const id = /Run (\S+);/.exec(run.stderr)![1]!;
     const t = start(['history', 'show']);
-    await t.waitFor(new RegExp(`Which run\\?[^]*${id}\\s+customers add-note`));
+    await t.waitFor(new RegExp(`Which run\\?[^]*${id}\\s+customers notes create`));
     t.keys('Enter');
     expect(await t.exitCode()).toBe(0);
-    expect(t.screen()).toContain(`Run ${id}: customers add-note`);
+    expect(t.screen()).toContain(`Run ${id}: customers notes create`);
   });
 
   it('auth login checks the config dir is private before asking for the token', async () => {

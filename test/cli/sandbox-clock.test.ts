@@ -9,30 +9,39 @@ describe('sandbox clock with --sandbox', () => {
   const dir = useConfigDir();
   const cli = (args: string[]) => runCli(['--sandbox', ...args], { env: { STORE_ADMIN_CONFIG_DIR: dir } });
 
-  it('advance 30d renews the active subscription, and a listening app sees its deliveries', async () => {
+  it('advance 30d renews the active subscriptions, each at its date, and a listening app sees their deliveries', async () => {
     const listener = startCli(
       ['--sandbox', 'webhooks', 'listen', '--register', '--event', 'order.created', '--event', 'subscription.updated', '--json'],
       { STORE_ADMIN_CONFIG_DIR: dir },
     );
     await listener.printed('stderr', /Listening for webhook deliveries/);
     expect((await cli(['sandbox', 'clock', '--json'])).json()).toEqual({ now: expect.stringMatching(/^2026-02-02T09:00:\d\dZ$/) });
+    const ordersBefore = (await cli(['subscriptions', 'get', '1', '-q', 'num_orders'])).json() as number;
 
     const moved = await cli(['sandbox', 'clock', 'advance', '30d', '-o', 'table']);
     expect(moved.code).toBe(0);
     expect(moved.stdout).toMatch(/^The sandbox's clock moved from 2026-02-02T09:00:\d\dZ to 2026-03-04T09:00:\d\dZ\.\n/);
-    expect(moved.stdout).toContain('  2026-02-15T08:00:00Z  renewed subscription 1: order 10004\n');
-    const [events] = (await listener.printed('stdout', /^(.*\n){2}/))!;
+    // The seeded store has several active subscriptions: each renewal is a line, in time order.
+    const renewals = [...moved.stdout.matchAll(/^ {2}(\S+) {2}renewed subscription (\d+): order (\d+)$/gm)].map(([, at, id, order]) => ({ at: at!, id: Number(id), order: order! }));
+    expect(renewals.map((r) => r.at)).toEqual(renewals.map((r) => r.at).sort());
+    const monthly = renewals.find((r) => r.id === 1)!;
+    expect(monthly).toMatchObject({ at: '2026-02-15T08:00:00Z' });
+    // Each renewal is delivered as its order.created, then its subscription.updated.
+    const [events] = (await listener.printed('stdout', new RegExp(`^(.*\n){${2 * renewals.length}}`)))!;
     const envelopes = events!.trim().split('\n').map((line) => JSON.parse(line).event);
-    expect(envelopes.map((e) => e.event_type)).toEqual(['order.created', 'subscription.updated']);
-    expect(envelopes[0].data).toMatchObject({ number: '10004', created_at: '2026-02-15T08:00:00Z' });
-    expect(envelopes[1].data).toMatchObject({ id: 1, num_orders: 2, next_renewal_date: '2026-03-15T08:00:00Z' });
+    expect(envelopes.map((e) => e.event_type)).toEqual(renewals.flatMap(() => ['order.created', 'subscription.updated']));
+    const at = envelopes.findIndex((e) => e.data.number === monthly.order);
+    expect(envelopes[at].data).toMatchObject({ number: monthly.order, created_at: '2026-02-15T08:00:00Z' });
+    expect(envelopes[at + 1].data).toMatchObject({ id: 1, num_orders: ordersBefore + 1, next_renewal_date: '2026-03-15T08:00:00Z' });
     listener.interrupt();
     expect(await listener.exited).toBe(0);
 
     // The clock is kept in the state file: the next command reads the time it was moved to.
     expect((await cli(['sandbox', 'clock', '--json'])).json().now).toMatch(/^2026-03-04T09:0\d:\d\dZ$/);
     const set = await cli(['sandbox', 'clock', 'set', '2026-06-01T00:00:00Z', '--json']);
-    expect(set.json()).toMatchObject({ now: '2026-06-01T00:00:00Z', renewals: [{ at: '2026-03-15T08:00:00Z' }, { at: '2026-04-15T08:00:00Z' }, { at: '2026-05-15T08:00:00Z' }] });
+    expect(set.json()).toMatchObject({ now: '2026-06-01T00:00:00Z' });
+    const renewed = (set.json().renewals as { subscription: number; at: string }[]).filter((r) => r.subscription === 1).map((r) => r.at);
+    expect(renewed).toEqual(['2026-03-15T08:00:00Z', '2026-04-15T08:00:00Z', '2026-05-15T08:00:00Z']);
   });
 
   it('advance says which webhook an attempt on the way switched off, and how to turn it on again', async () => {

@@ -48,7 +48,13 @@ describe('terminal output', () => {
     const start = lines.findIndex((l) => /│ Image\s+│/.test(l));
     const pieces = lines.slice(start).map((l) => /^│[^│]*│ (\S*)\s*│$/.exec(l)?.[1] ?? '');
     expect(pieces.join('').startsWith(image)).toBe(true);
-    expect(narrow.stdout).toMatch(/│ Description │ Organic cotton tees/);
+    // The category's description, a long text, wraps at its words: read down its column, it is whole.
+    const description = /│ Meta description\s+│ (.+?)\s*│/.exec(wide.stdout)![1]!;
+    const from = lines.findIndex((l) => /^│ Meta\s/.test(l));
+    const to = lines.findIndex((l) => /^│ Meta title/.test(l));
+    const cell = lines.slice(from, to).map((l) => /^│[^│]*│ (.*?)\s*│$/.exec(l)![1]!);
+    expect(cell.length).toBeGreaterThan(1);
+    expect(cell.join(' ')).toBe(description);
   });
 
   it('nested values are summarised in cells, whole in JSON', async () => {
@@ -78,7 +84,14 @@ describe('terminal output', () => {
   it('renewing a past-due subscription is refused naming the platform operation that retries its payment', async () => {
     const r = await cli(['subscriptions', 'renew', '2', '--yes']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('Subscription 2 is past_due: it is not renewed, its payment is retried (POST /subscriptions/2/retry/).');
+    expect(r.stderr).toContain('Subscription 2 is past_due: its payment is retried (POST /subscriptions/{id}/retry/), not renewed.');
+  });
+
+  it("an order's table shows what is left of each line: a removed line stays on the order with nothing left of it", async () => {
+    const removed = await cli(['orders', 'lines', 'delete', '10002', '105', '--yes', '-o', 'table']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stdout).toMatch(/│ 104 │ [^│]+│ NWO-BEAN-NV-OS │ 1\s+│/);
+    expect(removed.stdout).toMatch(/│ 105 │ [^│]+│ NWO-SOCK-HG-M +│ 0 of 2 │/);
   });
 
   it('exports create says how to save the export once it is available', async () => {

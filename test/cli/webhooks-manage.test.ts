@@ -17,27 +17,32 @@ describe('webhooks list, update and delete', () => {
     for (const name of ['one', 'two', 'three']) {
       await ctx.client.webhooks.create({ body: { name, target: 'https://hooks.example.com/l', events: ['order.created'], secret_key: `s3cret-${name}` } });
     }
+    // Newest first, as the store lists them.
     const page = await cli(['webhooks', 'list', '--json']);
     expect(page.code).toBe(0);
-    expect(page.json().results.map((w: { id: number }) => w.id)).toEqual([1, 2]);
+    expect(page.json().results.map((w: { id: number }) => w.id)).toEqual([5, 4]);
     expect(page.json().next).toMatch(/cursor=/);
     const all = await cli(['webhooks', 'list', '--all', '--json']);
     expect(all.code).toBe(0);
     expect(all.json()).toMatchObject({ next: null, previous: null });
-    expect(all.json().results.map((w: { name: string }) => w.name)).toEqual(['Order sync to warehouse system', 'Legacy CRM import (paused)', 'one', 'two', 'three']);
+    expect(all.json().results.map((w: { name: string }) => w.name)).toEqual(['three', 'two', 'one', 'Legacy CRM import (paused)', 'Order sync to warehouse system']);
     // The next page by its cursor, as the table's hint says.
     const cursor = new URL(page.json().next).searchParams.get('cursor')!;
     const second = await cli(['webhooks', 'list', '--cursor', cursor, '--json']);
-    expect(second.json().results.map((w: { name: string }) => w.name)).toEqual(['one', 'two']);
+    expect(second.json().results.map((w: { name: string }) => w.name)).toEqual(['one', 'Legacy CRM import (paused)']);
     for (const run of [page, all, second]) {
       expect(run.stdout + run.stderr).not.toContain(SEEDED_SECRET);
       expect(run.stdout + run.stderr).not.toContain('s3cret-');
     }
     // A table in a pipe is 80 columns wide: the name may wrap at its words.
     const table = await cli(['webhooks', 'list', '-o', 'table']);
-    const names = table.stdout.split('\n').map((line) => line.split('│')[2]?.trim() ?? '').filter(Boolean);
-    expect(names.join(' ')).toContain('Order sync to warehouse system');
     expect(table.stderr).toContain(`--cursor ${cursor}`);
+    // Drawn page by page, the first page's short values leave room for the longer ones of later pages.
+    const whole = await cli(['webhooks', 'list', '--all', '-o', 'table']);
+    const names = whole.stdout.split('\n').map((line) => line.split('│')[2]?.trim() ?? '').filter(Boolean);
+    expect(names.join(' ')).toContain('Order sync to warehouse system');
+    const seeded = all.json().results.find((w: { id: number }) => w.id === 1).target as string;
+    expect(whole.stdout).toContain(`${seeded.slice(0, 31)}…`);
     const ndjson = await cli(['webhooks', 'list', '--all', '-o', 'ndjson']);
     expect(ndjson.stdout.trim().split('\n')).toHaveLength(5);
   });
@@ -76,7 +81,7 @@ describe('webhooks list, update and delete', () => {
     const inactive = await cli(['webhooks', 'list', '--inactive', '--all', '--json']);
     expect(inactive.json().results.map((w: { id: number }) => w.id)).toEqual([2]);
     const active = await cli(['webhooks', 'list', '--active', '--all', '--json']);
-    expect(active.json().results.map((w: { id: number }) => w.id)).toEqual([1, 3, 4, 5]);
+    expect(active.json().results.map((w: { id: number }) => w.id)).toEqual([5, 4, 3, 1]);
     const both = await cli(['webhooks', 'list', '--active', '--inactive']);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--active and --inactive contradict each other');

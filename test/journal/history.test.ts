@@ -28,9 +28,9 @@ describe('store-admin history', () => {
     expect(list.code, list.stderr).toBe(0);
     const host = new URL(ctx.sandbox.url).host;
     expect(list.json()).toEqual([
-      expect.objectContaining({ command: 'customers add-note', store: host, outcome: 'run', run: id, lines: 3, applied: 2, failed: 1, unknown: 0, not_sent: 0 }),
-      expect.objectContaining({ command: 'customers add-note', operation: 'usersNotesCreate', store: host, target: '99999', outcome: 'failed', status: 404 }),
-      expect.objectContaining({ command: 'customers add-note', store: host, target: '1', outcome: 'applied', status: 200 }),
+      expect.objectContaining({ command: 'customers notes create', store: host, outcome: 'run', run: id, lines: 3, applied: 2, failed: 1, unknown: 0, not_sent: 0 }),
+      expect.objectContaining({ command: 'customers notes create', operation: 'usersNotesCreate', store: host, target: '99999', outcome: 'failed', status: 404 }),
+      expect.objectContaining({ command: 'customers notes create', store: host, target: '1', outcome: 'applied', status: 200 }),
     ]);
 
     const show = await cli(['history', 'show', id!, '--json']);
@@ -39,7 +39,7 @@ describe('store-admin history', () => {
       expect.objectContaining({ line: 2, input: '2', outcome: 'applied' }),
       expect.objectContaining({ line: 3, input: '99999', outcome: 'failed', status: 404 }),
     ]);
-    expect(show.json().run).toMatchObject({ id, command: 'customers add-note', input: { source: '-', lines: 3 } });
+    expect(show.json().run).toMatchObject({ id, command: 'customers notes create', input: { source: '-', lines: 3 } });
     // NDJSON: one record per line of the run.
     const ndjson = await cli(['history', 'show', id!, '-o', 'ndjson']);
     expect(ndjson.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual(show.json().lines);

@@ -23,7 +23,7 @@ describe('--each records', () => {
     expect(r.code).toBe(1);
     expect(records(r.stdout).map((record) => [record.line, record.ok, record.data ?? record.error.message])).toEqual([
       [1, true, 1],
-      [2, false, 'Category 98 not found.'],
+      [2, false, 'Not found.'],
       [3, true, 2],
     ]);
   });

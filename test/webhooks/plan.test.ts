@@ -70,6 +70,17 @@ describe('planWebhooks', () => {
     ]);
   });
 
+  it('lists the store\'s webhooks by id, whatever order the store pages them in (newest first, say)', () => {
+    const newestFirst = [stored(9, 'twin'), stored(5, null), stored(4, 'twin'), stored(2, 'legacy')];
+    expect(() => planWebhooks([declared('twin')], newestFirst, keep)).toThrow('(webhooks 4 and 9)');
+    expect(planWebhooks([declared('other')], newestFirst.filter((w) => w.id !== 9), { prune: true, rotateSecrets: false }).map((s) => [s.action, s.id])).toEqual([
+      ['create', null],
+      ['delete', 2],
+      ['delete', 4],
+      ['delete', 5],
+    ]);
+  });
+
   it('refuses to guess between two store webhooks of a declared name, naming both', () => {
     const plan = () => planWebhooks([declared('twin')], [stored(4, 'twin'), stored(9, 'twin')], keep);
     expect(plan).toThrow(DuplicateWebhooksError);

@@ -16,6 +16,7 @@ export const fields: Record<string, { query?: readonly FieldFact[]; body?: reado
       ['metadata', 'json', { nullable: true }],
       ['slug', 'text', { nullable: true }],
       ['template', 'text', { nullable: true }],
+      ['title', 'text', { required: true }],
     ],
   },
   pagesUpdate: {
@@ -26,6 +27,7 @@ export const fields: Record<string, { query?: readonly FieldFact[]; body?: reado
       ['metadata', 'json', { nullable: true }],
       ['slug', 'text', { nullable: true }],
       ['template', 'text', { nullable: true }],
+      ['title', 'text', { required: true }],
     ],
   },
   pagesPartialUpdate: {

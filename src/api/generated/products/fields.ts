@@ -30,6 +30,7 @@ export const fields: Record<string, { query?: readonly FieldFact[]; body?: reado
       ['template', 'text', { nullable: true }],
       ['variant_attributes', 'json'],
       ['variants', 'json', { only: ['2024-04-01','unstable'] }],
+      ['title', 'text', { required: true }],
       ['children', 'json', { only: ['2023-02-10'] }],
       ['slug', 'text', { max: 255, only: ['2023-02-10'] }],
     ],
