@@ -17,6 +17,7 @@
 //   <group>/schemas.ts   zod schemas of query, body and answer, per version
 //   components.ts        the reference's component schemas as zod, each built on first use; one per
 //                        distinct shape, shared by the versions that have it unchanged
+//   events.ts            the webhook events the reference publishes
 //   types.ts             the answers' component schemas of the newest version as TypeScript types
 //                        (what the sandbox keeps and the views read); every field optional
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -60,6 +61,7 @@ export function generate(dir = referenceDir) {
   files.set('index.ts', indexFile(groups));
   files.set('components.ts', zod.componentsFile());
   files.set('types.ts', typesFile(refs));
+  files.set('events.ts', eventsFile(refs));
   return files;
 }
 
@@ -657,6 +659,18 @@ function requestString(s) {
     checks.push(`z.regex(new RegExp(${JSON.stringify(pattern)}), ${JSON.stringify(message)})`);
   }
   return withChecks(base, checks);
+}
+
+// --- events.ts ----------------------------------------------------------------------------------
+
+function eventsFile(refs) {
+  const names = [...new Set(VERSIONS.flatMap((v) => Object.keys(refs[v].webhooks ?? {})))].sort();
+  return `${HEADER}
+/** The webhook events the platform publishes (a delivery's \`event_type\`). */
+export const WEBHOOK_EVENTS = [
+${names.map((name) => `  '${name}',`).join('\n')}
+] as const;
+`;
 }
 
 // --- types.ts -----------------------------------------------------------------------------------

@@ -1,77 +1,28 @@
-// Allowed values from the spec, as plain arrays: prompts, help and completion read these
-// without loading zod.
+// The values the platform's reference lists for the fields people pick from, as plain arrays:
+// prompts, help and completion read these without loading zod. Each is read from the generated
+// facts (src/api/generated/), never written out again here.
+import type { FieldFact } from './field-facts.js';
+import { WEBHOOK_EVENTS } from './generated/events.js';
+import { fields as disputes } from './generated/disputes/fields.js';
+import { fields as exports } from './generated/exports/fields.js';
+import { fields as subscriptions } from './generated/subscriptions/fields.js';
 
-export const CANCEL_REASONS = [
-  'not_satisfied_with_product',
-  'product_too_expensive',
-  'cancel_recurring',
-  'unwanted_subscription',
-  'recurring_payment_declined',
-  'disputed_cancel_recurring',
-  'schedule_ended',
-  'other',
-] as const;
+type Facts = Record<string, { query?: readonly FieldFact[]; body?: readonly FieldFact[] }>;
 
-export const INTERVALS = ['day', 'week', 'month', 'year'] as const;
+/** The values a body field of an operation takes, as the reference lists them. */
+function valuesOf(facts: Facts, operation: string, field: string): readonly [string, ...string[]] {
+  const values = facts[operation]?.body?.find(([name]) => name === field)?.[2]?.values;
+  if (!values || values.length === 0) throw new Error(`The reference lists no values for ${operation}'s ${field}`);
+  return values as readonly [string, ...string[]];
+}
 
-export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'canceled', 'retrying'] as const;
-
-export const EXPORT_TYPES = [
-  'order_list',
-  'order_line_items',
-  'customer_list',
-  'transaction_list',
-  'dispute_list',
-  'subscription_list',
-  'subscription_line_items',
-  'open_cart_list',
-  'open_cart_line_items',
-  'return_list',
-  'return_line_items',
-  'fulfillment_list',
-  'fulfillment_line_items',
-] as const;
-
-export const DISPUTE_TYPES = ['alert', 'chargeback'] as const;
-
+export const CANCEL_REASONS = valuesOf(subscriptions, 'subscriptionsCancelCreate', 'cancel_reason');
+export const INTERVALS = valuesOf(subscriptions, 'subscriptionsPartialUpdate', 'interval');
+export const SUBSCRIPTION_STATUSES = valuesOf(subscriptions, 'subscriptionsPartialUpdate', 'status');
+export const EXPORT_TYPES = valuesOf(exports, 'exportsCreate', 'type');
+export const DISPUTE_TYPES = valuesOf(disputes, 'disputesCreate', 'type');
 /** The empty string and null are also accepted (see the dispute schema). */
-export const DISPUTE_RESOLUTIONS = [
-  'could_not_find_order',
-  'declined_or_canceled_nothing_to_do',
-  'issued_full_refund',
-  'issued_refund_for_remaining_amount',
-  '3ds_authorized_successfully',
-  'previously_refunded_nothing_to_do',
-  'unable_to_refund_merchant_account_closed',
-  'won',
-  'lost',
-  'accepted',
-  'other',
-] as const;
+export const DISPUTE_RESOLUTIONS = valuesOf(disputes, 'disputesCreate', 'resolution');
 
 /** Event names the platform publishes; webhooks accept others too. */
-export const WEBHOOK_EVENTS = [
-  'app.uninstalled',
-  'cart.abandoned',
-  'customer.created',
-  'customer.updated',
-  'dispute.created',
-  'dispute.updated',
-  'export.created',
-  'fulfillment.created',
-  'fulfillment.updated',
-  'gateway.created',
-  'gateway.updated',
-  'order.created',
-  'order.updated',
-  'product.created',
-  'product.updated',
-  'product.deleted',
-  'store.updated',
-  'subscription.created',
-  'subscription.updated',
-  'ticket.created',
-  'ticket.updated',
-  'transaction.created',
-  'transaction.updated',
-] as const;
+export { WEBHOOK_EVENTS };

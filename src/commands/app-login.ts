@@ -54,16 +54,18 @@ export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
     await showConsentPage(ctx, url.href, opts.browser !== false);
     const callback = await waitForCallback(listener.callback, ctx.signal, waitSeconds(ctx.io.env));
     const login: AppLoginRequest = { name, baseUrl, allowHttp, clientId, clientSecret, redirectUri, scopes, insecureStorage: !!opts.insecureStorage };
-    const { token, granted, saved } = await complete(ctx, store, callback, login);
+    const { token, granted, saved, storeDomain } = await complete(ctx, store, callback, login);
 
     const storage = saved.inKeychain ? 'the OS keychain' : store.path;
     if (!saved.inKeychain && !opts.insecureStorage) ctx.output.prose(`warning: no OS keychain answered; the secrets are kept in ${store.path}, readable only by you`);
     const refused = scopes.filter((scope) => !granted.includes(scope));
     if (refused.length > 0) ctx.output.prose(`warning: the store did not grant ${refused.join(' ')}; commands that need ${refused.length > 1 ? 'them' : 'it'} will be refused (see: store-admin auth status)`);
     ctx.output.prose(`Logged in to ${baseUrl} as profile "${name}"${saved.active ? ' (active)' : ''} with the app ${clientId}; its token, refresh token and client secret are kept in ${storage}.`);
+    if (storeDomain && storeDomain !== new URL(baseUrl).host) ctx.output.prose(`The store names itself ${storeDomain} (its platform domain); commands go to ${baseUrl}, as given.`);
     await show(ctx, {
       profile: name,
       base_url: baseUrl,
+      ...(storeDomain ? { store_domain: storeDomain } : {}),
       active: saved.active,
       login: 'app',
       client_id: clientId,
@@ -95,7 +97,7 @@ interface AppLoginRequest {
 async function complete(ctx: Context, store: ProfileStore, callback: Callback, login: AppLoginRequest) {
   let refused = true;
   try {
-    const code = checkCallback(callback.params, new URL(login.baseUrl).host);
+    const { code, storeDomain } = checkCallback(callback.params);
     refused = false;
     const timeoutMs = (ctx.options.timeout ?? DEFAULTS.timeoutSeconds) * 1000;
     const answer = await exchangeCode({ ...login, code, timeoutMs, signal: ctx.signal, proxy: proxyFromEnv(ctx.io.env) });
@@ -108,11 +110,11 @@ async function complete(ctx: Context, store: ProfileStore, callback: Callback, l
       baseUrl: login.baseUrl,
       allowHttp: login.allowHttp,
       secrets: { token: answer.access_token, ...(answer.refresh_token ? { refreshToken: answer.refresh_token } : {}), clientSecret: login.clientSecret },
-      app: { clientId: login.clientId, scopes: granted, loggedInAt: new Date().toISOString() },
+      app: { clientId: login.clientId, scopes: granted, loggedInAt: new Date().toISOString(), ...(storeDomain ? { storeDomain } : {}) },
       insecureStorage: login.insecureStorage,
     });
     await callback.answer(200, tabPage(true, 'Logged in', `store-admin is signed in to ${new URL(login.baseUrl).host} as the app ${login.clientId}.`));
-    return { token: answer.access_token, granted, saved };
+    return { token: answer.access_token, granted, saved, storeDomain };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // The page leaves by the browser, not the guarded streams: a secret the store echoed is hidden here too.
@@ -267,22 +269,28 @@ function waitForCallback(callback: Promise<Callback>, signal: AbortSignal, secon
   });
 }
 
-/** The code, from a callback that is the answer to this login from the store being logged into. */
-function checkCallback(params: URLSearchParams, storeHost: string): string {
-  // The listener has checked the state: only an answer to this login gets here.
+/**
+ * The code, from a callback that is the answer to this login, and the store's platform domain as
+ * it names itself (`store`). A store reached through a custom domain names its platform domain,
+ * which differs from the URL given: that is the same store (the code came back to this login, and
+ * is exchanged at the URL given), so the two names are both kept, not compared.
+ */
+function checkCallback(params: URLSearchParams): { code: string; storeDomain?: string } {
+  // The listener has refused any other state: what gets here carries this login's, or none.
+  if (!params.has('state')) {
+    throw new AuthError("The store's answer carried no state, so it cannot be told from one sent by someone else; nothing was saved", {
+      hint: 'The store must send back the state of the login it answers (OAuth 2.0, RFC 6749 §4.1.2)',
+    });
+  }
   const error = params.get('error');
   if (error === 'access_denied') throw new AuthError("The store refused the app's access (Deny was chosen); nothing was saved");
   if (error) {
     const description = params.get('error_description');
     throw new AuthError(`The store refused the login: ${error}${description ? ` (${description})` : ''}`);
   }
-  const store = params.get('store');
-  if (store?.toLowerCase() !== storeHost.toLowerCase()) {
-    throw new AuthError(`The code came from the store ${store ? `"${store}"` : '(none named)'}, not from ${storeHost}, the store being logged into; nothing was saved`, {
-      hint: 'Log in to the store the browser was signed in to with --base-url, or sign the browser in to this one',
-    });
-  }
+  const store = params.get('store')?.trim().toLowerCase();
   const code = params.get('code');
   if (!code) throw new AuthError('The store answered without a code; nothing was saved');
-  return code;
+  // A domain name, no more: the value is kept in the profile and shown.
+  return { code, ...(store && /^[a-z0-9.-]{1,253}(:\d{1,5})?$/.test(store) ? { storeDomain: store } : {}) };
 }

@@ -17,6 +17,12 @@ const appLogin = z.looseObject({
   scopes: z.array(z.string()),
   /** When the login was made (ISO 8601). */
   loggedInAt: z.string(),
+  /**
+   * The store's platform domain, as its answer named it (`store`): the platform's unique name for
+   * the store, which differs from the URL given when that is a custom domain. API calls still go
+   * to the URL given.
+   */
+  storeDomain: z.optional(z.string()),
 });
 
 /** One store's settings. Fields a later version adds are kept as they are when the file is written again. */

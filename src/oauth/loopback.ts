@@ -31,7 +31,9 @@ export async function listenForCallback(port: number, state: string, onForged: (
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const isCallback = req.method === 'GET' && url.pathname === CALLBACK_PATH && (url.searchParams.has('code') || url.searchParams.has('error'));
     if (taken || !isCallback) return send(res, 404, 'Not found.', 'text/plain; charset=utf-8');
-    if (url.searchParams.get('state') !== state) {
+    // A store that sends no state back cannot be told from a forger: the login ends on it, saying
+    // so, rather than waiting out its time for an answer that will never carry one.
+    if (url.searchParams.has('state') && url.searchParams.get('state') !== state) {
       onForged();
       return send(res, 400, FORGED_PAGE, 'text/html; charset=utf-8');
     }

@@ -3,7 +3,8 @@
 // of its kind must have; rules.ts overrides what the platform's guides describe.
 import type * as z from 'zod/mini';
 import { HttpError } from './http-error.js';
-import { KINDS, storageKey, type KindName, type Landing, type Rec, type Records } from './kinds.js';
+import { KINDS, landingOf, storageKey, type KindName, type Landing, type Rec, type Records } from './kinds.js';
+import { isDerived } from './views.js';
 
 type Schema = z.ZodMiniType;
 type Def = { type: string; innerType?: Schema; element?: Schema; shape?: Record<string, Schema> };
@@ -21,6 +22,20 @@ export interface Keys {
 
 /** Platform's wording for an object that is not there. */
 export const NOT_FOUND = (): HttpError => new HttpError(404, { detail: 'Not found.' });
+
+/** The parents a collection's path names, each there (or 404): `/users/{id}/addresses/` needs user `id`. */
+export function checkParents(records: Records, path: string, { landing, params }: Reach): void {
+  for (const parent of landing.parents) {
+    const prefix = path.slice(0, path.indexOf(`{${parent.param}}/`) + parent.param.length + 3);
+    const named = landingOf(prefix);
+    if (parent.kind) {
+      if (!records[parent.kind as KindName][String(params[parent.param])]) throw NOT_FOUND();
+    } else if (named) {
+      const own = [...prefix.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      itemOf(records, { landing: named, params: Object.fromEntries(own.map((name) => [name, params[name]])) });
+    }
+  }
+}
 
 /** The records of a kind that sit under the parents the path names. */
 export function recordsUnder(records: Records, { landing, params }: Reach): Rec[] {
@@ -69,23 +84,63 @@ export function change(record: Rec, body: Rec, now: string): Rec {
 }
 
 export function remove(records: Records, reach: Reach): void {
-  const record = itemOf(records, reach);
-  delete records[reach.landing.kind][storageKey(reach.landing.kind, record)];
+  removeWith(records, reach.landing.kind, itemOf(records, reach));
+}
+
+/**
+ * What goes with a removed record, as the platform deletes it: a product's variants and images,
+ * a variant's prices and stock, a customer's addresses and notes, a dispute's notes.
+ */
+const DEPENDENTS: Partial<Record<KindName, readonly [kind: KindName, field: string][]>> = {
+  products: [
+    ['variants', 'product_id'],
+    ['productImages', 'product_id'],
+  ],
+  variants: [
+    ['productPrices', 'product_id'],
+    ['stockrecords', 'variant_id'],
+  ],
+  users: [
+    ['addresses', 'user_id'],
+    ['userNotes', 'user_id'],
+  ],
+  disputes: [['disputeNotes', 'dispute_id']],
+};
+
+/** What a record may not be removed from under: a location that holds stock or has fulfillment orders. */
+const PROTECTED_BY: Partial<Record<KindName, readonly [kind: KindName, field: string, what: string][]>> = {
+  locations: [
+    ['stockrecords', 'location_id', 'stock'],
+    ['fulfillmentOrders', 'location_id', 'fulfillment orders'],
+  ],
+};
+
+function removeWith(records: Records, kind: KindName, record: Rec): void {
+  const key = record[KINDS[kind].key];
+  for (const [other, field, what] of PROTECTED_BY[kind] ?? []) {
+    if (Object.values(records[other]).some((held) => sameKey(held[field], key))) throw new HttpError(400, { detail: `It still has ${what}: move or remove them first.` });
+  }
+  delete records[kind][storageKey(kind, record)];
+  for (const [dependent, field] of DEPENDENTS[kind] ?? []) {
+    for (const other of Object.values(records[dependent])) if (sameKey(other[field], key)) removeWith(records, dependent, other);
+  }
 }
 
 const DATE_FIELDS = new Set(['created_at', 'updated_at', 'date_created', 'date_updated', 'date_joined', 'happened_at']);
 
 /**
  * Fills what the store assigns to a new record of the kind's shape: dates, and a value of the
- * right type for each required field the body did not give (a nullable one stays null).
- * Nested objects the body gave are completed the same way.
+ * right type for each required field the body did not give (a nullable one stays null), but
+ * those its answers derive (views.ts). Nested objects the body gave are completed the same way.
  */
 export function complete(record: Rec, schema: Schema, now: string): Rec {
-  const def = objectDef(schema);
-  if (!def) return record;
+  const object = unwrapped(schema);
+  const def = defOf(object);
+  if (def.type !== 'object') return record;
   for (const [field, fieldSchema] of Object.entries(def.shape!)) {
     const optional = defOf(fieldSchema).type === 'optional';
     if (record[field] === undefined) {
+      if (isDerived(object, field)) continue;
       if (DATE_FIELDS.has(field)) record[field] = now;
       else if (!optional) record[field] = emptyOf(fieldSchema, now);
     } else if (record[field] !== null && typeof record[field] === 'object' && !Array.isArray(record[field])) {
@@ -124,10 +179,10 @@ function defOf(schema: Schema): Def {
   return (schema as unknown as { def: Def }).def;
 }
 
-function objectDef(schema: Schema): Def | undefined {
-  let def = defOf(schema);
-  while (def.type === 'optional' || def.type === 'nullable') def = defOf(def.innerType!);
-  return def.type === 'object' ? def : undefined;
+function unwrapped(schema: Schema): Schema {
+  let at = schema;
+  while (defOf(at).type === 'optional' || defOf(at).type === 'nullable') at = defOf(at).innerType!;
+  return at;
 }
 
 /** A record's link and a path parameter name the same parent, whatever their types. */

@@ -8,7 +8,8 @@ type Errors = { [key: string]: string[] | Errors };
 
 /** The framework's wording for a zod issue about `value`. */
 function messageOf(issue: Issue, value: unknown): string {
-  if (value === undefined && issue.code === 'invalid_type') return 'This field is required.';
+  // A field not sent at all is missing, whatever it should have held (a choice, a type).
+  if (value === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value')) return 'This field is required.';
   if (value === null && issue.code === 'invalid_type') return 'This field may not be null.';
   switch (issue.code) {
     case 'invalid_type':

@@ -4,7 +4,7 @@
 // way the records are answered in the shape of the request's API version (render.ts).
 import type * as z from 'zod/mini';
 import type { Operation, OperationSchemas } from '../api/operations.js';
-import { change, complete, create, itemOf, recordsUnder, remove, type Reach } from './collections.js';
+import { change, checkParents, complete, create, itemOf, recordsUnder, remove, type Reach } from './collections.js';
 import { matches } from './filters.js';
 import { HttpError } from './http-error.js';
 import { KINDS, landingOf, type KindName, type Landing, type Rec } from './kinds.js';
@@ -72,10 +72,12 @@ export function generic(ctx: RuleContext): unknown {
   switch (op.method) {
     case 'GET': {
       if (landing.item) return ctx.answer(itemOf(records, reach));
+      checkParents(records, op.path, reach);
       return ctx.list(recordsUnder(records, reach).filter((record) => matches(op.id, landing.kind, record, ctx.query, ctx.state)));
     }
     case 'POST': {
       if (landing.item) throw new HttpError(405, { detail: `Method "${op.method}" not allowed.` });
+      checkParents(records, op.path, reach);
       const made = create(records, { next: (kind) => ctx.next(kind) }, reach, ctx.body ?? {}, canonical(ctx), ctx.now);
       emitChange(ctx, landing.kind, 'created', made);
       return ctx.answer(made);

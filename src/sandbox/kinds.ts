@@ -9,6 +9,8 @@ export interface Parent {
   param: string;
   /** The record's field that holds the parent's key. */
   field: string;
+  /** What the parent is (a kind's name), where not the kind whose item the path names there (a price's product is a variant). */
+  kind?: string;
 }
 
 export interface Kind {
@@ -60,7 +62,7 @@ export const KINDS = {
   pages: { collections: [top('/pages/')], key: 'id', numbered: true },
   products: { collections: [top('/products/')], key: 'id', numbered: true },
   productImages: { collections: [under('/products/{id}/images/', { param: 'id', field: 'product_id' })], key: 'id', numbered: true },
-  productPrices: { collections: [under('/products/{id}/prices/', { param: 'id', field: 'product_id' })], key: 'currency', numbered: false, keyedUnderParent: true },
+  productPrices: { collections: [under('/products/{id}/prices/', { param: 'id', field: 'product_id', kind: 'variants' })], key: 'currency', numbered: false, keyedUnderParent: true },
   variants: {
     collections: [
       top('/products/variants/'),

@@ -6,6 +6,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AUTHORIZE_PATH, TOKEN_PATH } from '../api/oauth.js';
 import { consentPage, errorPage } from './consent-page.js';
+import { PLATFORM_SCOPES } from '../api/scopes.js';
 import { readBody } from './read-body.js';
 import { STORE } from './seed/store-facts.js';
 import { DEFAULT_CLIENT_SECRET, PARTNER_APP, REGISTERED_REDIRECT_URIS } from './settings.js';
@@ -13,8 +14,8 @@ import { DEFAULT_CLIENT_SECRET, PARTNER_APP, REGISTERED_REDIRECT_URIS } from './
 /** As on the platform: a code is good once, for ten minutes; a consent page as long. */
 const CODE_TTL_MS = 10 * 60 * 1000;
 /** A granted token is long-lived; the answer still says for how long. */
-const TOKEN_LIFETIME_SECONDS = 10 * 365 * 24 * 3600;
-const SCOPE = /^[a-z][a-z_]*:(read|write)$/;
+/** The token's lifetime, as the platform's app guide shows it in its example answer. */
+const TOKEN_LIFETIME_SECONDS = 15_778_476_000;
 const MAX_FORM_BYTES = 64 * 1024;
 
 export interface OAuthOptions {
@@ -65,7 +66,7 @@ export function oauthStore(options: OAuthOptions, tokens: { issue(scopes: string
   const counters: OAuthCounters = { codes: 0, exchanges: 0 };
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
-    if (url.pathname === AUTHORIZE_PATH && req.method === 'GET') authorize(req, res, url);
+    if (url.pathname === AUTHORIZE_PATH && req.method === 'GET') authorize(res, url);
     else if (url.pathname === AUTHORIZE_PATH && req.method === 'POST') decide(res, new URLSearchParams(await readBody(req, MAX_FORM_BYTES)));
     else if (url.pathname === TOKEN_PATH && req.method === 'POST') exchange(req, res, new URLSearchParams(await readBody(req, MAX_FORM_BYTES)));
     else if (url.pathname === AUTHORIZE_PATH || url.pathname === TOKEN_PATH) sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` });
@@ -74,7 +75,7 @@ export function oauthStore(options: OAuthOptions, tokens: { issue(scopes: string
   }
 
   /** The link an app sends a person to: checked, then answered with the consent page. */
-  function authorize(req: IncomingMessage, res: ServerResponse, url: URL) {
+  function authorize(res: ServerResponse, url: URL) {
     const one = (name: string) => (url.searchParams.getAll(name).length === 1 ? url.searchParams.get(name)! : undefined);
     const clientId = one('client_id');
     const redirectUri = one('redirect_uri');
@@ -88,14 +89,15 @@ export function oauthStore(options: OAuthOptions, tokens: { issue(scopes: string
     }
     const state = url.searchParams.get('state') ?? undefined;
     const scopes = [...new Set((url.searchParams.get('scope') ?? '').split(' ').filter(Boolean))];
-    const unknown = scopes.filter((scope) => !SCOPE.test(scope));
+    const unknown = scopes.filter((scope) => !PLATFORM_SCOPES.includes(scope));
     if (scopes.length === 0 || unknown.length > 0) {
       const description = scopes.length === 0 ? 'No scope was asked for.' : `Unknown scope: ${unknown.join(' ')}`;
       return redirect(res, redirectUri, { error: 'invalid_scope', error_description: description, state });
     }
     const id = randomBytes(16).toString('hex');
     sweep();
-    pending.set(id, { clientId, redirectUri, scopes, state, store: storeHost(req, url), expiresAt: Date.now() + CODE_TTL_MS });
+    // The store names itself by its platform domain, whatever host the link was opened on.
+    pending.set(id, { clientId, redirectUri, scopes, state, store: STORE.domain, expiresAt: Date.now() + CODE_TTL_MS });
     sendHtml(res, 200, consentPage({ storeName: STORE.name, appName: PARTNER_APP.name, redirectUri, scopes, request: id }));
   }
 
@@ -188,11 +190,6 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
-/** The store's domain, as the person reached it (the sandbox has no name of its own). */
-function storeHost(req: IncomingMessage, url: URL): string {
-  const host = req.headers.host ?? '';
-  return /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? host : url.host;
-}
 
 function redirect(res: ServerResponse, target: string, params: Record<string, string | undefined>) {
   const url = new URL(target);

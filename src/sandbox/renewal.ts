@@ -14,15 +14,15 @@ export type SubscriptionRecord = SubscriptionDetail & Rec;
 /** Renews `subscription` at `now`; emits its events. The caller has checked it is active. */
 export function renewSubscription(state: SandboxState, subscription: SubscriptionRecord, now: string, emit: (event: string, record: Rec) => void): Rec {
   const number = String(nextId(state, 'orders'));
-  const cycle = Math.max(0, ...(subscription.orders ?? []).map((o) => o.billing_cycle ?? 0)) + 1;
+  // The cycle after the last one an order was made for (its orders are found by their link to it).
+  const cycles = Object.values(state.records.orders).flatMap((order) => ((order.subscriptions ?? []) as Rec[]).filter((link) => link.id === subscription.id).map((link) => Number(link.billing_cycle ?? 0)));
+  const cycle = Math.max(0, ...cycles) + 1;
   const customer = {
     user: state.records.users[String(subscription.user_id)] ?? {},
     billing: (subscription.billing_address ?? null) as Rec | null,
     shipping: (subscription.shipping_address ?? null) as Rec | null,
   };
   const order = renewalOrder(runtimeSeeding(state, Date.parse(now)), subscription, customer, number, cycle, Date.parse(now), true);
-  subscription.orders = [...(subscription.orders ?? []), { billing_cycle: cycle, order_number: number }];
-  subscription.num_orders = subscription.orders.length;
   subscription.next_renewal_date = addInterval(subscription.next_renewal_date ?? now, subscription.interval ?? 'month', subscription.interval_count ?? 1);
   emit('order.created', order);
   for (const payment of Object.values(state.records.transactions)) if (payment.order === number) emit('transaction.created', payment);

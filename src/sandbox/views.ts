@@ -4,6 +4,8 @@
 // product's `children`, a cart's `total_tax`, …), by the reference's component name. Every answer
 // and every event of one version derives a field the same way, so an object looks the same
 // wherever it appears. The records' own shape is described where they are built (seed/).
+import type * as z from 'zod/mini';
+import { componentName } from '../api/generated/components.js';
 import type { GeneratedId } from '../api/generated/index.js';
 import { API_PREFIX } from '../api/url.js';
 import { beforeDiscount } from './amounts.js';
@@ -11,6 +13,7 @@ import type { KindName, Rec, Records } from './kinds.js';
 import { fromCents, sumCents, toCents } from './money.js';
 import { refundableCents } from './payments.js';
 import type { Derivations } from './render.js';
+import { slugOf } from './seed/catalogue.js';
 
 export interface ViewContext {
   records: Records;
@@ -194,8 +197,13 @@ export const derivations: Derivations<ViewContext> = {
     prices: (record, ctx) => linked(ctx, 'productPrices', 'product_id', record.id),
     stockrecords: (record, ctx) => linked(ctx, 'stockrecords', 'variant_id', record.id),
     title: (record) => variantTitle(record),
-    unit_cost: (record, ctx) => priceOf(ctx, record.id, storeCurrency(ctx))?.price,
+    // What it sells for in the store's own currency; nothing yet for one not priced in it.
+    unit_cost: (record, ctx) => priceOf(ctx, record.id, storeCurrency(ctx))?.price ?? '0.00',
     structure: (record, ctx) => (linked(ctx, 'variants', 'product_id', record.product_id).length > 1 ? 'child' : 'standalone'),
+  },
+  // Sent as a name and a value; its code is the name's, as the catalogue's attributes have them.
+  ProductVariantAttributeValue: {
+    code: (value) => slugOf(String(value.name ?? '')).replace(/-/g, '_'),
   },
   StockrecordLocation: {
     sku: (record, ctx) => variantOf(ctx, record)?.sku ?? '',
@@ -236,6 +244,12 @@ export const derivations: Derivations<ViewContext> = {
     name: (record, ctx) => one(ctx, 'gatewayGroups', record.id)?.name,
   },
 };
+
+/** Whether an answer in `schema`'s shape derives `field` (a new record leaves it to the view: a user's counts, a product's variants). */
+export function isDerived(schema: z.ZodMiniType, field: string): boolean {
+  const own = derivations[componentName.get(schema) ?? ''];
+  return Boolean(own && Object.hasOwn(own, field)) || Object.hasOwn(derivations['*']!, field);
+}
 
 /** What a webhook event's `data` carries: a record of `kind` as `operation` answers it at the webhook's version. */
 export interface EventData {

@@ -119,7 +119,7 @@ describe('auth login --app (scripted)', () => {
     remember(dir);
     const refused = await cli(dir, ['orders', 'fulfillment-orders', '10001']);
     expect(refused.code).toBe(4);
-    expect(refused.stderr).toContain('store-admin: This token lacks the scope orders:read. (HTTP 403)');
+    expect(refused.stderr).toContain('store-admin: You do not have permission to perform this action. (HTTP 403)');
     expect(refused.stderr).toContain(
       'hint: This command needs a token with the scope orders:read; the app login of profile "default" was granted exports:read catalogue:read, without orders:read. ' +
         'Log in again and approve it: store-admin auth login --app --client-id sandbox-app --profile default',
@@ -128,7 +128,7 @@ describe('auth login --app (scripted)', () => {
     const status = await cli(dir, ['auth', 'status', '--json']);
     const uncovered = status.json().not_covered as { command: string; missing: string[] }[];
     expect(uncovered).toContainEqual({ command: 'orders fulfillment-orders', missing: ['orders:read'] });
-    expect(uncovered).toContainEqual({ command: 'fulfillment-orders reject-cancellation', missing: ['fulfillment_service:write', 'fulfillment_orders:write'] });
+    expect(uncovered).toContainEqual({ command: 'fulfillment-orders cancellation-request-reject', missing: ['fulfillment_service:write', 'fulfillment_orders:write'] });
     expect(uncovered.map((u) => u.command)).not.toContain('categories get');
     const table = await cli(dir, ['auth', 'status', '-o', 'table']);
     expect(table.stdout).toContain('  - Login: the partner app sandbox-app, on ');
@@ -163,15 +163,31 @@ describe('auth login --app (scripted)', () => {
     remember(dir);
   });
 
-  it('a code from another store is refused, naming both stores', async () => {
+  it('a store reached at another host names its platform domain: the login goes on, both names are kept, and calls go to the URL given', async () => {
+    const dir = freshDir();
+    const end = keep(await login(dir, [], withStandIn({ STORE_ADMIN_CLIENT_SECRET: SECRET })).exited);
+    expect(end.code, end.stderr).toBe(0);
+    // The sandbox names itself by its platform domain, not by the 127.0.0.1 address it was reached at.
+    expect(end.stderr).toContain(`The store names itself shop.northwind-outfitters.example (its platform domain); commands go to ${sandbox.url}, as given.`);
+    const saved = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, { baseUrl: string; app?: { storeDomain?: string } }> };
+    const profile = Object.values(saved.profiles)[0]!;
+    expect(profile.baseUrl).toBe(sandbox.url);
+    expect(profile.app?.storeDomain).toBe('shop.northwind-outfitters.example');
+    remember(dir);
+  });
+
+  it("an answer without a state ends the login at once, saying so, instead of waiting out its time", async () => {
     const dir = freshDir();
     const run = login(dir, ['--no-browser'], { STORE_ADMIN_CLIENT_SECRET: SECRET });
-    const state = await run.state();
-    const answer = await fetch(`http://127.0.0.1:${port}/callback?store=other-shop.example.com&code=abc&state=${state}`);
+    await run.url;
+    const exchanges = sandbox.counters.oauth.exchanges;
+    const answer = await fetch(`http://127.0.0.1:${port}/callback?store=shop.northwind-outfitters.example&code=abc`);
     expect(answer.status).toBe(400);
     const end = keep(await run.exited);
     expect(end.code).toBe(4);
-    expect(end.stderr).toContain(`store-admin: The code came from the store "other-shop.example.com", not from ${new URL(sandbox.url).host}, the store being logged into; nothing was saved`);
+    expect(end.stderr).toContain("store-admin: The store's answer carried no state, so it cannot be told from one sent by someone else; nothing was saved");
+    expect(sandbox.counters.oauth.exchanges).toBe(exchanges);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 
   it('any other request to the listener is a 404 that changes nothing', async () => {

@@ -105,7 +105,8 @@ describe('sandbox OAuth: consent page and token exchange', () => {
     const { response, location } = await answer(good(), 'approve');
     expect(response.status).toBe(303);
     expect(`${location!.origin}${location!.pathname}`).toBe(EXTRA_REDIRECT);
-    expect(location!.searchParams.get('store')).toBe(new URL(ctx.sandbox.url).host);
+    // The store's platform domain, whatever address the login went through.
+    expect(location!.searchParams.get('store')).toBe('shop.northwind-outfitters.example');
     expect(location!.searchParams.get('state')).toBe('st-123');
     const code = location!.searchParams.get('code')!;
     expect(code).toMatch(/^[\w-]{20,}$/);
@@ -126,7 +127,7 @@ describe('sandbox OAuth: consent page and token exchange', () => {
     expect((await callApi(body.access_token!, 'exportsTypesRetrieve', '/exports/types/')).status).toBe(200);
     const refused = await callApi(body.access_token!, 'ordersFulfillmentOrdersRetrieve', '/orders/10001/fulfillment-orders/');
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toEqual({ detail: 'This token lacks the scope orders:read.' });
+    expect(await refused.json()).toEqual({ detail: 'You do not have permission to perform this action.' });
   });
 
   it('Approve with nothing ticked shows the page again; a box the app did not ask for grants nothing', async () => {

@@ -1,84 +1,149 @@
-// @ts-nocheck rewritten with the reference-driven sandbox
-// What a delivery carries: the object of its event's kind, shaped as the Admin API answers it at
-// the webhook's own API version, and held to the reference's response schema of that version.
+// What a delivery carries, held to the platform's reference (issue 35): every one of the 23 events,
+// sent on request, and every event a change through the API sends, delivered to a webhook at each
+// API version, validates against the reference's payload for that event and version, envelope
+// included (`webhook.store` is the store's name); its data is the object as the Admin API answers
+// it at the webhook's version. Skipped without ../shared. Then what counts as delivered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadAllOperations, REFERENCE_VERSIONS, type Operation } from '../../src/api/operations.js';
+import { createSeed } from '../../src/sandbox/seed.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { memoryStore } from '../../src/sandbox/store.js';
-import { advanceClock, useSandbox } from '../helpers.js';
-import { referenceValidators } from '../reference.js';
+import type { Rec } from '../../src/sandbox/kinds.js';
+import { EVENT_DATA } from '../../src/sandbox/views.js';
+import { advanceClock, FULL_TOKEN, raw, startTestSandbox, until, useSandbox } from '../helpers.js';
 import { outcomeLog, startReceiver, type Received, type Receiver } from '../webhooks/receiver.js';
+import { inputFor, requestOf } from './inputs.js';
+import { complaints, REFERENCE_PRESENT, referenceValidators, VERSIONS } from './reference-answers.js';
+import { RULES_TO_COME } from './rules-to-come.js';
 
-const reference = referenceValidators();
-const EVENTS = ['order.created', 'order.updated', 'subscription.updated', 'transaction.created', 'transaction.updated', 'customer.updated', 'dispute.created', 'export.created'];
+const EVENTS = Object.keys(EVENT_DATA);
+const STORE_NAME = 'Northwind Outfitters';
+/** The webhooks listening, by the path their deliveries arrive at: one per version, and one that names none. */
+const LISTENERS = [...VERSIONS.map((version) => ({ path: version, version })), { path: 'default', version: null }];
 
-// rewritten with the reference-driven sandbox
-describe.skip('webhook payloads follow the webhook api_version', () => {
-  const log = outcomeLog();
-  const store = memoryStore();
-  const ctx = useSandbox({ store, exportDelaySeconds: 0, webhooks: { onDelivery: log.onDelivery } });
+const ops = await loadAllOperations();
+const changes = ops.filter((op) => op.method !== 'GET' && !RULES_TO_COME[op.id]);
+
+describe.skipIf(!REFERENCE_PRESENT)("every delivery against the platform's reference", () => {
+  const seeded = createSeed();
+  const store = memoryStore(structuredClone(seeded));
+  let sandbox: Sandbox;
   let receiver: Receiver;
-  const hooks: Record<string, number> = {};
+  let validators: Map<string, ReturnType<typeof referenceValidators>>;
+  /** Events a change through the API sent, each with the number of deliveries checked. */
+  const sent = new Map<string, number>();
+
   beforeAll(async () => {
+    validators = new Map(VERSIONS.map((version) => [version, referenceValidators(version)]));
     receiver = await startReceiver(() => 200);
-    for (const version of ['2023-02-10', '2024-04-01', null]) {
-      const created = await ctx.client.webhooks.create({ body: { target: `${receiver.url}/${version ?? 'default'}`, events: EVENTS, api_version: version } });
-      hooks[version ?? 'default'] = created.id!;
+    // The seeded webhooks point at hosts that never answer: off, so only ours are sent to.
+    for (const webhook of Object.values(seeded.records.webhooks)) webhook.active = false;
+    for (const [at, { path, version }] of LISTENERS.entries()) {
+      const id = 3 + at;
+      seeded.records.webhooks[String(id)] = { id, active: true, api_version: version, created_at: '2026-02-01T09:00:00Z', updated_at: '2026-02-01T09:00:00Z', events: EVENTS, name: `every event (${path})`, next_check_date: null, secret_key: null, target: `${receiver.url}/${path}`, warning_count: 0 };
+      seeded.lastIds.webhooks = id;
     }
+    store.state = structuredClone(seeded);
+    sandbox = await startTestSandbox({ token: FULL_TOKEN, store, exportDelaySeconds: 0 });
   });
-  afterAll(() => receiver.close());
+  afterAll(async () => {
+    await sandbox.close();
+    await receiver.close();
+  });
 
-  const to = (name: string, event: string) => receiver.requests.filter((r) => r.url.endsWith(`/${name}`) && r.json.event_type === event);
+  /** Waits for what the change made due (an export turning available) and for everything queued to be delivered; answers what arrived since `before`. */
+  async function deliveredSince(before: number): Promise<Received[]> {
+    await until('the exports to be available', () => Object.keys(store.state.exportsReadyAt).length === 0);
+    await until('the outbox to empty', () => store.state.webhookOutbox.length === 0, { seen: () => JSON.stringify(store.state.webhookOutbox.map((d) => d.event_type)) });
+    return receiver.requests.slice(before);
+  }
 
-  it('sends each change to every version, each in its own shape', async () => {
-    await ctx.client.subscriptions.renew({ params: { id: 1 } });
-    await ctx.client.subscriptions.cancel({ params: { id: 4 }, body: { cancel_reason: 'other' } });
-    await ctx.client.customers.addNote({ params: { id: 1 }, body: { message: 'VIP' } });
-    await ctx.client.disputes.create({ body: { transaction: 501 } });
-    const created = await ctx.client.exports.create({ body: { type: 'order_list', date_from: '2026-01-01T00:00:00Z', date_to: '2026-02-01T00:00:00Z' } });
-    await ctx.client.exports.get({ params: { id: created.id! } });
-    // order.created, transaction.created, 2 × subscription.updated, customer.updated, dispute.created, transaction.updated, order.updated, export.created
-    await receiver.received(3 * 9);
-    await log.until((o) => o.filter((x) => x.ok).length >= 27);
+  /** What the reference finds wrong with a delivery, naming the event, the version and the field. */
+  function problemsOf(delivery: Received): string[] {
+    const listener = LISTENERS.find(({ path }) => delivery.url.endsWith(`/${path}`))!;
+    const version = listener.version ?? REFERENCE_VERSIONS[0];
+    const { json } = delivery;
+    const where = `${String(json.event_type)} at ${version} (${listener.path})`;
+    const validate = validators.get(version)!.delivery(json.event_type);
+    if (!validate) return [`${where}: an event the reference does not have`];
+    const envelope = [
+      ...(JSON.stringify(Object.keys(json)) === JSON.stringify(['api_version', 'data', 'event_id', 'event_type', 'object', 'webhook']) ? [] : [`${where}: envelope keys ${Object.keys(json).join(', ')}`]),
+      ...(json.api_version === version ? [] : [`${where}: api_version ${json.api_version}`]),
+      ...(json.webhook.store === STORE_NAME ? [] : [`${where}: webhook.store ${json.webhook.store}`]),
+      ...(json.object === json.event_type.split('.')[0] ? [] : [`${where}: object ${json.object}`]),
+    ];
+    return [...envelope, ...complaints(validate, json).map((c) => `${where}: ${c}`)];
+  }
 
-    for (const [name, version] of [['2023-02-10', '2023-02-10'], ['2024-04-01', '2024-04-01'], ['default', '2024-04-01']] as const) {
-      const problems = (event: string, id: Parameters<typeof reference.problems>[0], at: string) =>
-        to(name, event).flatMap((r: Received) => {
-          expect(r.json.api_version).toBe(version);
-          return reference.problems(id, at, r.json.data).map((p) => `${name} ${event}: ${p}`);
-        });
-      const subscriptionOp = version === '2023-02-10' ? 'subscriptionsCancelCreate' : 'subscriptionsPartialUpdate';
-      expect(to(name, 'subscription.updated')).toHaveLength(2);
-      expect([
-        ...problems('subscription.updated', subscriptionOp, version),
-        ...problems('order.created', 'ordersLinesDestroy', '2024-04-01'),
-        ...problems('order.updated', 'ordersLinesDestroy', '2024-04-01'),
-        ...problems('dispute.created', 'disputesCreate', '2024-04-01'),
-        ...problems('export.created', 'exportsRetrieve', '2024-04-01'),
-      ]).toEqual([]);
+  const sendEvent = (event: string) =>
+    fetch(`${sandbox.url}/sandbox/events/`, { method: 'POST', headers: { authorization: `Bearer ${FULL_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ event }) });
+
+  it.each(EVENTS)('%s, sent on request, validates at every version', async (event) => {
+    const before = receiver.requests.length;
+    expect((await sendEvent(event)).status).toBe(200);
+    const arrived = await deliveredSince(before);
+    expect(arrived.map((r) => r.url.split('/').at(-1)).sort()).toEqual(LISTENERS.map(({ path }) => path).sort());
+    expect(arrived.flatMap(problemsOf).join('\n')).toBe('');
+  });
+
+  it.each(changes.map((op) => [op.id, op] as [string, Operation]))('%s: what it sends validates at every version', async (_id, op) => {
+    store.state = structuredClone(seeded);
+    const before = receiver.requests.length;
+    const { method, path, body } = requestOf(op, inputFor(op, op.version, await op.schemas(op.version)));
+    const answered = await raw(sandbox, method, path, { headers: { authorization: `Bearer ${FULL_TOKEN}`, 'x-store-api-version': op.version, 'content-type': 'application/json' }, ...(body ? { body } : {}) });
+    expect(answered.status, JSON.stringify(answered.body)).toBeLessThan(300);
+    const arrived = await deliveredSince(before);
+    for (const delivery of arrived) sent.set(delivery.json.event_type, (sent.get(delivery.json.event_type) ?? 0) + 1);
+    expect(arrived.flatMap(problemsOf).join('\n')).toBe('');
+  });
+
+  it('a change sends its object as the Admin API answers it at the webhook version', async () => {
+    store.state = structuredClone(seeded);
+    const headers = { authorization: `Bearer ${FULL_TOKEN}`, 'content-type': 'application/json' };
+    let before = receiver.requests.length;
+    // A customer's note: customer.updated carries the customer, not a buyer recorded on an order.
+    await raw(sandbox, 'POST', '/users/1/notes/', { headers: { ...headers, 'x-store-api-version': '2024-04-01' }, body: JSON.stringify({ message: 'VIP' }) });
+    for (const delivery of await deliveredSince(before)) {
+      const version = delivery.json.api_version as string;
+      const shown = await raw(sandbox, 'GET', '/users/1/', { headers: { ...headers, 'x-store-api-version': version } });
+      expect(delivery.json.data, `customer.updated at ${version}`).toEqual(shown.body);
     }
-    const [old] = to('2023-02-10', 'subscription.updated');
-    const [current] = to('2024-04-01', 'subscription.updated');
-    expect(old!.json.data).toHaveProperty('is_tax_known');
-    expect(old!.json.data.lines[0]).toHaveProperty('product.title');
-    expect(current!.json.data).not.toHaveProperty('is_tax_known');
-    expect(current!.json.data.lines[0]).toHaveProperty('product_title');
-    expect(to('default', 'subscription.updated').map((r) => r.json.data)).toEqual(to('2024-04-01', 'subscription.updated').map((r) => r.json.data));
+    // A dispute on a charge: the charge is marked disputed, and its order changes with it.
+    before = receiver.requests.length;
+    await raw(sandbox, 'POST', '/disputes/', { headers: { ...headers, 'x-store-api-version': '2024-04-01' }, body: JSON.stringify({ transaction: 503 }) });
+    const disputed = (await deliveredSince(before)).filter((r) => r.url.endsWith('/2024-04-01'));
+    expect(disputed.map((r) => r.json.event_type).sort()).toEqual(['dispute.created', 'order.updated', 'transaction.updated']);
+    expect(disputed.find((r) => r.json.event_type === 'transaction.updated')!.json.data).toMatchObject({ id: 503, is_disputed: true });
+    expect(disputed.find((r) => r.json.event_type === 'order.updated')!.json.data).toMatchObject({ number: '10002' });
+    // A renewal: its order, and the charge that paid it, as each is read afterwards.
+    before = receiver.requests.length;
+    await raw(sandbox, 'POST', '/subscriptions/1/renew/', { headers: { ...headers, 'x-store-api-version': '2024-04-01' } });
+    const renewal = (await deliveredSince(before)).filter((r) => r.url.endsWith('/default'));
+    expect(renewal.map((r) => r.json.event_type)).toEqual(['order.created', 'transaction.created', 'subscription.updated']);
+    const charge = renewal[1]!.json.data as Rec;
+    expect(charge.order).toBe(renewal[0]!.json.data.number);
+    expect(charge).toEqual((await raw(sandbox, 'GET', `/transactions/${String(charge.id)}/`, { headers: { ...headers, 'x-store-api-version': '2024-04-01' } })).body);
   });
 
-  it('a customer event carries the customer, not the buyer recorded on an order', () => {
-    const [delivery] = to('2024-04-01', 'customer.updated');
-    expect(delivery!.json.data).toMatchObject({ id: 1, email: 'maya.lindqvist@example.com', date_joined: '2026-01-11T14:30:40Z' });
-    expect(delivery!.json.data.addresses.map((a: { id: number }) => a.id)).toEqual([11, 12]);
-    expect(delivery!.json.data).not.toHaveProperty('ip');
-    expect(delivery!.json.data).not.toHaveProperty('user_agent');
-  });
-
-  it('a renewal sends its new transaction, and a dispute the transaction it marks', () => {
-    const [created] = to('2024-04-01', 'transaction.created');
-    const renewal = Object.values(store.state.orders).find((o) => o.subscription_lifecycle === 'renewal')!;
-    expect(created!.json.data).toEqual(renewal.transactions![0]);
-    const [updated] = to('2024-04-01', 'transaction.updated');
-    expect(updated!.json.data).toMatchObject({ id: 501, is_disputed: true });
-    expect(to('2024-04-01', 'order.updated').map((r) => r.json.data.number)).toEqual(['10001']);
+  it('the changes through the API send these events (the others come from the clock or on request)', () => {
+    expect([...sent.keys()].sort()).toEqual([
+      'customer.created',
+      'customer.updated',
+      'dispute.created',
+      'dispute.updated',
+      'export.created',
+      'fulfillment.updated',
+      'order.created',
+      'order.updated',
+      'product.created',
+      'product.deleted',
+      'product.updated',
+      'subscription.updated',
+      'ticket.created',
+      'ticket.updated',
+      'transaction.created',
+      'transaction.updated',
+    ]);
   });
 });
 
@@ -88,7 +153,7 @@ describe('what counts as delivered', () => {
 
   it('only a 200: a 204 (or any other 2xx) is retried', async () => {
     const receiver = await startReceiver((n) => [204, 202, 200][n] ?? 200);
-    const { id } = await ctx.client.webhooks.create({ body: { target: receiver.url, events: ['customer.updated'] } });
+    const { id } = (await ctx.client.webhooks.create({ body: { target: receiver.url, events: ['customer.updated'] } })) as { id: number };
     await ctx.client.customers.addNote({ params: { id: 2 }, body: { message: 'hello' } });
     await log.until((o) => o.some((x) => x.webhook === id));
     // The retries come 5 and then 10 minutes after each failure, on the sandbox's clock.

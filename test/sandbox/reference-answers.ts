@@ -27,7 +27,7 @@ export interface ReferenceOperation {
 
 export interface Reference {
   operations: ReferenceOperation[];
-  webhooks: Record<string, { payload: { properties: { data: Json } } }>;
+  webhooks: Record<string, { payload: Json & { properties: { data: Json } } }>;
   components: { schemas: Record<string, Json> };
 }
 
@@ -37,7 +37,8 @@ export function readReference(version: string): Reference {
 
 /** Validators for one version's answers and events, each schema compiled once, on first use. */
 export function referenceValidators(version: string, reference = readReference(version)) {
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  // Each schema is compiled once per file and run a few hundred times: compiling fast beats optimised code.
+  const ajv = new Ajv2020({ allErrors: true, strict: false, code: { optimize: false } });
   addFormats(ajv);
   ajv.addFormat('decimal', /^-?\d*(\.\d+)?$/);
   const base = `https://reference.invalid/${version}.json`;
@@ -45,10 +46,20 @@ export function referenceValidators(version: string, reference = readReference(v
   const compiled = new Map<string, ValidateFunction>();
   const compile = (key: string, schema: Json, closed: boolean) => {
     let validate = compiled.get(key);
-    if (!validate) compiled.set(key, (validate = ajv.compile(readable(schema, base, closed) as Json)));
+    if (!validate) {
+      const made = readable(schema, base, closed) as Json;
+      // A bare reference is the component's own validator, compiled once for every answer naming it.
+      const ref = Object.keys(made).length === 1 && typeof made.$ref === 'string' ? ajv.getSchema(made.$ref) : undefined;
+      compiled.set(key, (validate = ref ?? ajv.compile(made)));
+    }
     return validate;
   };
   return {
+    /** The status the reference declares for the operation's success. */
+    success(id: string): number | undefined {
+      const status = Object.keys(reference.operations.find((op) => op.id === id)?.responses ?? {})[0];
+      return status === undefined ? undefined : Number(status);
+    },
     /** The success answer's validator of an operation, and the schema it was made from. */
     answer(id: string): { validate: ValidateFunction; schema: Json } | undefined {
       const operation = reference.operations.find((op) => op.id === id);
@@ -58,6 +69,11 @@ export function referenceValidators(version: string, reference = readReference(v
     event(name: string): ValidateFunction | undefined {
       const data = reference.webhooks[name]?.payload.properties.data;
       return data && compile(`event:${name}`, data, false);
+    },
+    /** A whole delivery of the event: its envelope, and its data as event() reads it. */
+    delivery(name: string): ValidateFunction | undefined {
+      const payload = reference.webhooks[name]?.payload;
+      return payload && compile(`delivery:${name}`, payload, false);
     },
   };
 }

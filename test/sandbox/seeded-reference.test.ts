@@ -34,7 +34,7 @@ const NOT_RECORDS: Record<string, string> = {
   exportsDownloadRetrieve: 'a signed link to the file, made when asked',
   availableLocationsRetrieve: 'worked out from the locations when asked',
   appsSettingsRetrieve: "an app's free-form settings object",
-  themesTemplatesRetrieve: "a theme's template, which the seed does not keep",
+  themesTemplatesRetrieve: "a theme's template, kept on the theme (rules/service.ts)",
 };
 /** GET operations that answer a record of a kind from a path that is not the kind's. */
 const ANSWERS_A: Record<string, KindName> = { ticketsCommentsRetrieve: 'tickets' };

@@ -32,7 +32,8 @@ export const disputeRules: Partial<Record<OperationId, Rule>> = {
       currency,
       date_created: ctx.now,
       happened_at: body.happened_at ?? ctx.now,
-      metadata: body.metadata ?? null,
+      // Kept as an object: the dispute events carry no null metadata.
+      metadata: body.metadata ?? {},
       // The reference numbers the dispute's order: the order's number, as a number.
       order: order ? Number(order.number) : null,
       report_amount: amount,

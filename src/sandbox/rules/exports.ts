@@ -1,7 +1,7 @@
 // Exports as the platform's guide describes them: created `pending`, `available` after a delay
 // counted on the sandbox's clock (scheduler.ts turns them), their file reached through a temporary
 // signed link. An export's `url` is its own URL in the API, not a file.
-import { fields as exportFields } from '../../api/generated/exports/fields.js';
+import { EXPORT_TYPES } from '../../api/enums.js';
 import type { OperationId } from '../../api/operations.js';
 import { API_PREFIX } from '../../api/url.js';
 import { NOT_FOUND } from '../collections.js';
@@ -51,7 +51,7 @@ export const exportRules: Partial<Record<OperationId, Rule>> = {
     return ctx.answer({ url: ctx.signExportLink(Number(found.id)) });
   },
   exportsTypesRetrieve: (ctx) => {
-    return ctx.answer({ types: EXPORT_TYPE_CODES.map((code) => ({ code, name: typeName(code) })) });
+    return ctx.answer({ types: EXPORT_TYPES.map((code) => ({ code, name: typeName(code) })) });
   },
 };
 
@@ -59,6 +59,3 @@ function withinDays(created: unknown, query: Record<string, unknown>): boolean {
   const day = String(created).slice(0, 10);
   return (query.date_created_from === undefined || day >= String(query.date_created_from)) && (query.date_created_to === undefined || day <= String(query.date_created_to));
 }
-
-/** The export types: the values the reference's create body takes for `type`. */
-export const EXPORT_TYPE_CODES: readonly string[] = exportFields.exportsCreate?.body?.find(([name]) => name === 'type')?.[2]?.values ?? [];

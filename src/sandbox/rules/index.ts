@@ -4,6 +4,8 @@
 import type { OperationId } from '../../api/operations.js';
 import type { Rule } from '../engine.js';
 import { appRules } from './apps.js';
+import { cartRules } from './carts.js';
+import { catalogueRules } from './catalogue.js';
 import { disputeRules } from './disputes.js';
 import { exportRules } from './exports.js';
 import { fulfillmentOrderRules } from './fulfillment-orders.js';
@@ -11,11 +13,14 @@ import { orderLineRules } from './order-lines.js';
 import { orderRules } from './orders.js';
 import { paymentRules } from './payments.js';
 import { refundRules } from './refunds.js';
+import { serviceRules } from './service.js';
 import { subscriptionRules } from './subscriptions.js';
 import { webhookRules } from './webhooks.js';
 
 export const rules: Partial<Record<OperationId, Rule>> = {
   ...appRules,
+  ...cartRules,
+  ...catalogueRules,
   ...disputeRules,
   ...exportRules,
   ...fulfillmentOrderRules,
@@ -23,6 +28,7 @@ export const rules: Partial<Record<OperationId, Rule>> = {
   ...orderRules,
   ...paymentRules,
   ...refundRules,
+  ...serviceRules,
   ...subscriptionRules,
   ...webhookRules,
 };

@@ -225,6 +225,7 @@ export function buildAnchors(seed: Seeding): { maya: Customer; daniel: Customer 
       payer: { details: cardOf(facts.customer), method: 'bankcard' },
       shippingAddress: box(facts.customer),
       cancelReason: 'cancelReason' in facts ? facts.cancelReason : undefined,
+      ...('cancelReason' in facts ? { canceledAt: at('2026-01-20T10:00:00Z') } : {}),
     }),
   );
   const [sock, coffee, tees, club] = made as [Rec, Rec, Rec, Rec];

@@ -1,4 +1,4 @@
-// The catalogue: two locations, four categories, ten products with their variants (fourteen),
+// The catalogue: three locations (one emptied), four categories, ten products with their variants (fourteen),
 // images, a price in each of the store's two currencies and a stock record at each location.
 // Written out as facts, not drawn at random: the orders, carts and subscriptions sell from it.
 //
@@ -195,6 +195,14 @@ const LOCATIONS = [
     address: { country: 'NL', line1: 'Waalhaven Oostzijde 81', line4: 'Rotterdam', postcode: '3087 BM', state: 'Zuid-Holland' },
     callback_url: null,
   },
+  // A summer pop-up, since emptied: it holds no stock and fulfils nothing.
+  {
+    id: 3,
+    name: 'Denver Pop-up',
+    accept_return: false,
+    address: { country: 'US', line1: '1701 Wynkoop Street', line4: 'Denver', postcode: '80202', state: 'CO' },
+    callback_url: null,
+  },
 ];
 
 /** The euro price of a store price: 0.92 of it, to the ten cents. */
@@ -202,7 +210,8 @@ function euros(usd: string): string {
   return fromCents(Math.round((toCents(usd) * 0.92) / 10) * 10);
 }
 
-const slugOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+/** A product's slug: its title in lower case, words joined by dashes. */
+export const slugOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
 export function buildCatalogue(seed: Seeding): void {
   const created = seed.at('2025-03-01T10:00:00Z');
@@ -319,12 +328,13 @@ export function sold(records: Seeding['records'], variantId: number, currency: C
   if (!known) soldCache.set(records, (known = new Map()));
   const key = `${variantId}/${currency}`;
   let item = known.get(key);
-  if (!item) known.set(key, (item = lookUp(records, variantId, currency)));
+  if (!item) known.set(key, (item = soldNow(records, variantId, currency)));
   return item;
 }
 const soldCache = new WeakMap<Seeding['records'], Map<string, Sold>>();
 
-function lookUp(records: Seeding['records'], variantId: number, currency: Currency): Sold {
+/** The same, read from the records as they are now: a rule's store changes under a cache. */
+export function soldNow(records: Seeding['records'], variantId: number, currency: Currency): Sold {
   const variant = records.variants[variantId]!;
   const product = records.products[String(variant.product_id)]!;
   const price = records.productPrices[`${variantId}/${currency}`]!;

@@ -121,10 +121,12 @@ export function buildOrder(seed: Seeding, facts: OrderFacts): Rec {
 }
 
 /** A customer's card or wallet, as a transaction's `payment_details` shows it. */
-export function paymentDetails(method: 'bankcard' | 'paypal', userId: number, lastFour = '4242'): Rec {
-  return method === 'paypal'
-    ? { bankcard_first_six: null, bankcard_last_four: null, card_token: '', gateway: { ...GATEWAYS.paypal }, is_3ds: false, optimized_3ds: false, paypal_vault_id: `BA-NW${userId}PP`, sca_flow: '' }
-    : { bankcard_first_six: lastFour === '4444' ? '555555' : '424242', bankcard_last_four: lastFour, card_token: `tok_nw_${userId}_${lastFour}`, gateway: { ...GATEWAYS.stripe }, is_3ds: true, optimized_3ds: false, paypal_vault_id: '', sca_flow: 'frictionless' };
+export function paymentDetails(method: 'bankcard' | 'paypal' | 'klarna', userId: number, lastFour = '4242'): Rec {
+  const wallet = (gateway: Rec, vault: string) => ({ bankcard_first_six: null, bankcard_last_four: null, card_token: '', gateway: { ...gateway }, is_3ds: false, optimized_3ds: false, paypal_vault_id: vault, sca_flow: '' });
+  if (method === 'paypal') return wallet(GATEWAYS.paypal, `BA-NW${userId}PP`);
+  if (method === 'klarna') return wallet(GATEWAYS.klarna, '');
+  // Every third customer's bank lets the store skip the challenge (optimised 3-D Secure).
+  return { bankcard_first_six: lastFour === '4444' ? '555555' : '424242', bankcard_last_four: lastFour, card_token: `tok_nw_${userId}_${lastFour}`, gateway: { ...GATEWAYS.stripe }, is_3ds: true, optimized_3ds: userId % 3 === 0, paypal_vault_id: '', sca_flow: 'frictionless' };
 }
 
 export interface TransactionFacts {

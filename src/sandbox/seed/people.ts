@@ -154,7 +154,7 @@ export function generateCustomer(seed: Seeding, n: number): Customer & { currenc
     userAgent: n % 6 === 1 ? null : random.pick(BROWSERS),
     acceptsMarketing: random.chance(0.5),
     type: lead ? 'lead' : 'customer',
-    blocked: n % 37 === 36,
+    blocked: n % 12 === 11,
     tags: n % 5 === 0 ? ['vip', null] : [],
     metadata: n % 4 === 2 ? {} : { source: lead ? 'newsletter' : 'storefront' },
     addresses: lead

@@ -10,7 +10,7 @@ import { lineAmounts } from '../amounts.js';
 import { isoSeconds } from '../clock.js';
 import { fromCents, sumCents, toCents } from '../money.js';
 import type { Rec } from '../kinds.js';
-import { SHIPPED_VARIANTS, SUBSCRIBABLE, sold, soldFields } from './catalogue.js';
+import { SHIPPED_VARIANTS, SUBSCRIBABLE, sold, soldFields, type Sold } from './catalogue.js';
 import { attribution } from './marketing.js';
 import type { Customer } from './people.js';
 import { DAY, HOUR, type Seeding } from './seeding.js';
@@ -23,40 +23,63 @@ export function buildCart(seed: Seeding, customer: Customer, currency: Currency,
   const lines = Array.from({ length: 1 + (n % 2) }, (_, at): Rec => {
     const subscribed = n % 4 === 1 && at === 0;
     const variantId = subscribed ? SUBSCRIBABLE[n % SUBSCRIBABLE.length]!.variantId : SHIPPED_VARIANTS[(n * 5 + at) % SHIPPED_VARIANTS.length]!;
-    const item = sold(seed.records, variantId, currency);
     const quantity = 1 + ((n + at) % 2);
-    const discount = at === 1 ? fromCents(Math.round(toCents(item.price) * quantity * 0.1)) : '0.00';
-    const { tax_lines: _tax, original_price_excl_tax: _a, original_price_incl_tax: _b, original_total_discount: _c, report_values: _d, ...money } = lineAmounts({ unitCost: item.price, quantity, discount, currency, tax: SALES_TAX });
-    return {
-      id: seed.id('cartLine'),
-      ...money,
-      interval: subscribed ? SUBSCRIBABLE[n % SUBSCRIBABLE.length]!.interval : null,
-      interval_count: subscribed ? 1 : null,
-      is_upsell: false,
-      metadata: n % 3 === 1 ? { gift: true } : {},
-      quantity,
-      ...soldFields(item),
-      report_values: { currency, price_excl_tax: money.price_excl_tax, price_incl_tax: money.price_incl_tax, total_cost: money.total_cost, total_discount: money.total_discount, unit_cost: money.unit_cost },
-    };
+    const discount = at === 1 ? fromCents(Math.round(toCents(sold(seed.records, variantId, currency).price) * quantity * 0.1)) : '0.00';
+    const interval = subscribed ? SUBSCRIBABLE[n % SUBSCRIBABLE.length]!.interval : null;
+    return cartLine(seed, { variantId, quantity, discount, currency, interval, metadata: n % 3 === 1 ? { gift: true } : {} });
   });
-  const sum = (field: string) => fromCents(sumCents(lines.map((line) => line[field])));
-  const totals = { total_cost: sum('total_cost'), total_discount: sum('total_discount'), total_excl_tax: sum('price_excl_tax'), total_incl_tax: sum('price_incl_tax') };
   const id = seed.id('carts');
+  const totals = cartTotals(lines, currency);
   return seed.add('carts', {
     id,
     user_id: customer.user.id,
     abandoned: state === 'abandoned',
     attribution: attribution(n + 2),
-    checkout_url: `${STORE.url}/checkout/${id}/?key=c${(id * 7919).toString(36)}`,
+    checkout_url: checkoutUrl(id),
     created_at: isoSeconds(created),
     currency,
     lines,
     metadata: n % 3 === 2 ? {} : { device: n % 2 ? 'mobile' : 'desktop' },
     status: state === 'submitted' ? 'Submitted' : 'Open',
     ...totals,
-    report_values: { currency, ...totals },
     voucher_discounts: n % 5 === 0 ? [{ amount: lines.at(-1)!.total_discount, description: WELCOME.description, name: WELCOME.name, voucher: { code: WELCOME.code, name: WELCOME.name, start_datetime: seed.at('2026-01-01T00:00:00Z'), end_datetime: seed.at('2026-03-31T23:59:59Z') } }] : [],
   });
+}
+
+/** Where the customer picks the cart up again to check out. */
+export const checkoutUrl = (id: number): string => `${STORE.url}/checkout/${id}/?key=c${(id * 7919).toString(36)}`;
+
+/** A cart line selling `quantity` of a variant at its price in `currency` (or the `price` given), tax included. */
+export function cartLine(
+  seed: Pick<Seeding, 'records' | 'id'>,
+  line: { variantId: number; quantity: number; currency: Currency; discount?: string; price?: string; interval?: string | null; isUpsell?: boolean; metadata?: unknown; item?: Sold },
+): Rec {
+  const item = line.item ?? sold(seed.records, line.variantId, line.currency);
+  const { tax_lines: _tax, original_price_excl_tax: _a, original_price_incl_tax: _b, original_total_discount: _c, report_values: _d, ...money } = lineAmounts({
+    unitCost: line.price ?? item.price,
+    quantity: line.quantity,
+    discount: line.discount ?? '0.00',
+    currency: line.currency,
+    tax: SALES_TAX,
+  });
+  return {
+    id: seed.id('cartLine'),
+    ...money,
+    interval: line.interval ?? null,
+    interval_count: line.interval ? 1 : null,
+    is_upsell: line.isUpsell ?? false,
+    metadata: line.metadata ?? {},
+    quantity: line.quantity,
+    ...soldFields(item),
+    report_values: { currency: line.currency, price_excl_tax: money.price_excl_tax, price_incl_tax: money.price_incl_tax, total_cost: money.total_cost, total_discount: money.total_discount, unit_cost: money.unit_cost },
+  };
+}
+
+/** A cart's totals: its lines' amounts added up. */
+export function cartTotals(lines: readonly Rec[], currency: string): Rec {
+  const sum = (field: string) => fromCents(sumCents(lines.map((line) => line[field])));
+  const totals = { total_cost: sum('total_cost'), total_discount: sum('total_discount'), total_excl_tax: sum('price_excl_tax'), total_incl_tax: sum('price_incl_tax') };
+  return { ...totals, report_values: { currency, ...totals } };
 }
 
 /** A gift card: active with some left, spent, disabled, expired, or not yet loaded (no balance). */

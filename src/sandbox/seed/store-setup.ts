@@ -114,14 +114,16 @@ export function buildStoreSetup(seed: Seeding): void {
 
   // Made earlier and available: one of January's orders, one of every customer (no date range).
   seed.add('exports', { id: seed.id('exports', 1), created_at: at('2026-02-01T06:00:00Z'), date_from: at('2026-01-01T00:00:00Z'), date_to: at('2026-01-31T23:59:59Z'), status: 'available', type: 'order_list' });
-  seed.add('exports', { id: seed.id('exports', 2), created_at: at('2026-02-01T06:05:00Z'), date_from: null, date_to: null, status: 'available', type: 'customer_list' });
+  seed.add('exports', { id: seed.id('exports', 2), created_at: at('2026-01-20T06:05:00Z'), date_from: null, date_to: null, status: 'available', type: 'customer_list' });
 
   const page = (slug: string, title: string, fields: Rec) => seed.add('pages', { id: seed.id('pages'), slug, title, content: '', meta_description: null, meta_title: null, metadata: null, template: null, ...fields });
   page('about-us', 'About us', { content: '<h1>About us</h1><p>Outdoor layers made in Portland since 2014.</p>', meta_description: 'Who we are.', meta_title: 'About us | Northwind Outfitters', metadata: { hero: 'team.jpg' }, template: 'page' });
   page('shipping-returns', 'Shipping and returns', { content: '<h1>Shipping and returns</h1><p>Free returns within 30 days.</p>' });
   page('size-guide', 'Size guide', { content: '<h1>Size guide</h1>', meta_title: 'Size guide', template: 'page-wide' });
 
-  seed.add('themes', { id: seed.id('themes', 1), name: 'Trailhead', active: true });
+  // A theme keeps its templates (they have no kind of their own): the live one has its product page.
+  const product = { name: 'product.html', content: '<main>{{ product.title }}</main>', file: `${STORE.cdn}/themes/trailhead/product.html`, theme: 1 };
+  seed.add('themes', { id: seed.id('themes', 1), name: 'Trailhead', active: true, templates: [product] });
   seed.add('themes', { id: seed.id('themes', 2), name: 'Summit (draft)', active: false });
 
   for (const name of ['Where is my order?', 'Return request', 'Product question']) seed.add('ticketTypes', { id: seed.id('ticketTypes'), name });

@@ -11,7 +11,7 @@ import { isoSeconds } from '../clock.js';
 import type { Rec } from '../kinds.js';
 import { sold, soldFields, SUBSCRIBABLE } from './catalogue.js';
 import { attribution } from './marketing.js';
-import { buildFulfillment, buildFulfillmentOrder, buildOrder, buildTransaction, pay } from './orders.js';
+import { buildFulfillment, buildFulfillmentOrder, buildOrder, buildTransaction, pay, paymentDetails } from './orders.js';
 import { payerOf } from './order-stories.js';
 import type { Customer } from './people.js';
 import { DAY, type Seeding } from './seeding.js';
@@ -38,6 +38,8 @@ export interface SubscriptionFacts {
   shippingAddress?: Rec;
   cancelReason?: [reason: string, message: string | null];
   isTest?: boolean;
+  /** When a canceled one was canceled. */
+  canceledAt?: string;
 }
 
 export function buildSubscription(seed: Seeding, facts: SubscriptionFacts): Rec {
@@ -62,6 +64,8 @@ export function buildSubscription(seed: Seeding, facts: SubscriptionFacts): Rec 
     shipping_address: facts.shippingAddress ?? facts.customer.shipping,
     cancel_reason: facts.cancelReason?.[0] ?? '',
     cancel_reason_other_message: facts.cancelReason?.[1] ?? null,
+    // Kept, though no answer shows it: lists filter by it.
+    cancel_date: facts.canceledAt ?? null,
     currency: facts.currency,
     date_created: facts.createdAt,
     frequency: facts.intervalCount === 1 ? `Every ${unit}` : `Every ${facts.intervalCount} ${unit}s`,
@@ -164,7 +168,8 @@ export function generateSubscription(seed: Seeding, customer: Customer, currency
   const count = product.counts[n % product.counts.length]!;
   const cycles = 1 + (n % 3);
   const behind = status === 'past_due' || status === 'retrying';
-  const payer = payerOf(customer, currency, n);
+  // A euro subscription behind on payment pays through Klarna, since switched off.
+  const payer = status === 'past_due' && currency === 'EUR' ? { details: paymentDetails('klarna', Number(customer.user.id)), method: 'klarna' } : payerOf(customer, currency, n);
   // The next renewal: a few days ahead, or (behind on payment) two days ago.
   const next = behind ? seed.now - 2 * DAY : seed.now + (1 + (n % 5)) * DAY;
   const start = addInterval(next, product.interval, -count * cycles);
@@ -179,7 +184,8 @@ export function generateSubscription(seed: Seeding, customer: Customer, currency
     lines: [{ variantId: product.variantId, quantity: 1 + (n % 2) }],
     attribution: attribution(n + 1),
     payer: { details: payer.details, method: payer.method ?? 'bankcard' },
-    ...(status === 'canceled' ? { cancelReason: n % 2 ? ['product_too_expensive', 'Found it cheaper elsewhere.'] : ['not_satisfied_with_product', null] } : {}),
+    ...(status === 'canceled' ? { cancelReason: n % 2 ? ['product_too_expensive', 'Found it cheaper elsewhere.'] : ['not_satisfied_with_product', null], canceledAt: isoSeconds(next - DAY) } : {}),
+    isTest: n % 6 === 5,
   });
   if (behind) failedRenewal(seed, subscription, cycles + 1, isoSeconds(next));
   return { subscription, customer, cycles: Array.from({ length: cycles }, (_, at) => addInterval(start, product.interval, count * at)) };
