@@ -13,6 +13,7 @@ import { flagOf, negatedFlagOf, type Field } from '../fields/declare.js';
 import { LIST_FLAGS } from '../run/list-flags.js';
 import { addFieldOptions } from '../fields/options.js';
 import { describeCommand } from './meta.js';
+import { durationMs } from '../polling.js';
 
 /** How a command is registered: under its own name, or hidden under an earlier one it still answers to. */
 export interface Registration {
@@ -112,11 +113,19 @@ function addBulkFlag(command: Command, flag: BulkFlag): void {
   command.options.at(-1)!.helpGroup('BULK FLAGS');
 }
 
-function count(min: number, max: number) {
+/** A count flag's parser: whole numbers from `min` to `max`. */
+export function count(min: number, max: number) {
   return (value: string) => {
     if (!/^\d{1,4}$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
       throw new InvalidArgumentError(`takes a whole number from ${min} to ${max}`);
     }
     return Number(value);
   };
+}
+
+/** A `--wait-timeout` value: 90s, 10m, 1h, or a bare number of seconds. */
+export function parseDuration(value: string): number {
+  const ms = durationMs(value);
+  if (ms === undefined) throw new InvalidArgumentError('takes a duration such as 90s, 10m or 1h');
+  return ms;
 }

@@ -1,19 +1,13 @@
 // `store-admin exports …`: what the table's commands for exports need beyond their facts: the
 // asynchronous flow (--wait, --download) of a new export and of its file.
-import { InvalidArgumentError } from 'commander';
 import { EXPORT_TYPES } from '../api/enums.js';
 import { UsageError } from '../api/errors.js';
-import { checkWaitOptions, DEFAULT_TIMEOUT, durationMs, POLLING, settleExport, waitBeforeDownload } from '../exports/wait.js';
+import { checkWaitOptions, DEFAULT_TIMEOUT, settleExport, waitBeforeDownload } from '../exports/wait.js';
+import { POLLING } from '../polling.js';
+import { parseDuration } from './define.js';
 import type { FlagTable } from '../options.js';
 import type { BodyField } from '../run/spec.js';
 import { refine } from './table-commands.js';
-
-/** `--wait-timeout`'s value: 90s, 10m, 1h, or a bare number of seconds. */
-function parseDuration(value: string): number {
-  const ms = durationMs(value);
-  if (ms === undefined) throw new InvalidArgumentError('takes a duration such as 90s, 10m or 1h');
-  return ms;
-}
 
 /** `--wait` and `--wait-timeout`, for `exports create` and `exports download`. */
 const waitFlags = (wait: string) =>

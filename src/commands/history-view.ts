@@ -22,7 +22,7 @@ export async function listHistory(ctx: Context, opts: Options): Promise<void> {
       if (!entry.run) return entry;
       const run = readRun(dir, entry.run);
       if (run?.skipped.length) ctx.output.prose(skippedLines(`run ${entry.run}'s journal`, run.skipped));
-      const counts = { applied: 0, failed: 0, unknown: 0, not_sent: 0 };
+      const counts = { applied: 0, failed: 0, unknown: 0, skipped: 0, not_sent: 0 };
       for (const line of run?.lines ?? []) counts[line.outcome]++;
       counts.not_sent = Math.max(0, (run?.header.input.lines ?? 0) - (run?.lines.length ?? 0));
       return { ...entry, lines: run?.header.input.lines, ...counts };
@@ -39,7 +39,8 @@ export async function listHistory(ctx: Context, opts: Options): Promise<void> {
       command: entry.command,
       target: 'run' in entry && entry.run ? `run ${entry.run}` : entry.created !== undefined ? `created ${entry.created}` : (entry.target ?? ''),
       store: entry.store,
-      outcome: 'applied' in entry ? `${entry.applied} applied, ${entry.failed} failed, ${entry.unknown} unknown, ${entry.not_sent} not sent` : entry.outcome,
+      // A job's run also leaves lines alone (done already, or for a person to decide).
+      outcome: 'applied' in entry ? `${entry.applied} applied, ${entry.failed} failed, ${entry.unknown} unknown, ${entry.skipped ? `${entry.skipped} skipped, ` : ''}${entry.not_sent} not sent` : entry.outcome,
       ...(entry.status !== undefined ? { status: entry.status } : {}),
     })),
     { view: 'history' },

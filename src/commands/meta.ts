@@ -20,6 +20,8 @@ export interface CommandMeta {
    * that does, which a test runs without --yes to hold every such command to the rule.
    */
   confirms?: { when?: string; example: string };
+  /** A job (src/jobs/): its --dry-run reads the store to make the plan, where an operation's prints the request. */
+  job?: true;
   /** Global flags this command is used with, listed with its own under FLAGS (auth login's --profile). */
   globals?: readonly string[];
   /** Completion for the first argument, found when asked (the events `webhooks trigger` can cause). */

@@ -30,7 +30,18 @@ export function refine<Id extends OperationId, Flags extends FlagTable = Record<
 /** What a group's own module gives: refinements of its commands, and commands that are not one operation. */
 export interface GroupModule {
   refinements?: readonly CommandRefinement[];
-  register?(group: Command, ctx: Context): void;
+  /**
+   * Operations whose command is a job of the module's (`orders refund` calculates, shows and then
+   * refunds): `register` declares it under the table's name, and the table's own is not made.
+   */
+  jobs?: readonly OperationId[];
+  register?(group: Command, ctx: Context, table: GroupTable): void;
+}
+
+/** The group's part of the table, as its module's commands read it. */
+export interface GroupTable {
+  /** An operation's command as the table (and the group's refinement) gives it: its fields and query flags. */
+  spec(id: OperationId): OperationCommand;
 }
 
 /** Loads a table group's part of the table, its fields and its module, and registers its commands. */
@@ -41,17 +52,25 @@ export async function tableGroup(name: GroupName, module?: () => Promise<GroupMo
 
 export function registerTableGroup(group: Command, ctx: Context, ops: readonly Operation[], fields: Readonly<Record<string, OperationFields>>, own: GroupModule): void {
   const refined = new Map((own.refinements ?? []).map((refinement) => [refinement.operation, refinement]));
+  const specOf = (op: Operation) => commandSpec(op, fields[op.id] ?? {}, refined.get(op.id));
   for (const op of ops) {
+    if (own.jobs?.includes(op.id)) continue;
     const words = op.command.split(' ').slice(1);
-    const spec = commandSpec(op, fields[op.id] ?? {}, refined.get(op.id));
+    const spec = specOf(op);
     addOperationCommand(subGroup(group, words.slice(0, -1)), ctx, spec);
     for (const alias of op.aliases) {
       const aliasWords = alias.split(' ').slice(1);
       addOperationCommand(subGroup(group, aliasWords.slice(0, -1)), ctx, { ...spec, name: aliasWords.at(-1)! }, { aliasOf: op.command });
     }
   }
+  own.register?.(group, ctx, {
+    spec: (id) => {
+      const op = ops.find((candidate) => candidate.id === id);
+      if (!op) throw new Error(`${id} is not an operation of ${group.name()}`);
+      return specOf(op);
+    },
+  });
   describeSubGroups(group, ops);
-  own.register?.(group, ctx);
 }
 
 /** The sub-group these words name under `group`, made on first use. */

@@ -7,26 +7,14 @@ import { DEFAULTS } from '../defaults.js';
 import { rateLimiter } from '../run/limiter.js';
 import type { Context } from '../context.js';
 import { finishLater, stopped } from './later.js';
+import { durationMs, formatDuration, nextPause, POLL } from '../polling.js';
 
 export const DEFAULT_TIMEOUT = '30m';
 /** Statuses after which waiting is pointless; the guide names only pending and available. */
 const FAILED = new Set(['failed', 'error', 'canceled', 'cancelled', 'expired']);
 
-/**
- * When to poll: after half the time waited so far, at least 2 s and at most 30 s later. An export
- * is so seen at most half as late again as it took (a 20 s export by about 20 s, not at 30 s),
- * and a long one every 30 s, about 120 polls an hour, well within the limit.
- */
-const POLL = Object.freeze({ firstMs: 2_000, longestMs: 30_000 });
-
-/** The schedule above, as --wait's help states it. */
-export const POLLING = `polls after ${POLL.firstMs / 1000} s, then as often as half the time waited, at most every ${POLL.longestMs / 1000} s`;
 /** Off a terminal (a CI log), a line at least this often says the wait goes on. */
 export const STILL_WAITING_MS = 60_000;
-
-export function nextPause(waitedMs: number): number {
-  return Math.min(POLL.longestMs, Math.max(POLL.firstMs, Math.round(waitedMs / 2)));
-}
 
 /**
  * Whether a poll at `waitedMs` prints the "still waiting" line, the last one having been printed
@@ -169,19 +157,4 @@ async function poll(created: ExportState, ctx: Context, timeoutMs: number, later
   } finally {
     stop();
   }
-}
-
-/** `90`, `90s`, `10m`, `1h` (whole numbers above 0; a bare number is seconds) → milliseconds; anything else → undefined. */
-export function durationMs(value: string): number | undefined {
-  const match = /^\s*(\d{1,6})\s*(s|m|h)?\s*$/i.exec(value);
-  if (!match || Number(match[1]) === 0) return undefined;
-  const unit = (match[2] ?? 's').toLowerCase();
-  return Number(match[1]) * (unit === 'h' ? 3_600_000 : unit === 'm' ? 60_000 : 1000);
-}
-
-function formatDuration(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  return minutes < 60 ? `${minutes}m${String(seconds % 60).padStart(2, '0')}s` : `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
 }

@@ -70,7 +70,7 @@ export function cycles(graph: Map<string, string[]>): string[][] {
 export const FLOORS: readonly (readonly string[])[] = [
   ['cli.ts', 'index.ts', 'docs'], // the entry points: the CLI's main(), the library, the generated reference
   ['commands'], // declares each command's flags, arguments and help, and hands over
-  ['webhooks', 'oauth', 'exports'], // whole jobs beside the run layer: apply, listen, replay; a partner app's login; an export's wait and download
+  ['webhooks', 'oauth', 'exports', 'jobs'], // whole jobs beside the run layer: apply, listen, replay; a partner app's login; an export's wait and download; bulk jobs planned line by line
   ['run'], // one operation run: input, confirmation, dry-run, the call, --each, journals and history
   ['fields', 'journal'], // a body field declared once; the history and run journals on disk
   ['context.ts'], // the one context made in main()
@@ -80,7 +80,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['output'], // the one output: render, tables, views, streams
   ['lock.ts', 'atomic-write.ts', 'options.ts'],
   ['api'], // the operation table, schemas and the client
-  ['io.ts', 'printable.ts', 'defaults.ts', 'usage-errors.ts', 'clock.ts', 'capped-body.ts'],
+  ['io.ts', 'printable.ts', 'defaults.ts', 'usage-errors.ts', 'clock.ts', 'capped-body.ts', 'polling.ts'],
 ];
 
 /** A module's room: its folder under src/, or the file itself at the top. */

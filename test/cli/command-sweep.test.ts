@@ -6,6 +6,7 @@ import type * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
 import { loadAllOperations, type Operation } from '../../src/api/operations.js';
 import { commandTree } from '../../src/cli.js';
+import { metaOf } from '../../src/commands/meta.js';
 import { processIO } from '../../src/output/stream.js';
 import { sample } from '../samples.js';
 import { runInProcess } from './in-process.js';
@@ -51,7 +52,9 @@ describe('every command', () => {
     expect(wide, words).toEqual([]);
   });
 
-  it.each(operations.map((op) => [op.command, op] as const))('%s --dry-run builds its request', async (_command, op) => {
+  // A job that is an operation's command (orders refund) plans with --dry-run, reading the store: test/jobs holds it.
+  const isJob = (op: Operation) => metaOf(op.command.split(' ').reduce((command, word) => command.commands.find((c) => c.name() === word)!, program as Command))?.job === true;
+  it.each(operations.filter((op) => !isJob(op)).map((op) => [op.command, op] as const))('%s --dry-run builds its request', async (_command, op) => {
     const args = Object.entries(op.params).map(([param, kind]) => argument(param, kind));
     const data = await dataFor(op);
     const r = await runInProcess([...op.command.split(' '), ...args, ...data, '--dry-run', '--json'], env);

@@ -1,7 +1,8 @@
 // When an export wait polls and, in a log, when it says it is still waiting: the schedule played
 // out over a simulated clock (each poll taking `requestMs`), as the loop in exports/wait.ts runs it.
 import { describe, expect, it } from 'vitest';
-import { lineDue, nextPause, STILL_WAITING_MS } from '../../src/exports/wait.js';
+import { lineDue, STILL_WAITING_MS } from '../../src/exports/wait.js';
+import { nextPause } from '../../src/polling.js';
 
 /** The times of the polls and of the "still waiting" lines for an export ready after `readyMs`. */
 function play(readyMs: number, requestMs: number) {

@@ -144,7 +144,7 @@ function fieldHashes(items: Item[]): Record<string, string> {
  * each send the lines the other is sending. A second process is refused and told who holds it; a
  * lock whose holder is gone (killed with SIGKILL) is taken over.
  */
-async function lockRun(configDir: string, id: string): Promise<HeldLock> {
+export async function lockRun(configDir: string, id: string): Promise<HeldLock> {
   historyDir(configDir);
   const path = runFile(configDir, id, 'lock');
   return holdLock(path, (holder) => {

@@ -5,9 +5,9 @@
 // again are appended to the --failed file as they fail, so a run cut short loses none.
 import { closeSync, openSync, realpathSync, writeSync } from 'node:fs';
 import { setMaxListeners } from 'node:events';
-import { ApiError, AuthError, InterruptedError, NotStartedError, StoreAdminError, UsageError, statusLine } from '../../api/errors.js';
+import { ApiError, AuthError, InterruptedError, NotStartedError, StoreAdminError, UsageError } from '../../api/errors.js';
 import { operation } from '../../api/operations.js';
-import type { ClientSettings, StoreClient } from '../../api/client.js';
+import type { StoreClient } from '../../api/client.js';
 import type { Context } from '../../context.js';
 import type { RunFlags } from './flags.js';
 import { addHint } from '../auth-hint.js';
@@ -15,13 +15,13 @@ import { confirm } from '../confirm.js';
 import { commandName, type OperationCommand } from '../spec.js';
 import { textFrom } from '../../fields/values.js';
 import { mayHaveApplied } from '../../journal/history.js';
-import { rateLimiter } from '../limiter.js';
 import { bulkSettings, type BulkSettings } from './flags.js';
 import { readItems, type Item } from './input.js';
 import { journalFor, type Journaling } from './journaling.js';
 import type { RunJournal } from '../../journal/run-journal.js';
 import { failureReason, groupedReasons, shortLine } from './outcomes.js';
 import { duration, progressBar, shownRate, type Progress } from './progress.js';
+import { throttleNotice, tuning, type Throttle } from './pace.js';
 import { resumeCommand } from './resume.js';
 
 export async function runBulk(spec: OperationCommand, ctx: Context, fixed: string[], opts: RunFlags): Promise<void> {
@@ -98,7 +98,7 @@ async function sendLines(
   const redo = opts.failed === undefined ? undefined : redoFile(String(opts.failed), header);
   const journal = await journaling.open();
   const progress = ctx.options.quiet ? { tick() {}, pause() {}, done() {} } : progressBar(ctx.output.status, items.length, settings.rate);
-  const throttle = throttleNotice(ctx.output.prose, progress);
+  const throttle = throttleNotice(ctx.output.prose, () => progress);
   const refused = new AbortController();
   const run: Run = {
     spec,
@@ -300,40 +300,4 @@ function sameFile(a: string, b: string): boolean {
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-/** The store's 429s in a run: said once, shown on the progress line while they last, counted in the summary. */
-interface Throttle {
-  /** A call waits `delayMs` as the store asked. */
-  paused(delayMs: number): void;
-  count: number;
-}
-
-function throttleNotice(note: (message: string) => void, progress: Progress): Throttle {
-  const throttle: Throttle = {
-    count: 0,
-    paused(delayMs) {
-      if (throttle.count++ === 0) note(`${statusLine(429)}: the store asks to slow down; every worker waits as it asks, and each line goes on within --timeout`);
-      progress.pause(delayMs);
-    },
-  };
-  return throttle;
-}
-
-/**
- * Client settings for bulk work: a shared rate limit, which a 429 pauses for everyone. A 429 is
- * waited out by the client itself, whatever --retries says (the store did not take the request).
- */
-function tuning(settings: BulkSettings, throttle: Throttle): ClientSettings {
-  const limiter = rateLimiter(settings.rate);
-  return {
-    // Answers are passed through as lines, as received (4.7 still normalised to an array).
-    checkResponses: false,
-    beforeAttempt: () => limiter.acquire(),
-    onRetry: ({ delayMs, throttled }) => {
-      if (!throttled) return;
-      limiter.pause(delayMs);
-      throttle.paused(delayMs);
-    },
-  };
 }

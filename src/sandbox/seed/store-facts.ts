@@ -54,6 +54,8 @@ export const GATEWAYS = {
   stripe: { id: 1, name: 'Stripe', type: 'stripe' },
   paypal: { id: 2, name: 'PayPal', type: 'paypal' },
   klarna: { id: 3, name: 'Klarna', type: 'klarna' },
+  // A second card gateway, lowest in its group: where a store moves card subscriptions when it retires another.
+  adyen: { id: 4, name: 'Adyen', type: 'adyen' },
 };
 
 export interface Carrier {

@@ -62,6 +62,7 @@ export function buildStoreSetup(seed: Seeding): void {
   buildGateway(seed, GATEWAYS.stripe, { card_types: CARDS, enable_3ds2: true, merchant_profile: 41, payment_flow: 'auth-capture', auto_capture_on_fulfillment: true, delayed_capture_days: 7, gateway_groups: [{ id: 1, weight: 10 }] });
   buildGateway(seed, GATEWAYS.paypal, { gateway_groups: [{ id: 1, weight: 5 }] });
   buildGateway(seed, GATEWAYS.klarna, { active: false, currencies: CURRENCIES.slice(1), gateway_groups: [{ id: 2, weight: 1 }] });
+  buildGateway(seed, GATEWAYS.adyen, { card_types: CARDS, enable_3ds2: true, gateway_groups: [{ id: 1, weight: 1 }] });
 
   seed.add('apps', { client_id: PARTNER_APP.client_id, name: PARTNER_APP.name, created_at: at('2025-11-03T15:20:00Z'), updated_at: at('2026-01-22T16:45:00Z'), version: '2.4.0', settings: PARTNER_SETTINGS });
   seed.add('apps', { client_id: 'loyalty-points', name: 'Trail Points Loyalty', created_at: at('2025-12-12T09:00:00Z'), updated_at: at('2025-12-12T09:00:00Z'), version: null, settings: {} });
