@@ -591,6 +591,7 @@ class ZodWriter {
     const lines = [...this.code].sort(([a], [b]) => a.localeCompare(b)).map(([id, code]) => `export const ${id} = once('${this.refName.get(id)}', () => ${code});`);
     return `${HEADER}/* eslint-disable */
 import * as z from 'zod/mini';
+import { webAddress } from '../schemas/web-address.js';
 
 type Schema = z.ZodMiniType;
 
@@ -645,13 +646,8 @@ function requestString(s) {
       base = 'z.email()';
       break;
     case 'uri':
-      // As the platform's URL fields take them: a web (or FTP) address, with no spaces in it.
-      // Checked on the value as given: z.url() hands on its parsed form, which silently drops tabs.
-      base = 'z.string()';
-      checks.push(
-        'z.regex(/^(https?|ftps?):\\/\\/[^\\s\\x00-\\x1f]+$/i, "must be a web address (http or https) with no spaces")',
-        'z.refine((v) => URL.canParse(v), "must be a valid URL")',
-      );
+      // A web or FTP address with no spaces, as the platform's forms take it (schemas/web-address.ts).
+      base = 'webAddress()';
       break;
     case 'uuid':
       base = 'z.uuid()';
@@ -761,7 +757,7 @@ function schemasFile(ops, zod) {
   return `${HEADER}/* eslint-disable */
 import * as z from 'zod/mini';
 import { ${imports.join(', ')} } from '../components.js';
-import type { VersionedSchemas } from '../../schema-facts.js';
+${used.has('webAddress') ? "import { webAddress } from '../../schemas/web-address.js';\n" : ''}import type { VersionedSchemas } from '../../schema-facts.js';
 
 export const schemas: Record<string, VersionedSchemas> = {
 ${entries.join('\n')}

@@ -229,7 +229,8 @@ function sample(schema: Schema, name: string): unknown {
 }
 
 function sampleText(def: Def, name: string): string {
-  switch (def.format) {
+  const checks = (def.checks ?? []).map((c) => c._zod.def);
+  switch (def.format ?? checks.find((c) => c.format !== undefined && c.format !== 'regex')?.format) {
     case 'email':
       return 'sample@example.com';
     case 'datetime':
@@ -241,7 +242,6 @@ function sampleText(def: Def, name: string): string {
     case 'uuid':
       return '6f1c2b1e-4a53-4c1b-9a7e-2f8d0c3b5a10';
   }
-  const checks = (def.checks ?? []).map((c) => c._zod.def);
   if (checks.some((c) => c.format === 'regex')) return '10.00';
   const max = checks.find((c) => c.check === 'max_length')?.maximum;
   if (name === 'currency' || max === 3) return 'USD';
