@@ -12,6 +12,8 @@ import { BIN, runCli, useConfigDir } from './run.js';
 import { hasTmux } from './tmux.js';
 /** The events `webhooks trigger` takes: every one the platform publishes (a change causes it, or a seeded object is sent). */
 const TRIGGERABLE = [...WEBHOOK_EVENTS];
+/** The subscriptions group in the order help lists it: the operations, then the bulk jobs. */
+const SUBSCRIPTION_COMMANDS = ['list', 'create', 'get', 'update', 'cancel', 'lines', 'renew', 'retry', 'transactions', 'shift-renewals', 'cancel-cohort', 'move-gateway', 'retry-past-due'];
 
 const binDir = mkdtempSync(join(tmpdir(), 'store-admin-bin-'));
 afterAll(() => rmSync(binDir, { recursive: true, force: true }));
@@ -45,13 +47,13 @@ function complete(line: string): string[] {
 describe('completion in bash', () => {
   it('completes groups, subcommands and flags', () => {
     expect(complete('sub')).toEqual(['subscriptions']);
-    expect(complete('subscriptions ')).toEqual(['list', 'create', 'get', 'update', 'cancel', 'lines', 'renew', 'retry', 'transactions']);
+    expect(complete('subscriptions ')).toEqual([...SUBSCRIPTION_COMMANDS]);
     // Sub-groups of nested resources, from the table as every other command.
     expect(complete('orders fulfillments events ')).toEqual(['list', 'create', 'get', 'delete']);
     expect(complete('subscriptions cancel 1 --r')).toEqual(expect.arrayContaining(['--reason', '--retries']));
     expect(complete('subscriptions cancel --no-')).toEqual(expect.arrayContaining(['--no-notify', '--no-input', '--no-color']));
     // Global flags and their values are passed over on the way to the command.
-    expect(complete('--profile prod --json subscriptions c')).toEqual(['create', 'cancel']);
+    expect(complete('--profile prod --json subscriptions c')).toEqual(['create', 'cancel', 'cancel-cohort']);
     expect(complete('completion ')).toEqual(['bash', 'zsh', 'fish']);
     expect(complete('help e')).toEqual(['environment', 'exit-codes', 'exports']);
   });
@@ -142,9 +144,9 @@ describe.each([
 
   it('completes groups, subcommands and flags', () => {
     expect(completeIn('sub')).toEqual(['subscriptions']);
-    expect(completeIn('subscriptions ').sort()).toEqual(['list', 'create', 'get', 'update', 'cancel', 'lines', 'renew', 'retry', 'transactions'].sort());
+    expect(completeIn('subscriptions ').sort()).toEqual([...SUBSCRIPTION_COMMANDS].sort());
     expect(completeIn('subscriptions cancel 1 --r')).toEqual(expect.arrayContaining(['--reason', '--retries']));
-    expect(completeIn('--profile prod --json subscriptions c').sort()).toEqual(['cancel', 'create']);
+    expect(completeIn('--profile prod --json subscriptions c').sort()).toEqual(['cancel', 'cancel-cohort', 'create']);
   });
 
   it('completes the events webhooks trigger can cause, and profile names for profiles use', () => {
@@ -192,7 +194,8 @@ describe.skipIf(!hasTmux || !hasZsh)(unless(hasTmux && hasZsh, 'tmux or zsh', 'c
     tmux('send-keys', '-t', session, 'Tab');
     await screenMatching(/^> store-admin subscriptions $/m);
     tmux('send-keys', '-t', session, 'Tab');
-    const screen = await screenMatching(/cancel\s+get\s+list\s+retry\s+update/);
+    const screen = await screenMatching(/retry-past-due/);
+    for (const name of SUBSCRIPTION_COMMANDS) expect(screen).toMatch(new RegExp(`(^|\\s)${name}(\\s|$)`, 'm'));
     expect(screen).not.toMatch(/unrecognized modifier|command not found/);
   });
 });

@@ -40,7 +40,7 @@ describe('help', () => {
   it.each(operationLeaves.map(([name, command]) => [name, command] as const))('%s', (_name, command) => {
     const text = fullHelp(command);
     const headings = text.split('\n').filter((line) => /^[A-Z][A-Z ]+$/.test(line));
-    expect(headings.filter((h) => h !== 'ARGUMENTS' && h !== 'BULK FLAGS' && h !== 'FILTER FLAGS')).toEqual(['USAGE', 'FLAGS', 'INHERITED FLAGS', 'EXAMPLES', 'LEARN MORE']);
+    expect(headings.filter((h) => !['ARGUMENTS', 'BULK FLAGS', 'FILTER FLAGS', 'JOB FLAGS'].includes(h))).toEqual(['USAGE', 'FLAGS', 'INHERITED FLAGS', 'EXAMPLES', 'LEARN MORE']);
     expect(text).toMatch(/^USAGE\n {2}store-admin \S+ \S+ [^]*?\[flags\]\n\n/m);
     expect(text).toMatch(/Scope: /);
     expect(text).toMatch(/API version: /);
