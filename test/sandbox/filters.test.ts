@@ -19,11 +19,15 @@ type Item = Record<string, any>;
  */
 type Oracle = string | ((item: Item, get: (path: string) => Promise<any>, stored: Item) => unknown);
 
-/** Lists whose filters another piece of work fills (the fulfillment-order lifecycle, stock records). */
-const FILTERED_ELSEWHERE: Partial<Record<OperationId, string>> = {
-  fulfillmentOrdersList: 'the fulfillment-order lifecycle',
-  assignedFulfillmentOrdersList: 'the fulfillment-order lifecycle',
-  stockrecordsList: 'stock records',
+/**
+ * Lists whose filters match what their answers do not show as a field to read (a location, an
+ * assignment, a SKU, stock levels): their own tests build records each filter tells apart and
+ * check every filter.
+ */
+const FILTERED_IN_THEIR_OWN_TESTS: Partial<Record<OperationId, string>> = {
+  fulfillmentOrdersList: 'fulfillment-orders.test.ts',
+  assignedFulfillmentOrdersList: 'fulfillment-orders.test.ts',
+  stockrecordsList: 'stock.test.ts',
 };
 
 /** Filters the reference lists that nothing the store answers can be matched with, and why. */
@@ -244,10 +248,9 @@ describe('every filter of every list', () => {
     return new Set(((answered.body as { results: Item[] }).results ?? []).map((item) => String(item[key])));
   }
 
-  for (const { op, param, key } of cases) {
-    const elsewhere = FILTERED_ELSEWHERE[op.id];
-    if (elsewhere || UNMATCHABLE[key]) {
-      it.todo(`${key}: ${elsewhere ? `filtered with the rules of ${elsewhere}` : UNMATCHABLE[key]}`);
+  for (const { op, param, key } of cases.filter((c) => !FILTERED_IN_THEIR_OWN_TESTS[c.op.id])) {
+    if (UNMATCHABLE[key]) {
+      it.todo(`${key}: ${UNMATCHABLE[key]}`);
       continue;
     }
     it(key, async () => {

@@ -153,17 +153,13 @@ const TRIPS: Record<string, Trip> = {
     remove: 'disputesDestroy',
   },
   'stock record': {
-    create: { op: 'stockrecordsCreate', body: {} },
+    // The pop-up location holds no stock yet: a tee's first record there, answered with its product.
+    create: { op: 'stockrecordsCreate', body: { product: 2101, location_id: 3, num_in_stock: 12 }, shows: { num_in_stock: 12, product: { id: 1001, variant_id: 2101 } } },
     read: 'stockrecordsRetrieve',
-    list: { op: 'stockrecordsList', query: { location_id: '1' } },
+    list: { op: 'stockrecordsList', query: { location_id: '3' } },
     change: { op: 'stockrecordsPartialUpdate', body: { num_in_stock: 64, low_stock_threshold: 5 } },
     remove: 'stockrecordsDestroy',
   },
-};
-
-/** Trips whose first step is another piece of work's rule (the read, change and remove steps run on a seeded record meanwhile). */
-const SEEDED_INSTEAD: Record<string, { key: string | number; rule: string }> = {
-  'stock record': { key: 3101, rule: 'stock records' },
 };
 
 const byId = new Map((await loadAllOperations()).map((op) => [op.id, op]));
@@ -199,19 +195,12 @@ describe('round trips through every collection a user can write', () => {
   });
 
   for (const [name, trip] of Object.entries(TRIPS)) {
-    const seeded = SEEDED_INSTEAD[name];
-    if (seeded) it.todo(`a ${name} is made (needs the rule for ${seeded.rule})`);
-    it(`a ${name}${seeded ? ' (seeded)' : ''}: ${[seeded ? undefined : 'made', 'read', trip.list && 'listed', trip.change && 'changed', trip.remove && 'removed'].filter(Boolean).join(', ')}`, async () => {
+    it(`a ${name}: ${['made', 'read', trip.list && 'listed', trip.change && 'changed', trip.remove && 'removed'].filter(Boolean).join(', ')}`, async () => {
       const [field, param] = trip.key ?? ['id', 'id'];
-      let made: Body;
-      if (seeded) {
-        made = (await call(trip.read, { ...trip.create.params, [param]: seeded.key })).body!;
-      } else {
-        const answered = await call(trip.create.op, trip.create.params, trip.create.body);
-        expect(answered.status, JSON.stringify(answered.body)).toBe(op(trip.create.op).success);
-        made = answered.body!;
-        expect(made).toMatchObject(trip.create.shows ?? trip.create.body);
-      }
+      const answered = await call(trip.create.op, trip.create.params, trip.create.body);
+      expect(answered.status, JSON.stringify(answered.body)).toBe(op(trip.create.op).success);
+      const made = answered.body!;
+      expect(made).toMatchObject(trip.create.shows ?? trip.create.body);
       const params = { ...trip.create.params, [param]: made[field] as string | number };
       // Read back as it was answered (what its own page shows of it).
       const read = await call(trip.read, params);
