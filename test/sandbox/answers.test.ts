@@ -13,7 +13,6 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import { memoryStore } from '../../src/sandbox/store.js';
 import { FULL_TOKEN, raw, startTestSandbox } from '../helpers.js';
 import { inputFor, requestOf, type Input } from './inputs.js';
-import { RULES_TO_COME } from './rules-to-come.js';
 import { complaints, REFERENCE_PRESENT, referenceValidators, VERSIONS } from './reference-answers.js';
 
 /** Deletes after which the same path still answers (an app's settings, emptied). */
@@ -57,11 +56,6 @@ describe.skipIf(!REFERENCE_PRESENT)("every answer of the sandbox against the pla
   };
 
   for (const { op, version } of pairs) {
-    const todo = RULES_TO_COME[op.id];
-    if (todo) {
-      it.todo(`${op.id} at ${version}: needs the rule for ${todo}`);
-      continue;
-    }
     it(`${op.id} at ${version}`, async () => {
       if (op.method !== 'GET' || changed) store.state = structuredClone(seeded);
       changed = op.method !== 'GET';

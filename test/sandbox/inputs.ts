@@ -82,7 +82,32 @@ const PARAMS_BY_PATH: Record<string, Record<string, string | number>> = {
   '/locations/{id}/': { id: 3 },
 };
 
-export function paramsFor(op: Pick<Operation, 'path'>): Record<string, string | number> {
+/**
+ * Writes that act on a record in a state the path's anchor is not in (the seed has fulfillment
+ * orders in every status and request status): the one each operation's rule takes.
+ */
+const PARAMS_BY_OPERATION: Partial<Record<OperationId, Record<string, string | number>>> = {
+  // Open, nothing requested yet: fulfilled, requested from its location, held or moved.
+  fulfillmentsCreate: { id: 406 },
+  ordersFulfillmentsCreate: { number: '9945' },
+  fulfillmentRequestSend: { id: 406 },
+  fulfillmentOrdersHold: { id: 406 },
+  fulfillmentOrdersMove: { id: 406 },
+  // Its fulfillment request awaits the location.
+  fulfillmentRequestAccept: { id: 402 },
+  fulfillmentRequestReject: { id: 402 },
+  fulfillmentRequestCancel: { id: 402 },
+  fulfillmentOrdersReleaseHold: { id: 411 },
+  // Accepted by its location and being processed: closed, or its cancellation requested.
+  fulfillmentOrdersClose: { id: 412 },
+  cancellationRequestSend: { id: 412 },
+  // Past due: a renewal to try again.
+  subscriptionsRetryCreate: { id: 2 },
+};
+
+export function paramsFor(op: Pick<Operation, 'id' | 'path'>): Record<string, string | number> {
+  const own = PARAMS_BY_OPERATION[op.id];
+  if (own) return { ...own };
   const exact = PARAMS_BY_PATH[op.path] ?? PARAMS_BY_PATH[op.path.replace(/[a-z-]+\/$/, '')];
   if (exact) return { ...exact };
   const params: Record<string, string | number> = {};
@@ -107,6 +132,7 @@ const BODIES: Partial<Record<OperationId, Record<string, unknown> | ((version: s
   categoriesCreate: { name: 'Winter sale', slug: 'winter-sale' },
   categoriesUpdate: { name: 'Apparel and layers', slug: 'apparel' },
   disputesCreate: { transaction: 503, type: 'chargeback' },
+  disputesResolveCreate: { resolution: 'won' },
   disputesNotesCreate: { message: 'Sent the tracking page to the bank.' },
   exportsCreate: { type: 'order_list', date_from: '2026-01-01T00:00:00Z', date_to: '2026-01-31T23:59:59Z' },
   fulfillmentOrdersHold: { reason: 'awaiting_payment', reason_notes: 'Waiting for the bank transfer.' },
@@ -129,8 +155,9 @@ const BODIES: Partial<Record<OperationId, Record<string, unknown> | ((version: s
   pagesCreate: { title: 'Shipping and returns', content: '<p>Free returns within 30 days.</p>' },
   pagesUpdate: { title: 'About us', content: '<p>Outdoor layers made in Portland.</p>' },
   productsPricesCreate: { currency: 'GBP', price: '25.00' },
-  stockrecordsCreate: { location_id: 2, num_in_stock: 10 },
-  subscriptionsCreate: { user: { id: 1 }, interval: 'month', interval_count: 1, lines: [{ product_id: 2104, quantity: 1 }], next_renewal_date: '2026-03-01T08:00:00Z' },
+  // The emptied pop-up: every variant has stock at the other two.
+  stockrecordsCreate: { location_id: 3, num_in_stock: 10 },
+  subscriptionsCreate: { user: { id: 1 }, interval: 'month', interval_count: 1, lines: [{ product_id: 2104, quantity: 1 }], next_renewal_date: '2026-03-01T08:00:00Z', use_default_shipping_address: true, use_default_billing_address: true, payment_method: 'card_token', payment_details: { card_token: 'tok_visa' } },
   subscriptionsCancelCreate: { cancel_reason: 'product_too_expensive' },
   subscriptionsLinesCreate: { product_id: 2104, quantity: 1 },
   subscriptionsLinesUpdate: { quantity: 3 },
