@@ -100,14 +100,17 @@ function paymentDetailsAfter(ctx: RuleContext, subscription: SubscriptionRecord,
 /** Whether anything the subscription renews is shipped. */
 const ships = (ctx: RuleContext, subscription: SubscriptionRecord) => ((subscription.lines ?? []) as Rec[]).some((line) => sold(ctx.state.records, Number(line.variant_id), subscription.currency as Currency).requiresShipping);
 
+/**
+ * A subscription's addresses, merged field by field. The reference's update takes null for them and
+ * for the card (payment_details), while the subscription's events carry both addresses as objects
+ * and every answer has its card: a null there changes nothing.
+ */
+const ADDRESSES = new Set(['billing_address', 'shipping_address']);
+
 const partialUpdate: Rule = (ctx) => {
   const subscription = findSubscription(ctx);
-  const { status, payment_details, shipping_code, shipping_price, ...fields } = (ctx.body ?? {}) as Record<string, unknown>;
-  for (const field of ['billing_address', 'shipping_address'] as const) {
-    // The subscription's events carry its addresses whole: a renewal is billed and shipped somewhere.
-    if (fields[field] === null) throw fieldError(field, 'This field may not be null.');
-  }
-  if (payment_details === null) throw fieldError('payment_details', 'This field may not be null.');
+  const { status, payment_details, shipping_code, shipping_price, ...sent } = (ctx.body ?? {}) as Record<string, unknown>;
+  const fields = Object.fromEntries(Object.entries(sent).filter(([field, value]) => !(value === null && ADDRESSES.has(field))));
   const renewsOn = fields.next_renewal_date !== undefined ? fields.next_renewal_date : subscription.next_renewal_date;
   if (status === 'active' && subscription.status !== 'active' && !renewsOn) {
     throw fieldError('next_renewal_date', `Subscription ${ctx.params.id} has no renewal date: send next_renewal_date with status active.`);
@@ -117,7 +120,7 @@ const partialUpdate: Rule = (ctx) => {
 
   const attribution = fields.attribution === undefined ? undefined : attributionOf(fields.attribution as Rec, subscription.attribution as Rec);
   for (const [field, value] of Object.entries(fields)) {
-    (subscription as Rec)[field] = ['billing_address', 'shipping_address'].includes(field) ? merge(subscription[field as keyof typeof subscription], value) : value;
+    (subscription as Rec)[field] = ADDRESSES.has(field) ? merge(subscription[field as keyof typeof subscription], value) : value;
   }
   if (attribution) subscription.attribution = attribution as SubscriptionRecord['attribution'];
   if (details) subscription.payment_details = details;
