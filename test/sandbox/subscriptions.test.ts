@@ -82,6 +82,16 @@ describe('creating a subscription', () => {
     expect(Object.keys(s.store.state.records.subscriptions)).toHaveLength(before);
     expect(s.events()).toEqual([]);
   });
+
+  it('reads whether a variant ships as it is now: one changed to ship nothing needs no shipping address', async () => {
+    const shipped = await s.cli('POST', '/subscriptions/', { ...request, use_default_shipping_address: false, billing_same_as_shipping_address: false });
+    expect(shipped.stderr).toContain('needs a shipping address');
+    expect((await s.cli('PATCH', '/products/variants/2104/', { requires_shipping: false })).code).toBe(0);
+    const made = await s.cli('POST', '/subscriptions/', { ...request, shipping_code: null, shipping_price: undefined, use_default_shipping_address: false });
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.json).toMatchObject({ shipping_price: '0.00' });
+    expect(s.record('subscriptions', made.json.id)).toMatchObject({ shipping_code: 'no_shipping' });
+  });
 });
 
 describe('subscription lines', () => {

@@ -15,7 +15,7 @@ import { badRequest } from '../http-error.js';
 import type { Rec } from '../kinds.js';
 import { fromCents, toCents } from '../money.js';
 import { renewSubscription, type SubscriptionRecord } from '../renewal.js';
-import { sold } from '../seed/catalogue.js';
+import { soldNow } from '../seed/catalogue.js';
 import { buildSubscription, buildSubscriptionLine, frequencyOf } from '../seed/subscriptions.js';
 import { SHIPPING, STORE, type Currency } from '../seed/store-facts.js';
 import { gatewayFor, gatewayRef, payerFor } from './charges.js';
@@ -98,7 +98,7 @@ function paymentDetailsAfter(ctx: RuleContext, subscription: SubscriptionRecord,
 }
 
 /** Whether anything the subscription renews is shipped. */
-const ships = (ctx: RuleContext, subscription: SubscriptionRecord) => ((subscription.lines ?? []) as Rec[]).some((line) => sold(ctx.state.records, Number(line.variant_id), subscription.currency as Currency).requiresShipping);
+const ships = (ctx: RuleContext, subscription: SubscriptionRecord) => ((subscription.lines ?? []) as Rec[]).some((line) => soldNow(ctx.state.records, Number(line.variant_id), subscription.currency as Currency).requiresShipping);
 
 /**
  * A subscription's addresses, merged field by field. The reference's update takes null for them and
@@ -149,7 +149,7 @@ const createSubscription: Rule = (ctx) => {
   if (!STORE.currencies.includes(currency)) throw fieldError('currency', `The store sells in ${STORE.currencies.join(' and ')}, not "${currency}".`);
   if (body.lines.length === 0) throw fieldError('lines', 'A subscription needs at least one line.');
   const lines = body.lines.map((line, at) => lineOf(lineFacts(ctx, currency, line, itemError('lines', at))));
-  const shipped = lines.some((line) => sold(ctx.state.records, line.variantId, currency).requiresShipping);
+  const shipped = lines.some((line) => soldNow(ctx.state.records, line.variantId, currency).requiresShipping);
   const method = shippingFor(body.shipping_code, shipped, currency);
   const { customer, isNew } = customerFor(ctx, body.user);
   const addressesWith = addressesFor(ctx, body, customer, shipped, 'A subscription');
