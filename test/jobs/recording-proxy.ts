@@ -5,6 +5,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
+import { FULL_TOKEN, useSandbox } from '../helpers.js';
+import { runCli, useConfigDir } from '../cli/run.js';
 
 export interface SentRequest {
   method: string;
@@ -46,4 +48,13 @@ export function useRecordingProxy(sandbox: () => Sandbox) {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return proxy;
+}
+
+/** A sandbox for the describe block with the proxy in front of it, a config dir, and the built CLI run through the proxy. */
+export function useProxiedSandbox() {
+  const ctx = useSandbox();
+  const proxy = useRecordingProxy(() => ctx.sandbox);
+  const dir = useConfigDir();
+  const cli = (...args: string[]) => runCli(args, { env: { STORE_ADMIN_BASE_URL: proxy.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir } });
+  return { ctx, proxy, dir, cli };
 }

@@ -5,18 +5,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FULL_TOKEN, useSandbox } from '../helpers.js';
-import { runCli, useConfigDir } from '../cli/run.js';
-import { useRecordingProxy } from './recording-proxy.js';
+import { useProxiedSandbox } from './recording-proxy.js';
 
 type Rec = Record<string, any>;
 const records = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Rec);
 
 describe('orders refund', () => {
-  const ctx = useSandbox();
-  const proxy = useRecordingProxy(() => ctx.sandbox);
-  const dir = useConfigDir();
-  const cli = (...args: string[]) => runCli(args, { env: { STORE_ADMIN_BASE_URL: proxy.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir } });
+  const { ctx, proxy, dir, cli } = useProxiedSandbox();
   const order = async (number: string) => (await ctx.client.call('ordersRetrieve', { params: { number } })) as Rec;
   const calculate = async (number: string, body: Rec) => (await ctx.client.call('ordersRefundCalculateCreate', { params: { number }, body: body as never })) as Rec;
   /** The requests the CLI sent for an order, as `METHOD path`. */

@@ -7,9 +7,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_PATH, SANDBOX_ROUTES } from '../../src/sandbox/paths.js';
-import { FULL_TOKEN, useSandbox } from '../helpers.js';
-import { runCli, useConfigDir } from '../cli/run.js';
-import { useRecordingProxy } from './recording-proxy.js';
+import { FULL_TOKEN } from '../helpers.js';
+import { useProxiedSandbox } from './recording-proxy.js';
 
 type Rec = Record<string, any>;
 const records = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Rec);
@@ -17,10 +16,7 @@ const records = (stdout: string) => stdout.trim().split('\n').filter(Boolean).ma
 const classes = (stdout: string) => Object.fromEntries(records(stdout).map((row) => [row.line, row.outcome ? [row.class, row.outcome] : row.class]));
 
 describe('subscription jobs', () => {
-  const ctx = useSandbox();
-  const proxy = useRecordingProxy(() => ctx.sandbox);
-  const dir = useConfigDir();
-  const cli = (...args: string[]) => runCli(args, { env: { STORE_ADMIN_BASE_URL: proxy.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir } });
+  const { ctx, proxy, dir, cli } = useProxiedSandbox();
   const subscription = async (id: number) => (await ctx.client.call('subscriptionsRetrieve', { params: { id } })) as Rec;
   const changesSince = (from: number) => proxy.sent.slice(from).filter((r) => r.method !== 'GET');
   beforeEach(async () => {
