@@ -20,10 +20,16 @@ interface Subscription {
 const columns = { key: 'id', required: [], optional: [] } as const;
 const aliases = { subscription: 'id', subscription_id: 'id' };
 
-const readSubscription = async (io: JobIO, cells: Cells) => (await io.read('subscriptionsRetrieve', { params: { id: idOf(cells) } })) as Subscription;
+const readSubscription = async (io: JobIO, cells: Cells) => (await io.read('subscriptionsRetrieve', { params: { id: Number(cells.id) } })) as Subscription;
 
-/** A subscription id as the store takes it; anything else is read as the store would answer it (not found). */
-const idOf = (cells: Cells) => (/^\d{1,12}$/.test(cells.id ?? '') ? Number(cells.id) : -1);
+/** The job, its lines whose id is not a subscription id (a whole number) INVALID before anything is read. */
+function byId<Settings, Target>(job: Job<Settings, Target>): Job<Settings, Target> {
+  return {
+    ...job,
+    check: (cells, settings, io, earlier) =>
+      /^\d{1,12}$/.test(cells.id ?? '') ? job.check(cells, settings, io, earlier) : Promise.resolve({ class: 'INVALID', reason: `"${cells.id ?? ''}" is not a subscription id (a whole number)` }),
+  };
+}
 
 // ————— shift renewals —————
 
@@ -62,7 +68,7 @@ export function movedDate(value: string, settings: ShiftSettings): string | unde
 const describeShift = (settings: ShiftSettings) =>
   settings.toDate ? `to ${settings.toDate}` : `${Math.abs(settings.days!)} day${Math.abs(settings.days!) === 1 ? '' : 's'} ${settings.days! > 0 ? 'later' : 'earlier'}`;
 
-export const shiftJob: Job<ShiftSettings, { id: number; date: string }> = {
+export const shiftJob: Job<ShiftSettings, { id: number; date: string }> = byId({
   command: 'subscriptions shift-renewals',
   columns,
   aliases,
@@ -86,7 +92,7 @@ export const shiftJob: Job<ShiftSettings, { id: number; date: string }> = {
     const answer = (await io.change('subscriptionsPartialUpdate', { params: { id: target.id }, body: { next_renewal_date: target.date } }, { step: 'update', object: String(target.id) })) as Subscription;
     return { done: `next renewal ${answer.next_renewal_date ?? target.date}` };
   },
-};
+});
 
 // ————— cancel a cohort —————
 
@@ -106,7 +112,7 @@ export function cancelSettings(flags: { reason?: string; otherMessage?: string; 
   return { reason, ...(flags.otherMessage !== undefined ? { otherMessage: flags.otherMessage } : {}), notify: flags.notify === true };
 }
 
-export const cancelJob: Job<CancelSettings, { id: number }> = {
+export const cancelJob: Job<CancelSettings, { id: number }> = byId({
   command: 'subscriptions cancel-cohort',
   columns,
   aliases,
@@ -123,7 +129,7 @@ export const cancelJob: Job<CancelSettings, { id: number }> = {
     const answer = (await io.change('subscriptionsCancelCreate', { params: { id: target.id }, body: body as never }, { step: 'cancel', object: String(target.id) })) as Subscription;
     return { done: answer.status ?? 'canceled' };
   },
-};
+});
 
 // ————— move to another gateway —————
 
@@ -145,7 +151,7 @@ interface Gateway {
   card_types?: unknown[];
 }
 
-export const gatewayJob: Job<GatewaySettings, { id: number }> = {
+export const gatewayJob: Job<GatewaySettings, { id: number }> = byId({
   command: 'subscriptions move-gateway',
   columns,
   aliases,
@@ -171,7 +177,7 @@ export const gatewayJob: Job<GatewaySettings, { id: number }> = {
     const answer = (await io.change('subscriptionsPartialUpdate', { params: { id: target.id }, body: { payment_details: { payment_gateway: settings.to } } }, { step: 'update', object: String(target.id) })) as Subscription;
     return { done: `on gateway ${answer.payment_details?.gateway?.id ?? settings.to}` };
   },
-};
+});
 
 // ————— retry past-due renewals —————
 
@@ -186,7 +192,7 @@ export function retrySettings(flags: { retryGateway?: string }): RetrySettings {
   return { gateway: Number(flags.retryGateway) };
 }
 
-export const retryJob: Job<RetrySettings, { id: number }> = {
+export const retryJob: Job<RetrySettings, { id: number }> = byId({
   command: 'subscriptions retry-past-due',
   columns,
   aliases,
@@ -211,4 +217,4 @@ export const retryJob: Job<RetrySettings, { id: number }> = {
     const answer = (await io.change('subscriptionsRetryCreate', { params: { id: target.id }, body }, { step: 'retry', object: String(target.id) })) as Subscription;
     return { done: `${answer.status ?? 'retried'}${answer.next_renewal_date ? `, next renewal ${answer.next_renewal_date}` : ''}` };
   },
-};
+});
