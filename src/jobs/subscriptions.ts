@@ -151,6 +151,10 @@ interface Gateway {
   card_types?: unknown[];
 }
 
+/** A payment gateway every line of a run reads alike, read once; undefined when the store has none by that id. */
+const readGateway = (io: JobIO, id: number) =>
+  io.remember(`gateway ${id}`, () => io.read('gatewaysRetrieve', { params: { id } }).catch((error: unknown) => (error instanceof ApiError && error.status === 404 ? undefined : Promise.reject(error)))) as Promise<Gateway | undefined>;
+
 export const gatewayJob: Job<GatewaySettings, { id: number }> = byId({
   command: 'subscriptions move-gateway',
   columns,
@@ -164,8 +168,7 @@ export const gatewayJob: Job<GatewaySettings, { id: number }> = byId({
     if (from === settings.to) return { class: 'ALREADY_DONE', reason: `on gateway ${settings.to} already`, state };
     if (subscription.status === 'canceled') return { class: 'NOT_ALLOWED', reason: 'canceled: it renews no more', state };
     if (subscription.payment_method !== 'bankcard') return { class: 'NOT_ALLOWED', reason: `it pays by ${subscription.payment_method ?? 'an unknown method'}: only a card subscription moves to another gateway`, state };
-    const gateway = await io.remember(`gateway ${settings.to}`, () => io.read('gatewaysRetrieve', { params: { id: settings.to } }).catch((error: unknown) => (error instanceof ApiError && error.status === 404 ? undefined : Promise.reject(error))));
-    const target = gateway as Gateway | undefined;
+    const target = await readGateway(io, settings.to);
     const named = target?.name ? `${target.name} (${settings.to})` : `gateway ${settings.to}`;
     if (!target) return { class: 'NOT_ALLOWED', reason: `the store has no gateway ${settings.to} (see: store-admin gateways list)`, state };
     if (target.active === false) return { class: 'NOT_ALLOWED', reason: `${named} is switched off`, state };
@@ -198,12 +201,20 @@ export const retryJob: Job<RetrySettings, { id: number }> = byId({
   aliases,
   noun: 'subscription',
   intent: (settings) => `Retry each past-due renewal${settings.gateway ? ` on gateway ${settings.gateway}` : ''}, charging the customer's saved payment method`,
-  async check(cells, _settings, io): Promise<Verdict<{ id: number }>> {
+  async check(cells, settings, io): Promise<Verdict<{ id: number }>> {
     const subscription = await readSubscription(io, cells);
     const state = `${subscription.status ?? '?'}, next renewal ${subscription.next_renewal_date ?? 'none'}`;
     switch (subscription.status) {
-      case 'past_due':
+      case 'past_due': {
+        // The retry charges the gateway named, else the subscription's own: one switched off cannot.
+        const on = settings.gateway ?? subscription.payment_details?.gateway?.id;
+        const gateway = on === undefined ? undefined : await readGateway(io, on);
+        if (on !== undefined && !gateway) return { class: 'NOT_ALLOWED', reason: `the store has no gateway ${on} (see: store-admin gateways list)`, state };
+        if (gateway?.active === false) {
+          return { class: 'NOT_ALLOWED', reason: `${gateway.name ?? 'gateway'} (${gateway.id}) is switched off: retry on another (--retry-gateway)`, state };
+        }
         return { class: 'READY', reason: 'retry the renewal it missed', state, target: { id: subscription.id } };
+      }
       case 'active':
         return { class: 'ALREADY_DONE', reason: 'active: nothing is past due', state };
       case 'retrying':

@@ -168,5 +168,15 @@ describe('subscription jobs', () => {
       expect(changesSince(from)).toEqual([{ method: 'POST', path: '/subscriptions/2/retry/', body: {} }]);
       expect((await subscription(4)).status).toBe('retrying');
     });
+
+    it('leaves alone one that pays through a gateway switched off, unless another is named', async () => {
+      const from = proxy.sent.length;
+      const r = await cli('subscriptions', 'retry-past-due', '6', '--yes');
+      expect(r.code).toBe(1);
+      expect(classes(r.stdout)).toEqual({ 1: ['NOT_ALLOWED', 'skipped'] });
+      expect(r.stderr).toContain('Klarna (3) is switched off: retry on another (--retry-gateway)');
+      expect(changesSince(from)).toEqual([]);
+      expect((await subscription(6)).status).toBe('past_due');
+    });
   });
 });

@@ -178,7 +178,10 @@ describe('retrying a past-due renewal', () => {
   it('refuses a gateway that is off, unknown or does not take the currency, changing nothing', async () => {
     expect((await s.cli('POST', '/subscriptions/2/retry/', { payment_gateway: 3 })).stderr).toContain('Gateway 3 (Klarna) is not active.');
     expect((await s.cli('POST', '/subscriptions/2/retry/', { payment_gateway: 77 })).stderr).toContain('Invalid pk "77" - object does not exist.');
+    // Subscription 6 pays through Klarna, switched off since: its renewal is retried elsewhere or not at all.
+    expect((await s.cli('POST', '/subscriptions/6/retry/', {})).stderr).toContain('Subscription 6 pays through gateway 3 (Klarna), which is not active: retry it on another (payment_gateway).');
     expect(s.record('subscriptions', 2)).toMatchObject({ status: 'past_due' });
+    expect(s.record('subscriptions', 6)).toMatchObject({ status: 'past_due' });
     expect(s.events()).toEqual([]);
   });
 

@@ -216,6 +216,13 @@ export const subscriptionRules: Partial<Record<OperationId, Rule>> = {
     if (typeof gateway === 'number') {
       const named = gatewayFor(ctx, { payment_gateway: gateway }, String(subscription.currency), undefined, (field, message) => fieldError(field, message));
       subscription.payment_details = { ...(subscription.payment_details as Rec), gateway: gatewayRef(named) };
+    } else {
+      // The renewal is charged where the subscription pays: a gateway switched off since cannot.
+      const own = ((subscription.payment_details as Rec | null)?.gateway as Rec | undefined)?.id;
+      const current = own === undefined ? undefined : ctx.state.records.gateways[String(own)];
+      if (current && current.active === false) {
+        throw badRequest(`Subscription ${ctx.params.id} pays through gateway ${String(current.id)} (${String(current.name)}), which is not active: retry it on another (payment_gateway).`);
+      }
     }
     subscription.status = 'active';
     subscription.next_renewal_date = ctx.now;
