@@ -173,7 +173,7 @@ export async function runJob<Settings, Target>(job: Job<Settings, Target>, ctx: 
           results.set(line, { outcome: 'applied', class: 'READY', reason: `applied by the earlier run (${verdict.reason})` });
         }
       }
-      for (const [line, error] of checkFailed) results.set(line, failure(error, ''));
+      for (const [line, error] of checkFailed) results.set(line, failure(error, 'UNCHECKED'));
       printPlan(job, ctx, lines, verdicts, results, input.source);
       if (opts.plan !== undefined) {
         await writePlan(opts.plan, job, { job: job.command, store, made: new Date().toISOString(), settings }, planRows(lines, verdicts, results));
@@ -352,14 +352,14 @@ const fromPlan = (row: PlanRow): Verdict => ({ class: row.class, reason: row.rea
 function printPlan(job: Job, ctx: Context, lines: readonly JobLine[], verdicts: Map<number, Verdict>, results: Map<number, Result>, source: string): void {
   const byClass = new Map<string, number[]>();
   for (const line of lines) {
-    const name = results.get(line.line)?.outcome === 'applied' ? 'APPLIED BEFORE' : (verdicts.get(line.line)?.class ?? (results.get(line.line) ? 'FAILED' : undefined));
+    const name = results.get(line.line)?.outcome === 'applied' ? 'APPLIED BEFORE' : (verdicts.get(line.line)?.class ?? (results.get(line.line)?.class || undefined));
     if (name) byClass.set(name, [...(byClass.get(name) ?? []), line.line]);
   }
   if (lines.length <= DETAILED_LINES) {
     for (const line of lines) {
       const verdict = verdicts.get(line.line);
       const result = results.get(line.line);
-      ctx.output.prose(`${String(line.line).padStart(4)}  ${keyOf(job, line)}  ${verdict?.class ?? (result?.outcome === 'applied' ? 'APPLIED BEFORE' : 'FAILED')}: ${verdict?.reason ?? result?.reason ?? ''}`);
+      ctx.output.prose(`${String(line.line).padStart(4)}  ${keyOf(job, line)}  ${verdict?.class ?? (result?.outcome === 'applied' ? 'APPLIED BEFORE' : result?.class)}: ${verdict?.reason ?? result?.reason ?? ''}`);
       for (const detail of verdict?.details ?? []) ctx.output.prose(`        ${detail}`);
     }
   }
@@ -367,7 +367,7 @@ function printPlan(job: Job, ctx: Context, lines: readonly JobLine[], verdicts: 
   const width = Math.max(...[...byClass.keys()].map((name) => name.length));
   for (const [name, numbers] of [...byClass].sort((a, b) => order(a[0]) - order(b[0]))) {
     const which = name === 'READY' || name === 'NEEDS_CANCEL' || name === 'APPLIED BEFORE' ? '' : ` (line${numbers.length === 1 ? '' : 's'} ${numbers.slice(0, 10).join(', ')}${numbers.length > 10 ? ', …' : ''})`;
-    const meaning = name in CLASSES ? CLASSES[name as LineClass] : name === 'FAILED' ? 'could not be checked' : 'applied by the run being resumed';
+    const meaning = name in CLASSES ? CLASSES[name as LineClass] : 'applied by the run being resumed';
     ctx.output.prose(`  ${name.padEnd(width)}  ${String(numbers.length).padStart(6)}  ${meaning}${which}`);
   }
   const totals = new Map<string, number>();
@@ -377,7 +377,7 @@ function printPlan(job: Job, ctx: Context, lines: readonly JobLine[], verdicts: 
   if (totals.size > 0) ctx.output.prose(`  Total: ${[...totals].map(([currency, cents]) => `${(cents / 100).toFixed(2)} ${currency}`).join(', ')}`);
 }
 
-const CLASS_ORDER = [...Object.keys(CLASSES), 'APPLIED BEFORE', 'FAILED'];
+const CLASS_ORDER = [...Object.keys(CLASSES), 'APPLIED BEFORE'];
 const order = (name: string) => CLASS_ORDER.indexOf(name);
 
 function planRows(lines: readonly JobLine[], verdicts: Map<number, Verdict>, results: Map<number, Result>): PlanRow[] {
@@ -386,9 +386,10 @@ function planRows(lines: readonly JobLine[], verdicts: Map<number, Verdict>, res
     if (verdict) {
       return [{ line: line.line, cells: line.cells, class: verdict.class, reason: verdict.reason, ...(verdict.object ? { object: verdict.object } : {}), ...(verdict.state ? { state: verdict.state } : {}), ...(verdict.amount ? { amount: `${verdict.amount.value} ${verdict.amount.currency}` } : {}) }];
     }
-    // Applied by the run being resumed, or not checked (its read failed): nothing to plan.
+    // Applied by the run being resumed, or not checked (its read failed).
     const result = results.get(line.line);
-    return result?.outcome === 'applied' ? [{ line: line.line, cells: line.cells, class: 'ALREADY_DONE' as const, reason: result.reason }] : [];
+    if (result?.outcome === 'applied') return [{ line: line.line, cells: line.cells, class: 'ALREADY_DONE' as const, reason: result.reason }];
+    return result?.class === 'UNCHECKED' ? [{ line: line.line, cells: line.cells, class: 'UNCHECKED' as const, reason: result.reason }] : [];
   });
 }
 

@@ -21,9 +21,12 @@ const bodyOf = async (req: IncomingMessage) => {
   return Buffer.concat(chunks);
 };
 
-/** Starts the proxy before the describe block's tests (after `sandbox()` is up) and stops it after them. */
+/**
+ * Starts the proxy before the describe block's tests (after `sandbox()` is up) and stops it after
+ * them. A request `proxy.failing` names (`GET /subscriptions/2/`) is answered 500 instead.
+ */
 export function useRecordingProxy(sandbox: () => Sandbox) {
-  const proxy = { url: '', sent: [] as SentRequest[] };
+  const proxy = { url: '', sent: [] as SentRequest[], failing: new Set<string>() };
   const server = createServer(async (req, res) => {
     const body = await bodyOf(req);
     const url = new URL(req.url ?? '/', 'http://proxy');
@@ -34,7 +37,12 @@ export function useRecordingProxy(sandbox: () => Sandbox) {
     } catch {
       // kept as text
     }
-    proxy.sent.push({ method: req.method ?? 'GET', path: url.pathname.replace(/^\/api\/admin/, ''), body: parsed });
+    const sent = { method: req.method ?? 'GET', path: url.pathname.replace(/^\/api\/admin/, ''), body: parsed };
+    proxy.sent.push(sent);
+    if (proxy.failing.has(`${sent.method} ${sent.path}`)) {
+      res.writeHead(500, { 'content-type': 'application/json' }).end('{"detail":"A server error occurred."}');
+      return;
+    }
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length', 'transfer-encoding'].includes(name))) as Record<string, string>;
     const answer = await fetch(`${sandbox().url}${req.url}`, { method: req.method, headers, ...(body.length > 0 ? { body } : {}) });
     const answered = Buffer.from(await answer.arrayBuffer());

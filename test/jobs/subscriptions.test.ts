@@ -3,7 +3,7 @@
 // e-mails nobody unless --notify, move-gateway refuses a gateway that cannot take the
 // subscription, retry-past-due retries only past-due ones; lines chosen by a CSV, by ids or by
 // `subscriptions list`'s filters; every class each job reaches.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_PATH, SANDBOX_ROUTES } from '../../src/sandbox/paths.js';
@@ -99,6 +99,24 @@ describe('subscription jobs', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(changesSince(from)).toEqual([{ method: 'POST', path: '/subscriptions/5/cancel/', body: { cancel_reason: 'product_too_expensive', send_cancel_notification: true } }]);
       expect(r.stderr).not.toContain('without e-mailing');
+    });
+
+    it('plans a line whose state the store could not give as UNCHECKED, and sends it nothing', async () => {
+      const file = join(dir, 'unchecked-plan.csv');
+      proxy.failing.add('GET /subscriptions/2/');
+      try {
+        const from = proxy.sent.length;
+        const r = await cli('--retries', '0', 'subscriptions', 'cancel-cohort', '1', '2', '--reason', 'other', '--plan', file, '--yes');
+        expect(r.code).toBe(1);
+        expect(classes(r.stdout)).toEqual({ 1: ['READY', 'applied'], 2: ['UNCHECKED', 'failed'] });
+        expect(r.stderr).toContain('UNCHECKED');
+        const rows = readFileSync(file, 'utf8').trimEnd().split('\n').slice(2);
+        expect(rows.map((row) => row.split(',').slice(0, 3))).toEqual([['1', '1', 'READY'], ['2', '2', 'UNCHECKED']]);
+        expect(rows[1]).toContain('A server error occurred.');
+        expect(changesSince(from)).toEqual([{ method: 'POST', path: '/subscriptions/1/cancel/', body: { cancel_reason: 'other', send_cancel_notification: false } }]);
+      } finally {
+        proxy.failing.clear();
+      }
     });
   });
 
