@@ -53,7 +53,7 @@ export function register(fulfillmentOrders: Command, ctx: Context): void {
       'store-admin fulfillment-orders move --sku MUG TEE-M --to 2 --wait-timeout 10m',
       'store-admin fulfillment-orders move --apply-plan plan.csv --report moved.csv --yes',
     ],
-    confirmExample: 'store-admin fulfillment-orders move 10001 --to 2',
+    confirmExample: 'store-admin fulfillment-orders move 9967 --to 1',
     run: async (ctx, opts, keys) => {
       const [{ runJob }, { moveJob, moveSettings, selectionOf }, { durationMs }] = await Promise.all([import('../jobs/run.js'), import('../jobs/move.js'), import('../polling.js')]);
       const flags = opts as { to?: string; sku?: string[]; from?: string; waitTimeout?: number };
