@@ -121,7 +121,8 @@ export async function runJob<Settings, Target>(job: Job<Settings, Target>, ctx: 
   const dir = configDir(ctx.io.env);
   const settingsSha = sha256(JSON.stringify(settings ?? null));
   const resumed = opts.resume === undefined ? undefined : resumeRun(job, dir, opts.resume, store, input, settingsSha);
-  const lock = resumed ? await lockRun(dir, resumed.header.id) : undefined;
+  // A resumed run's lock, or the one a new run takes with its journal: released when the run ends.
+  const locks = resumed ? [await lockRun(dir, resumed.header.id)] : [];
   try {
     const record = resumed ? (readRun(dir, resumed.header.id) ?? resumed) : undefined;
     await work();
@@ -194,7 +195,7 @@ export async function runJob<Settings, Target>(job: Job<Settings, Target>, ctx: 
       if (toApply.length > 0 && !ctx.options.yes) await confirm(ctx, `${job.intent(settings)}: ${plural(toApply.length, job.noun)}, as planned above.`);
 
       // A run that changes nothing has nothing to journal or resume (its report says what it found).
-      const journal = toApply.length > 0 ? await openJournal(job, ctx, { dir, store, profile, input, settingsSha, settings, record }) : undefined;
+      const journal = toApply.length > 0 ? await openJournal(job, ctx, { dir, store, profile, input, settingsSha, settings, record, locks }) : undefined;
       const apply = new Applying(job, ctx, paced, journal, settings, stop, results, remember);
       if (journal) {
         if (!record && input.keys && input.selection) journal.selected(input.keys);
@@ -236,7 +237,7 @@ export async function runJob<Settings, Target>(job: Job<Settings, Target>, ctx: 
       endOfRun(ctx, [...results.values()], apply.refusal, stop.aborted, journal?.header.id ?? record?.header.id, opts);
     }
   } finally {
-    lock?.release();
+    for (const lock of locks) lock.release();
   }
 }
 
@@ -397,7 +398,7 @@ function planRows(lines: readonly JobLine[], verdicts: Map<number, Verdict>, res
 async function openJournal(
   job: Job,
   ctx: Context,
-  { dir, store, profile, input, settingsSha, settings, record }: { dir: string; store: string; profile?: string; input: Input<unknown>; settingsSha: string; settings: unknown; record?: RunRecord },
+  { dir, store, profile, input, settingsSha, settings, record, locks }: { dir: string; store: string; profile?: string; input: Input<unknown>; settingsSha: string; settings: unknown; record?: RunRecord; locks: { release(): void }[] },
 ): Promise<RunJournal | undefined> {
   try {
     if (record) return RunJournal.reopen(dir, record.header);
@@ -412,8 +413,8 @@ async function openJournal(
       body: settingsSha,
       fields: Object.fromEntries(Object.entries((settings ?? {}) as Record<string, unknown>).map(([key, value]) => [`settings.${key}`, sha256(JSON.stringify(value))])),
     };
-    // Held until the run ends (the process exiting lets it go): a --resume started meanwhile is refused.
-    await lockRun(dir, header.id);
+    // Held until the run ends: a --resume started meanwhile is refused.
+    locks.push(await lockRun(dir, header.id));
     const journal = RunJournal.create(dir, header);
     await appendHistory(dir, { at: header.at, command: job.command, operation: job.command, store, ...(profile ? { profile } : {}), outcome: 'run', run: header.id });
     ctx.output.prose(`Run ${header.id}; if it is cut short, --resume picks it up`);
@@ -511,7 +512,8 @@ class Applying<Settings, Target> {
       if (error instanceof NotStartedError || this.stop.aborted) return void this.waiting.push({ ...waiter, due: this.ctx.clock.now() });
       return this.finish(line, failure(error, 'NEEDS_CANCEL', waiter.wrote), progress);
     }
-    if (APPLIED_CLASSES.has(verdict.class)) return this.step(line, verdict, waiter.wrote, progress, waiter.since);
+    // A line that waited is reported as planned, NEEDS_CANCEL, whatever its check says now (READY once accepted).
+    if (APPLIED_CLASSES.has(verdict.class)) return this.step(line, { ...verdict, class: 'NEEDS_CANCEL' }, waiter.wrote, progress, waiter.since);
     if (verdict.class === 'ALREADY_DONE') return this.finish(line, { outcome: 'applied', class: 'NEEDS_CANCEL', reason: verdict.reason }, progress, verdict.object);
     this.finish(line, { outcome: 'failed', class: verdict.class, reason: verdict.reason }, progress, verdict.object);
   }
