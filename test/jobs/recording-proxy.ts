@@ -63,6 +63,7 @@ export function useProxiedSandbox() {
   const ctx = useSandbox();
   const proxy = useRecordingProxy(() => ctx.sandbox);
   const dir = useConfigDir();
-  const cli = (...args: string[]) => runCli(args, { env: { STORE_ADMIN_BASE_URL: proxy.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir } });
+  // A job goes at the platform's 4 requests/s by default; this sandbox sets no limit, so the tests go at full speed.
+  const cli = (...args: string[]) => runCli([...args, '--rate', '0'], { env: { STORE_ADMIN_BASE_URL: proxy.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir } });
   return { ctx, proxy, dir, cli };
 }
