@@ -56,7 +56,7 @@ export interface GlobalOptions {
   output?: 'json' | 'ndjson' | 'table' | 'csv' | 'tsv';
   /** --columns: dotted paths (`id,user.email`), for CSV, TSV and tables. */
   columns?: string[];
-  /** --csv-raw: CSV and TSV cells as the store sent them, formulas included. */
+  /** --csv-raw: CSV and TSV cells as the store sent them, formulas and control characters included. */
   csvRaw?: boolean;
   query?: string;
   raw?: boolean;
@@ -88,7 +88,7 @@ export function addGlobalOptions(program: Command): Command {
       ]),
     )
     .addOption(new Option('--columns <paths>', 'the columns of csv, tsv and tables, as dotted paths: id,status,user.email').argParser(columnPaths))
-    .option('--csv-raw', "write csv and tsv cells as sent, without neutralising text that a spreadsheet would run as a formula (=, +, -, @)")
+    .option('--csv-raw', "write csv and tsv cells as sent: text a spreadsheet would run as a formula (=, +, -, @) without its leading ', control characters unescaped")
     .option('-q, --query <jmespath>', 'filter the JSON result with a JMESPath expression (jmespath.org)')
     .option('--raw', 'print a string result without quotes, a list of strings or numbers one per line')
     .option('--no-input', 'never prompt; fail on anything missing instead')

@@ -38,8 +38,12 @@ const startsRunnerCommand = /^\s*(::(?=.*::)|##\[(?=.*\]))/m;
  * holds, it neither acts on the terminal nor on the CI.
  */
 export function safeText(text: string): string {
-  const shown = printable(text);
-  return startsRunnerCommand.test(shown) ? shown.replace(RUNNER_COMMAND, (_line, space: string, start: string) => `${space}${escape(start[0]!)}${start.slice(1)}`) : shown;
+  return withoutRunnerCommands(printable(text));
+}
+
+/** Text whose lines may not start a runner's workflow command (a CSV cell over several lines), its controls left as they are. */
+export function withoutRunnerCommands(text: string): string {
+  return startsRunnerCommand.test(text) ? text.replace(RUNNER_COMMAND, (_line, space: string, start: string) => `${space}${escape(start[0]!)}${start.slice(1)}`) : text;
 }
 
 /** One line (an error, a note, a table cell): line breaks and tabs become spaces as well. */

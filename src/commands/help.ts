@@ -108,9 +108,11 @@ Tables are printed when stdout is a terminal; JSON otherwise.
                        with tabs, tabs and line breaks inside a value escaped as \\t and \\n
   --columns PATHS      the columns of csv, tsv and tables, as dotted paths such as
                        id,user.email,lines.0.sku; the JSON formats keep only those fields
-  --csv-raw            text a spreadsheet would run as a formula (starting with =, +, - or
-                       @, but not a number such as -12.50) is written with a leading ' unless
-                       this is given
+  --csv-raw            cells as sent: otherwise text a spreadsheet would run as a formula
+                       (starting with =, +, - or @, but not a number such as -12.50) is
+                       written with a leading ' (which --each reads back off), and control
+                       characters as escapes (\\u001b), as in tables; either way, no line
+                       of a cell starts a CI runner's command (::name::)
   -q, --query EXPR     filter the JSON with a JMESPath expression (https://jmespath.org, not
                        jq: 'types[0]', not '.types[0]'), e.g. --query 'lines[].{id: id, sku: sku}';
                        the result is JSON, or a table with -o table; with --dry-run, it

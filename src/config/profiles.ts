@@ -4,6 +4,7 @@ import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFi
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
+import { parseJson } from '../api/json-syntax.js';
 import { writeAtomically } from '../atomic-write.js';
 import { withLockFile } from '../lock.js';
 
@@ -133,7 +134,7 @@ export class ProfileStore {
       const fd = openSync(this.path, constants.O_RDONLY | constants.O_NOFOLLOW);
       try {
         if (!fstatSync(fd).isFile()) throw new Error('not a regular file');
-        store = JSON.parse(readFileSync(fd, 'utf8'));
+        store = parseJson(readFileSync(fd, 'utf8'));
       } finally {
         closeSync(fd);
       }

@@ -2,6 +2,7 @@
 // --set pairs; dates people type; messages from flags, files or stdin.
 import { open, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
+import { parseJson } from '../api/json-syntax.js';
 import { BodyTooLargeError, readCappedBody, type BodySource } from '../capped-body.js';
 import type { IO } from '../io.js';
 
@@ -83,9 +84,9 @@ export async function jsonValue(value: string, flag: string, io: IO): Promise<un
   const text = await readSource(value, flag, io);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJson(text);
   } catch (error) {
-    throw new UsageError(`${flag}: not valid JSON (${(error as Error).message})`);
+    throw new UsageError(`${flag}: ${(error as Error).message}`);
   }
   checkDepth(parsed, flag);
   return parsed;

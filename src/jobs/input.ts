@@ -5,6 +5,7 @@
 // `order-number` and `order_number` are one. A malformed file is refused whole (exit 2, nothing
 // sent); what a cell says is the job's check to judge, line by line.
 import { UsageError } from '../api/errors.js';
+import { restored } from '../output/csv.js';
 import { CsvError, parseCsv } from '../run/bulk/csv.js';
 import type { Job, JobLine } from './job.js';
 
@@ -56,7 +57,7 @@ function csvLines(job: Pick<Job, 'columns' | 'aliases'>, text: string): JobLine[
     const shown = wrong.slice(0, 3).map((row) => `line ${row.line}: ${row.cells.length} values for ${columns.length} columns`);
     throw new UsageError(`--each: ${shown.join('; ')}${wrong.length > 3 ? `; and ${wrong.length - 3} more` : ''}`, { hint: 'Nothing was sent' });
   }
-  return csv.rows.map((row) => ({ line: row.line, cells: Object.fromEntries(columns.map((column, at) => [column, row.cells[at]!.trim()])) }));
+  return csv.rows.map((row) => ({ line: row.line, cells: Object.fromEntries(columns.map((column, at) => [column, restored(row.cells[at]!).trim()])) }));
 }
 
 /** A line of values in the columns' order: the key, then the required columns, then the optional ones. */

@@ -8,6 +8,7 @@
 import { headerRow, recordRow, type DelimitedOptions } from './csv.js';
 import { defaultPaths, project } from './columns.js';
 import { querier } from './query.js';
+import { jsonText, withoutRunnerCommands } from '../printable.js';
 import type { ColorLevel } from './color.js';
 import type { Format } from './render.js';
 import type { ViewName } from './views.js';
@@ -72,7 +73,7 @@ export async function listSink(settings: ListSettings, writers: ListWriters, opt
   switch (format) {
     case 'ndjson': {
       const search = query === undefined ? undefined : await querier(query);
-      return lineSink(writers, (record) => `${JSON.stringify((search ? search(shaped(record, columns)) : shaped(record, columns)) ?? null)}\n`);
+      return lineSink(writers, (record) => `${jsonText(search ? search(shaped(record, columns)) : shaped(record, columns))}\n`);
     }
     case 'json':
       return jsonSink(writers, columns);
@@ -104,7 +105,7 @@ function jsonSink(writers: ListWriters, columns: readonly string[] | undefined):
   return {
     page: (records) => {
       if (records.length === 0) return;
-      writers.text(records.map((record, i) => `${started || i > 0 ? ',\n' : `${HEAD}\n`}${JSON.stringify(shaped(record, columns) ?? null)}`).join(''));
+      writers.text(records.map((record, i) => `${started || i > 0 ? ',\n' : `${HEAD}\n`}${jsonText(shaped(record, columns))}`).join(''));
       started = true;
     },
     end: async () => writers.text(started ? '\n]}\n' : `${HEAD}]}\n`),
@@ -119,7 +120,8 @@ function delimitedSink(writers: ListWriters, delimited: DelimitedOptions, column
     page: (records) => {
       if (records.length === 0) return;
       paths ??= defaultPaths(records[0]);
-      writers.text(`${headed ? '' : headerRow(paths, delimited)}${records.map((record) => recordRow(record, paths!, delimited)).join('')}`);
+      // A cell over several lines can start none that a CI runner reads as a workflow command, raw or not.
+      writers.text(withoutRunnerCommands(`${headed ? '' : headerRow(paths, delimited)}${records.map((record) => recordRow(record, paths!, delimited)).join('')}`));
       headed = true;
     },
     // A list with nothing in it still has its header, where the columns are known.

@@ -6,7 +6,7 @@ import { writeOut, type RunSignals } from './pager.js';
 import { applyQuery, rawLines } from './query.js';
 import { recordLines } from './record-lines.js';
 import { statusLine } from './status-line.js';
-import { jsonText, printable } from '../printable.js';
+import { jsonText, printable, withoutRunnerCommands } from '../printable.js';
 import type { TableOptions } from './table.js';
 import type { ColorLevel } from './color.js';
 import type { View } from './views.js';
@@ -37,7 +37,8 @@ export async function render(data: unknown, io: IO, options: RenderOptions): Pro
     const records = data === undefined ? [] : await recordsOf(data, options);
     const paths = options.columns ?? defaultPaths(records[0]);
     const delimited = { format: options.format, raw: options.csvRaw };
-    return writeOut(`${headerRow(paths, delimited)}${records.map((record) => recordRow(record, paths, delimited)).join('')}`, io, options.signals);
+    // A cell over several lines can start none that a CI runner reads as a workflow command, raw or not.
+    return writeOut(withoutRunnerCommands(`${headerRow(paths, delimited)}${records.map((record) => recordRow(record, paths, delimited)).join('')}`), io, options.signals);
   }
   if (options.format === 'ndjson') {
     const line = statusLine(io.stderr);

@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
 import { repeatedKeys } from '../api/json-keys.js';
+import { parseJson } from '../api/json-syntax.js';
 import { create } from '../api/schemas/webhooks.js';
 import { toFieldIssues } from '../api/validate.js';
 import { textFrom } from '../fields/values.js';
@@ -64,9 +65,9 @@ export async function readDeclaredWebhooks(path: string, io: IO, options: ReadOp
   const shown = path === '-' ? 'standard input' : path;
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJson(text);
   } catch (error) {
-    throw new UsageError(`${shown}: not valid JSON (${(error as Error).message})`);
+    throw new UsageError(`${shown}: ${(error as Error).message}`);
   }
   const parsed = file.safeParse(json);
   // A key given twice keeps only its last value, so one of them would be lost without a word.

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StoreAdminError, UsageError } from '../api/errors.js';
+import { parseJson } from '../api/json-syntax.js';
 import { proxyFromEnv } from '../api/proxy.js';
 import { redactPassword } from '../api/redaction.js';
 import type { Context } from '../context.js';
@@ -193,9 +194,9 @@ async function editedBody(ctx: Context, body: string): Promise<string> {
     const edited = readFileSync(file, 'utf8');
     if (edited === shown) return body;
     try {
-      return JSON.stringify(JSON.parse(edited));
+      return JSON.stringify(parseJson(edited));
     } catch (error) {
-      throw new UsageError(`the edited body is not JSON (${(error as Error).message}); nothing was sent`);
+      throw new UsageError(`the edited body is ${(error as Error).message}; nothing was sent`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -103,4 +103,16 @@ describe("a list's CSV feeds --each as it is", () => {
     expect(after.stdout).not.toMatch(new RegExp(`^(${first}|${third}),canceled`, 'm'));
     expect((await cli('subscriptions', 'list', '--status', 'past_due', '--all', '-q', 'results', '--raw')).stdout.trim()).toBe('');
   });
+
+  it("sends a cell as the store holds it: the ' that neutralises a formula in the CSV is read back off", async () => {
+    const customer = { phone_number: '+1404 555 8669', first_name: '=HYPERLINK("http://evil.example")', last_name: "'+1 really" };
+    const created = JSON.parse((await cli('customers', 'create', '--email', 'round-trip@example.com', '--data', JSON.stringify(customer), '--json')).stdout) as { id: number };
+    const listed = await cli('customers', 'list', '--email', 'round-trip@example.com', '-o', 'csv', '--columns', 'id,phone_number,first_name,last_name', '--all');
+    // As a spreadsheet must see them: none of the three is a formula.
+    expect(listed.stdout).toBe(`id,phone_number,first_name,last_name\n${created.id},'+1404 555 8669,"'=HYPERLINK(""http://evil.example"")",''+1 really\n`);
+    const update = await runCli(['customers', 'update', '--each', '-', '--dry-run'], { env: env(), stdin: listed.stdout });
+    expect(update.code, update.stderr).toBe(0);
+    const sent = update.stdout.trim().split('\n').map((line) => JSON.parse(line) as { input: string[]; body: unknown });
+    expect(sent).toEqual([expect.objectContaining({ input: [String(created.id)], body: customer })]);
+  });
 });

@@ -81,6 +81,29 @@ describe('path values', () => {
     expect(fine.code, fine.stderr).toBe(0);
     expect(ctx.sandbox.counters.received).toBe(before);
   });
+
+  it('says where a JSON file breaks without quoting what it holds: it may be a file of secrets', async () => {
+    const before = ctx.sandbox.counters.received;
+    const shadow = join(dir, 'shadow');
+    writeFileSync(shadow, 'root:*:20250:0:99999:7:::\ndaemon:*:20250:0:99999:7:::\n');
+    const token = join(dir, 'token.json');
+    writeFileSync(token, '{\n  "token": tok_live_9f8e7d6c5b4a\n}\n');
+    const cases: [string[], string][] = [
+      [['customers', 'update', '1', '--metadata', `@${shadow}`], '--metadata: not valid JSON (line 1, column 1)'],
+      [['subscriptions', 'update', '2', '--data', `@${token}`], '--data: not valid JSON (line 2, column 12)'],
+      [['webhooks', 'apply', '-f', token], `${token}: not valid JSON (line 2, column 12)`],
+      [['customers', 'update', '1', '--metadata', '{"a": secret-value}'], '--metadata: not valid JSON (line 1, column 7)'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(`store-admin: ${message}`);
+      expect(r.stderr).not.toMatch(/root:|tok_live|secret-value/);
+    }
+    const piped = await cli(['subscriptions', 'update', '2', '--data', '-'], '{"token": "tok_live_9f8e7d6c5b4a"');
+    expect(piped.stderr.split('\n')[0]).toBe('store-admin: --data: not valid JSON (it ends early, at line 1, column 34)');
+    expect(ctx.sandbox.counters.received).toBe(before);
+  });
 });
 
 describe('inputs read from files', () => {

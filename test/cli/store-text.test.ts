@@ -131,22 +131,24 @@ describe('store text in what is printed', () => {
   it('JSON in a pipe writes the characters JSON leaves raw (C1 controls, bidi marks) as escapes, the same value read back', async () => {
     const name = 'a\u009b2Jb\u202ec\u2028d\u007f';
     store.answer((_req, _body, res) => json(res, 200, { next: null, previous: null, results: [hook(1, name)] }));
-    for (const args of [['webhooks', 'list'], ['webhooks', 'list', '-o', 'ndjson']]) {
+    for (const args of [['webhooks', 'list'], ['webhooks', 'list', '-o', 'ndjson'], ['webhooks', 'list', '--all'], ['webhooks', 'list', '--all', '-o', 'ndjson']]) {
       const run = await cli(args);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).not.toMatch(/[\u007f-\u009f\u202e\u2028]/);
       expect(run.stdout).toContain('a\\u009b2Jb\\u202ec\\u2028d\\u007f');
-      const parsed = JSON.parse(run.stdout.split('\n')[0]!);
+      const parsed = JSON.parse(args.includes('ndjson') ? run.stdout.split('\n')[0]! : run.stdout);
       expect(parsed.results?.[0]?.name ?? parsed.name).toBe(name);
     }
   });
 
-  it("an error's detail, a table's cells and a list's names pass the same rule", async () => {
+  it("an error's detail, a table's cells, CSV and TSV cells and a list's names pass the same rule", async () => {
     store.answer((req, _body, res) => {
       if (req.url?.startsWith('/api/admin/webhooks/9/')) return json(res, 404, { detail: `gone${INJECTED}` });
       json(res, 200, { next: null, previous: null, results: [hook(1, INJECTED), hook(2, '::set-output name=x::y')] });
     });
-    for (const args of [['webhooks', 'get', '9'], ['webhooks', 'list', '-o', 'table'], ['webhooks', 'list', '-o', 'ndjson'], ['webhooks', 'list']]) {
+    const lists = [['-o', 'table'], ['-o', 'ndjson'], [], ['-o', 'csv'], ['-o', 'tsv'], ['-o', 'csv', '--columns', 'name'], ['-o', 'tsv', '--columns', 'name']];
+    // One page shown whole, and pages streamed as they come (--all).
+    for (const args of [['webhooks', 'get', '9'], ...lists.flatMap((format) => [['webhooks', 'list', ...format], ['webhooks', 'list', '--all', ...format]])]) {
       const run = await cli(args, { GITHUB_ACTIONS: 'true' });
       expectHarmless(run.stdout + run.stderr, args.join(' '));
     }

@@ -87,7 +87,7 @@ describe('webhooks deliveries and replay with --sandbox', () => {
     writeFileSync(editor, '#!/bin/sh\necho "{ not json" > "$1"\n');
     const broken = await cli(['webhooks', 'replay', attempt.id, '--to', local.url, '--edit'], { EDITOR: editor });
     expect(broken.code).toBe(2);
-    expect(broken.stderr).toContain('the edited body is not JSON');
+    expect(broken.stderr).toContain('the edited body is not valid JSON (line 1, column 3); nothing was sent');
     expect(local.requests).toHaveLength(1);
     await local.close();
   });

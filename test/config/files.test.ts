@@ -121,6 +121,17 @@ describe('a hostile config dir', () => {
     }
   });
 
+  it('says where a config file that is not JSON breaks, and quotes none of its tokens', async () => {
+    const dir = freshDir();
+    mkdirSync(dir, { mode: 0o700 });
+    const file = join(dir, 'config.json');
+    writeFileSync(file, `{"activeProfile":"main","profiles":{"main":{\n  "token": ${TOKEN}}}}`, { mode: 0o600 });
+    const r = await cli(dir, ['profiles', 'list']);
+    expect(r.code).toBe(2);
+    expect(firstLine(r.stderr)).toBe(`store-admin: Cannot read ${file}: not valid JSON (line 2, column 12)`);
+    expect(r.stderr).not.toContain(TOKEN.slice(0, 6));
+  });
+
   it('writes through the same shape it reads: a profile of the wrong shape never lands on disk, and fields it does not know are kept', async () => {
     const dir = freshDir();
     mkdirSync(dir, { mode: 0o700 });

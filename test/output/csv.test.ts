@@ -2,7 +2,7 @@
 // formula neutralised (OWASP's CSV injection advice), plain numbers left alone.
 import { describe, expect, it } from 'vitest';
 import { project, valueAt } from '../../src/output/columns.js';
-import { headerRow, neutralised, recordRow } from '../../src/output/csv.js';
+import { headerRow, neutralised, recordRow, restored } from '../../src/output/csv.js';
 
 const csv = { format: 'csv' } as const;
 const tsv = { format: 'tsv' } as const;
@@ -17,6 +17,21 @@ describe('a cell', () => {
     for (const number of ['-12.50', '+3', '-0', '-.5', '12']) expect(neutralised(number)).toBe(number);
     expect(recordRow({ name: '=1+1' }, ['name'], { format: 'csv', raw: true })).toBe('=1+1\n');
     expect(recordRow({ tags: ['=evil', 'ok'] }, ['tags'], csv)).toBe(`"'=evil,ok"\n`);
+  });
+
+  it("reads back as written: --each removes the ' neutralising added, and only that one", () => {
+    for (const value of ['+1404 555 8669', '=HYPERLINK("x")', '@S', '-x', '\tx', "'quoted", "'+1", "''=x", "'", '-12.50', 'plain', '']) {
+      expect(restored(neutralised(value)), value).toBe(value);
+    }
+    expect(neutralised("'+1")).toBe("''+1");
+    expect(neutralised("'quoted")).toBe("'quoted");
+  });
+
+  it('shows control characters as escapes, unless raw', () => {
+    const record = { a: '=X\u001b]0;pwn\u0007', b: 'a\u009bb\u202ec\rd' };
+    expect(recordRow(record, ['a', 'b'], csv)).toBe(`'=X\\u001b]0;pwn\\u0007,"a\\u009bb\\u202ec d"\n`);
+    expect(recordRow(record, ['a', 'b'], tsv)).toBe(`'=X\\u001b]0;pwn\\u0007\ta\\u009bb\\u202ec\\rd\n`);
+    expect(recordRow(record, ['a', 'b'], { format: 'csv', raw: true })).toBe(`=X\u001b]0;pwn\u0007,"a\u009bb\u202ec\rd"\n`);
   });
 
   it('holds a list of plain values joined by commas (as --each reads it back), anything else as JSON', () => {

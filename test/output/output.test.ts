@@ -121,4 +121,75 @@ describe('the output rule (safeText)', () => {
     expect(safeText('(127.0.0.1, localhost,\n::1) is never reached\n##[ unclosed\n')).toBe('(127.0.0.1, localhost,\n::1) is never reached\n##[ unclosed\n');
     expect(safeText('a \u001b]0;title\u0007 b\rc')).toBe('a \\u001b]0;title\\u0007 b c');
   });
+
+  describe("a store's hostile text through every output format", () => {
+    const FIRST = '=X\u001b]0;pwn\u0007';
+    const LAST = '@S\n::set-output name=x::y\r::error::bad';
+    const NOTE = 'a\u009b2Jb\u202ec\u2028d';
+    const record = { id: 1, first_name: FIRST, last_name: LAST, note: NOTE };
+    /** What the run printed, for a result and for a list streamed page by page. */
+    const printed = async (options: Partial<GlobalOptions>, terminal = false) => {
+      const whole = run(options, terminal);
+      await whole.ctx.output.result([record]);
+      const streamed = run(options, terminal);
+      const sink = await streamed.ctx.output.list({ stream: true });
+      sink.page([record], { next: null, previous: null });
+      await sink.end(true);
+      return [whole.stdout.text, streamed.stdout.text] as const;
+    };
+    /** No line, however a terminal or a CI runner splits lines, moves the terminal or starts a workflow command. */
+    const expectHarmless = (text: string, what: string) => {
+      expect(text, what).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+      for (const line of text.split(/\r\n|\r|\n|\u2028/)) expect(line.trimStart(), what).not.toMatch(/^(::|##\[)/);
+    };
+
+    it('JSON and NDJSON: escapes for what JSON leaves raw, the same value read back', async () => {
+      const [json, streamedJson] = await printed({});
+      const [ndjson, streamedNdjson] = await printed({ output: 'ndjson' });
+      for (const text of [json, streamedJson, ndjson, streamedNdjson]) expectHarmless(text, text);
+      expect(JSON.parse(json)).toEqual([record]);
+      expect(JSON.parse(streamedJson).results).toEqual([record]);
+      for (const text of [ndjson, streamedNdjson]) expect(JSON.parse(text)).toEqual(record);
+    });
+
+    it('a table: controls shown as escapes', async () => {
+      for (const text of await printed({ output: 'table' })) {
+        expectHarmless(text, text);
+        expect(text).toContain('=X\\u001b]0;pwn\\u0007');
+      }
+    });
+
+    it('CSV and TSV: controls shown as escapes, formulas neutralised, and no line of a cell starts a workflow command', async () => {
+      for (const text of await printed({ output: 'csv' })) {
+        expectHarmless(text, text);
+        expect(text).toBe(`id,first_name,last_name,note\n1,'=X\\u001b]0;pwn\\u0007,"'@S\n\\u003a:set-output name=x::y ::error::bad",a\\u009b2Jb\\u202ec\u2028d\n`);
+      }
+      for (const text of await printed({ output: 'tsv' })) {
+        expectHarmless(text, text);
+        expect(text).toBe(`id\tfirst_name\tlast_name\tnote\n1\t'=X\\u001b]0;pwn\\u0007\t'@S\\n::set-output name=x::y\\r::error::bad\ta\\u009b2Jb\\u202ec\u2028d\n`);
+      }
+      // A row's first cell starts its line.
+      for (const output of ['csv', 'tsv'] as const) {
+        const first = run({ output, columns: ['name'] });
+        await first.ctx.output.result([{ name: '::add-mask::x' }, { name: '##[error]fake' }]);
+        expect(first.stdout.text).toBe('name\n\\u003a:add-mask::x\n\\u0023#[error]fake\n');
+      }
+    });
+
+    it('--csv-raw: cells as sent, controls and formulas included, but still no line that starts a workflow command', async () => {
+      for (const text of await printed({ output: 'csv', csvRaw: true })) {
+        for (const line of text.split(/\r\n|\r|\n/)) expect(line.trimStart()).not.toMatch(/^(::|##\[)/);
+        expect(text).toBe(`id,first_name,last_name,note\n1,${FIRST},"@S\n\\u003a:set-output name=x::y\r\\u003a:error::bad",${NOTE}\n`);
+      }
+    });
+
+    it('--raw: exact in a pipe, as a script asked; without its controls on a terminal', async () => {
+      const piped = run({ query: '[0].last_name', raw: true });
+      await piped.ctx.output.result([record]);
+      expect(piped.stdout.text).toBe(`${LAST}\n`);
+      const shown = run({ query: '[0].first_name', raw: true }, true);
+      await shown.ctx.output.result([record]);
+      expect(shown.stdout.text).toBe('=X\\u001b]0;pwn\\u0007\n');
+    });
+  });
 });

@@ -10,6 +10,7 @@ import { attributeOf, flagOf, type Field } from '../../fields/declare.js';
 import { bodyOf } from '../body.js';
 import { paramsFrom, validated, type Checked } from '../prepare-input.js';
 import type { OperationCommand } from '../spec.js';
+import { restored } from '../../output/csv.js';
 import { CsvError, parseCsv } from './csv.js';
 
 export interface Item {
@@ -131,10 +132,10 @@ async function csvItems(spec: OperationCommand, ctx: Context, fixed: string[], o
     const values = [...fixed];
     const rowOpts: Record<string, unknown> = { ...opts };
     columns.forEach((column, index) => {
-      const cell = row.cells[index]!;
-      // A cell reaches its field as written, and is converted as the flag's value would be (a text
-      // is trimmed, JSON read whole). An argument names an object: spaces around it, as in a
-      // hand-written `hello, 10001`, are no part of it.
+      // A cell reaches its field as written (less the ' a list's CSV puts before a formula), and is
+      // converted as the flag's value would be (a text is trimmed, JSON read whole). An argument
+      // names an object: spaces around it, as in a hand-written `hello, 10001`, are no part of it.
+      const cell = restored(row.cells[index]!);
       if (column.arg !== undefined) values[fixed.length + column.arg] = cell.trim();
       // An empty cell leaves the field to the flags given with the command.
       else if (column.field && cell !== '') rowOpts[attributeOf(column.field)] = column.field.kind === 'list' ? [cell] : cell;
