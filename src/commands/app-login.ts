@@ -8,7 +8,7 @@ import { AuthError, InterruptedError, StoreAdminError, UsageError } from '../api
 import { createClient } from '../api/client.js';
 import { AUTHORIZE_PATH } from '../api/oauth.js';
 import { proxyFromEnv } from '../api/proxy.js';
-import { operationScopes, parseScopes, PLATFORM_SCOPES } from '../api/scopes.js';
+import { operationScopes, parseScopes, platformScopes } from '../api/scopes.js';
 import { nearest } from '../fields/nearest.js';
 import type { Context } from '../context.js';
 import { DEFAULTS } from '../defaults.js';
@@ -27,7 +27,7 @@ const SCOPE = /^[a-z][a-z_]*:(read|write)$/;
 
 export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
   const clientId = checkOptions(opts);
-  const scopes = opts.scopes === undefined ? await operationScopes() : checkScopes(parseScopes(String(opts.scopes)));
+  const scopes = opts.scopes === undefined ? await operationScopes() : checkScopes(parseScopes(String(opts.scopes)), await platformScopes());
   const port = typeof opts.redirectPort === 'number' ? opts.redirectPort : DEFAULTS.redirectPort;
   const redirectUri = `http://127.0.0.1:${port}/callback`;
   // Written even with --quiet: without it listed in the app's settings, the store refuses the login.
@@ -134,18 +134,18 @@ function checkOptions(opts: Options): string {
   return clientId;
 }
 
-function checkScopes(scopes: string[]): string[] {
+function checkScopes(scopes: string[], known: readonly string[]): string[] {
   if (scopes.length === 0) throw new UsageError('--scopes is empty', { hint: 'Leave it out to ask for the scopes every command needs' });
   const wrong = scopes.find((scope) => !SCOPE.test(scope));
-  if (wrong) throw new UsageError(`--scopes: "${wrong}" is not a scope (scopes look like orders:read or orders:write)${didYouMean(wrong)}`);
+  if (wrong) throw new UsageError(`--scopes: "${wrong}" is not a scope (scopes look like orders:read or orders:write)${didYouMean(wrong, known)}`);
   // A typo would be refused by the store only after the browser opened, or silently not granted.
-  const unknown = scopes.find((scope) => !PLATFORM_SCOPES.includes(scope));
-  if (unknown) throw new UsageError(`--scopes: "${unknown}" is not one of the platform's scopes${didYouMean(unknown)}`);
+  const unknown = scopes.find((scope) => !known.includes(scope));
+  if (unknown) throw new UsageError(`--scopes: "${unknown}" is not one of the platform's scopes${didYouMean(unknown, known)}`);
   return scopes;
 }
 
-function didYouMean(scope: string): string {
-  const guess = nearest(scope, PLATFORM_SCOPES);
+function didYouMean(scope: string, known: readonly string[]): string {
+  const guess = nearest(scope, known);
   return guess ? `; did you mean ${guess}?` : '';
 }
 
