@@ -38,4 +38,10 @@ describe('kinds of record', () => {
     }
     expect(unreached).toEqual([]);
   });
+
+  it('listed in pages are keyed by whole numbers, the only positions a cursor may hold (pages.ts)', async () => {
+    const lists = (await loadAllOperations()).filter((op) => op.method === 'GET' && op.answer === 'page' && landingOf(op.path));
+    expect(lists.length).toBeGreaterThan(20);
+    expect(lists.filter((op) => !KINDS[landingOf(op.path)!.kind].numbered).map((op) => op.id)).toEqual([]);
+  });
 });
