@@ -4,8 +4,10 @@
 // src/api/operations.ts, never inside it.
 //
 //   node scripts/generate-operations.mjs            writes src/api/generated/
-//   node scripts/generate-operations.mjs --check    exits 1 when the committed files differ
+//   node scripts/generate-operations.mjs --check    exits 1 when the committed files differ, or
+//                                                    when a committed file is no longer generated
 //   --reference DIR                                  reads the reference from DIR
+//   --out DIR                                        writes (or checks) DIR instead
 //
 // What it writes, under src/api/generated/:
 //   index.ts             the versions, every operation's id and group, and a loader per group
@@ -20,15 +22,15 @@
 //   events.ts            the webhook events the reference publishes
 //   types.ts             the answers' component schemas of the newest version as TypeScript types
 //                        (what the sandbox keeps and the views read); every field optional
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const check = args.includes('--check');
 const referenceDir = args.includes('--reference') ? args[args.indexOf('--reference') + 1] : join(root, '..', 'shared', 'reference');
-const outDir = join(root, 'src', 'api', 'generated');
+const outDir = args.includes('--out') ? args[args.indexOf('--out') + 1] : join(root, 'src', 'api', 'generated');
 
 /** Newest stable first, then the deprecated one, then unstable: the order a default is chosen in. */
 export const VERSIONS = ['2024-04-01', '2023-02-10', 'unstable'];
@@ -775,6 +777,13 @@ function main() {
   const files = generate();
   if (check) {
     const stale = [...files].filter(([name, text]) => !existsSync(join(outDir, name)) || readFileSync(join(outDir, name), 'utf8') !== text).map(([name]) => name);
+    // A file the generator no longer writes (a group the reference dropped) would still be loaded.
+    const committed = existsSync(outDir) ? readdirSync(outDir, { recursive: true, withFileTypes: true }) : [];
+    const extra = committed
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(outDir, join(entry.parentPath, entry.name)).split(sep).join('/'))
+      .filter((name) => !files.has(name));
+    stale.push(...extra.sort().map((name) => `${name} (no longer generated)`));
     if (stale.length) {
       console.error(`The generated table is stale: ${stale.join(', ')}. Run npm run generate.`);
       process.exit(1);

@@ -8,7 +8,7 @@ import { AuthError, InterruptedError, StoreAdminError, UsageError } from '../api
 import { createClient } from '../api/client.js';
 import { AUTHORIZE_PATH } from '../api/oauth.js';
 import { proxyFromEnv } from '../api/proxy.js';
-import { operationScopes, parseScopes, PLATFORM_SCOPES } from '../api/scopes.js';
+import { operationScopes, parseScopes, platformScopes } from '../api/scopes.js';
 import { nearest } from '../fields/nearest.js';
 import type { Context } from '../context.js';
 import { DEFAULTS } from '../defaults.js';
@@ -24,10 +24,12 @@ import type { Options } from '../options.js';
 import { textFrom } from '../fields/values.js';
 
 const SCOPE = /^[a-z][a-z_]*:(read|write)$/;
+/** A store's domain as a callback names it: a host name, and a port where it has one. */
+const DOMAIN = /^[a-z0-9.-]{1,253}(:\d{1,5})?$/;
 
 export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
   const clientId = checkOptions(opts);
-  const scopes = opts.scopes === undefined ? await operationScopes() : checkScopes(parseScopes(String(opts.scopes)));
+  const scopes = opts.scopes === undefined ? await operationScopes() : checkScopes(parseScopes(String(opts.scopes)), await platformScopes());
   const port = typeof opts.redirectPort === 'number' ? opts.redirectPort : DEFAULTS.redirectPort;
   const redirectUri = `http://127.0.0.1:${port}/callback`;
   // Written even with --quiet: without it listed in the app's settings, the store refuses the login.
@@ -47,12 +49,21 @@ export async function loginAsApp(ctx: Context, opts: Options): Promise<void> {
   const clientSecret = await clientSecretFrom(ctx, opts);
   ctx.io.protect?.(clientSecret);
 
-  const listener = await listenForCallback(port, state, () =>
-    ctx.output.prose("warning: refused an answer that did not carry this login's state (it did not come from this login); still waiting"),
-  );
+  const storeHost = new URL(baseUrl).host;
+  /** The last answer without a state that was ignored, for the wait's end to mention. */
+  let stateless: { named: string | undefined } | undefined;
+  const listener = await listenForCallback(port, {
+    state,
+    storeHost,
+    onForged: () => ctx.output.prose("warning: refused an answer that did not carry this login's state (it did not come from this login); still waiting"),
+    onStateless: (named) => {
+      stateless = { named: named && DOMAIN.test(named) ? named : undefined };
+      ctx.output.prose(`warning: ignored an answer without a state that does not name ${storeHost} as its store; still waiting`);
+    },
+  });
   try {
     await showConsentPage(ctx, url.href, opts.browser !== false);
-    const callback = await waitForCallback(listener.callback, ctx.signal, waitSeconds(ctx.io.env));
+    const callback = await waitForCallback(listener.callback, ctx.signal, waitSeconds(ctx.io.env), () => stateless && statelessHint(stateless.named, storeHost));
     const login: AppLoginRequest = { name, baseUrl, allowHttp, clientId, clientSecret, redirectUri, scopes, insecureStorage: !!opts.insecureStorage };
     const { token, granted, saved, storeDomain } = await complete(ctx, store, callback, login);
 
@@ -134,18 +145,18 @@ function checkOptions(opts: Options): string {
   return clientId;
 }
 
-function checkScopes(scopes: string[]): string[] {
+function checkScopes(scopes: string[], known: readonly string[]): string[] {
   if (scopes.length === 0) throw new UsageError('--scopes is empty', { hint: 'Leave it out to ask for the scopes every command needs' });
   const wrong = scopes.find((scope) => !SCOPE.test(scope));
-  if (wrong) throw new UsageError(`--scopes: "${wrong}" is not a scope (scopes look like orders:read or orders:write)${didYouMean(wrong)}`);
+  if (wrong) throw new UsageError(`--scopes: "${wrong}" is not a scope (scopes look like orders:read or orders:write)${didYouMean(wrong, known)}`);
   // A typo would be refused by the store only after the browser opened, or silently not granted.
-  const unknown = scopes.find((scope) => !PLATFORM_SCOPES.includes(scope));
-  if (unknown) throw new UsageError(`--scopes: "${unknown}" is not one of the platform's scopes${didYouMean(unknown)}`);
+  const unknown = scopes.find((scope) => !known.includes(scope));
+  if (unknown) throw new UsageError(`--scopes: "${unknown}" is not one of the platform's scopes${didYouMean(unknown, known)}`);
   return scopes;
 }
 
-function didYouMean(scope: string): string {
-  const guess = nearest(scope, PLATFORM_SCOPES);
+function didYouMean(scope: string, known: readonly string[]): string {
+  const guess = nearest(scope, known);
   return guess ? `; did you mean ${guess}?` : '';
 }
 
@@ -248,7 +259,13 @@ function waitSeconds(env: NodeJS.ProcessEnv): number {
   return Number(value);
 }
 
-function waitForCallback(callback: Promise<Callback>, signal: AbortSignal, seconds: number): Promise<Callback> {
+/** What the wait's end says about an ignored answer without a state: it may have been the store's own, under another name. */
+function statelessHint(named: string | undefined, storeHost: string): string {
+  const which = named ? `named the store ${named}` : 'named no store';
+  return `An answer without a state arrived and was ignored: it ${which}, not ${storeHost}. A store that sends no state back is answered only when it names the host the login was started at; if it was this store's, log in again with --base-url https://<the domain it named>`;
+}
+
+function waitForCallback(callback: Promise<Callback>, signal: AbortSignal, seconds: number, ignored: () => string | undefined): Promise<Callback> {
   return new Promise((resolve, reject) => {
     const settle = (done: () => void) => {
       clearTimeout(timer);
@@ -258,7 +275,7 @@ function waitForCallback(callback: Promise<Callback>, signal: AbortSignal, secon
     const timer = setTimeout(() => {
       const wait = seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} second${seconds === 1 ? '' : 's'}`;
       const error = new StoreAdminError(`No answer from the store within ${wait}; nothing was saved`, {
-        hint: "Run the login again and approve the app in the browser; check that the redirect URI is listed in the app's Redirect URLs",
+        hint: ignored() ?? "Run the login again and approve the app in the browser; check that the redirect URI is listed in the app's Redirect URLs",
       });
       settle(() => reject(error));
     }, seconds * 1000);
@@ -276,7 +293,7 @@ function waitForCallback(callback: Promise<Callback>, signal: AbortSignal, secon
  * is exchanged at the URL given), so the two names are both kept, not compared.
  */
 function checkCallback(params: URLSearchParams): { code: string; storeDomain?: string } {
-  // The listener has refused any other state: what gets here carries this login's, or none.
+  // The listener has refused any other state: what gets here carries this login's, or none and names this store.
   if (!params.has('state')) {
     throw new AuthError("The store's answer carried no state, so it cannot be told from one sent by someone else; nothing was saved", {
       hint: 'The store must send back the state of the login it answers (OAuth 2.0, RFC 6749 §4.1.2)',
@@ -292,5 +309,5 @@ function checkCallback(params: URLSearchParams): { code: string; storeDomain?: s
   const code = params.get('code');
   if (!code) throw new AuthError('The store answered without a code; nothing was saved');
   // A domain name, no more: the value is kept in the profile and shown.
-  return { code, ...(store && /^[a-z0-9.-]{1,253}(:\d{1,5})?$/.test(store) ? { storeDomain: store } : {}) };
+  return { code, ...(store && DOMAIN.test(store) ? { storeDomain: store } : {}) };
 }

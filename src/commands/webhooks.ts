@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import { redactSecrets } from '../output/redact.js';
 import { ALLOW_UNKNOWN_EVENT, unknownEvent } from '../webhooks/event-names.js';
 import type { FlagsOf, FlagTable } from '../options.js';
+import type { Field } from '../fields/declare.js';
 import type { BodyField } from '../run/spec.js';
 import { refine } from './table-commands.js';
 import { registerApply } from './webhook-apply.js';
@@ -19,6 +20,22 @@ const present = (data: unknown, opts: FlagsOf<typeof showSecret>) => (opts.showS
 
 /** Secrets are never printed by list, update, delete and apply; create and get show one on request. */
 const masked = (data: unknown) => redactSecrets(data);
+/** How to find webhooks by an event's name: the store's own filter takes ids the platform does not publish. */
+const byEventName = (name: string) => `store-admin webhooks list --all --json -q "results[?contains(events, '${name}')]"`;
+
+/**
+ * The list's `events` filter takes event ids (whole numbers); a webhook answers its events by name,
+ * and the platform publishes no id for a name, so a name is refused with the way to find it.
+ */
+const eventIdsFilter: Field = {
+  key: 'events',
+  kind: 'list',
+  item: 'integer',
+  help: 'event ids, whole numbers: the platform does not publish which id is which event; to find webhooks by event name, see the last example',
+  checkItem: (item) =>
+    /^\d+$/.test(item) ? undefined : `"${item}" is an event name; the platform filters by event id and publishes no ids. Find webhooks by event name with: ${byEventName(item)}`,
+};
+
 const allowUnknownEvent = {
   allowUnknownEvent: { flags: ALLOW_UNKNOWN_EVENT, help: 'accept event names the platform publishes after this version of the tool' },
 } as const satisfies FlagTable;
@@ -101,11 +118,12 @@ export const refinements = [
     query: [
       { key: 'name', help: 'only webhooks with exactly this name' },
       { key: 'active', kind: 'switch', help: 'only active webhooks', sets: true, negatedFlag: 'inactive', negatedHelp: 'only inactive webhooks' },
+      eventIdsFilter,
     ],
     present: masked,
     view: 'webhooks',
     progress: 'Fetching webhooks…',
-    examples: ['store-admin webhooks list', 'store-admin webhooks list --all --inactive', "store-admin webhooks list --name 'Order sync' --json -q 'results[0].id'"],
+    examples: ['store-admin webhooks list', 'store-admin webhooks list --all --inactive', "store-admin webhooks list --name 'Order sync' --json -q 'results[0].id'", byEventName('order.created')],
   }),
   refine({
     operation: 'webhooksUpdate',

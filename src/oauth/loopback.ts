@@ -2,7 +2,9 @@
 // sends the browser back. It takes one callback carrying this login's state, holds the browser's
 // request open until the login knows how it ended (so the tab can say), and answers anything else
 // with a 404 that changes nothing. A callback with another state is refused with a 400 and the wait
-// goes on: any web page can make the browser fetch this URL, and it must not end the login.
+// goes on: any web page can make the browser fetch this URL, and it must not end the login. So is
+// one with no state, unless it names this store as the platform's callback does (`store`, or
+// `shop`): only then is it taken, so the login can say the store sent no state back.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StoreAdminError } from '../api/errors.js';
@@ -23,7 +25,18 @@ export interface Listener {
   close(): Promise<void>;
 }
 
-export async function listenForCallback(port: number, state: string, onForged: () => void): Promise<Listener> {
+export interface Expected {
+  /** This login's state. */
+  state: string;
+  /** The host the login was started at (`shop.example.com`, `127.0.0.1:8080`). */
+  storeHost: string;
+  /** A callback with another state was refused. */
+  onForged(): void;
+  /** A callback with no state that does not name this store was refused; `named` is the store it named, if any. */
+  onStateless(named: string | undefined): void;
+}
+
+export async function listenForCallback(port: number, { state, storeHost, onForged, onStateless }: Expected): Promise<Listener> {
   let deliver!: (callback: Callback) => void;
   const callback = new Promise<Callback>((resolve) => (deliver = resolve));
   let taken = false;
@@ -31,11 +44,19 @@ export async function listenForCallback(port: number, state: string, onForged: (
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const isCallback = req.method === 'GET' && url.pathname === CALLBACK_PATH && (url.searchParams.has('code') || url.searchParams.has('error'));
     if (taken || !isCallback) return send(res, 404, 'Not found.', 'text/plain; charset=utf-8');
-    // A store that sends no state back cannot be told from a forger: the login ends on it, saying
-    // so, rather than waiting out its time for an answer that will never carry one.
     if (url.searchParams.has('state') && url.searchParams.get('state') !== state) {
       onForged();
       return send(res, 400, FORGED_PAGE, 'text/html; charset=utf-8');
+    }
+    // A store that sends no state back cannot be told from a forger: the login ends on such an
+    // answer, saying so, only where it names this store as the platform's callback does; any other
+    // is ignored (any page can send `?code=x`), and the wait's end mentions it.
+    if (!url.searchParams.has('state')) {
+      const named = (url.searchParams.get('store') ?? url.searchParams.get('shop'))?.trim().toLowerCase() || undefined;
+      if (named !== storeHost.toLowerCase()) {
+        onStateless(named);
+        return send(res, 400, FORGED_PAGE, 'text/html; charset=utf-8');
+      }
     }
     taken = true;
     deliver({ params: url.searchParams, answer: (status, html) => send(res, status, html, 'text/html; charset=utf-8') });

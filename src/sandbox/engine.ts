@@ -3,6 +3,7 @@
 // (collections.ts): lists with filters and cursor pages, reads, creates, changes and deletes. Either
 // way the records are answered in the shape of the request's API version (render.ts).
 import type * as z from 'zod/mini';
+import { WEBHOOK_EVENTS } from '../api/enums.js';
 import type { Operation, OperationSchemas } from '../api/operations.js';
 import { change, checkParents, complete, create, itemOf, recordsUnder, remove, type Reach } from './collections.js';
 import { matches } from './filters.js';
@@ -130,24 +131,8 @@ const KIND_EVENTS: Partial<Record<KindName, { object: string; parent?: { kind: K
   fulfillmentEvents: { object: 'fulfillment', parent: { kind: 'fulfillments', field: 'fulfillment' } },
 };
 
-/** Only these events exist for objects of each kind (a cart is only ever abandoned). */
-const EVENT_NAMES = new Set([
-  'customer.created',
-  'customer.updated',
-  'product.created',
-  'product.updated',
-  'product.deleted',
-  'order.created',
-  'order.updated',
-  'subscription.created',
-  'subscription.updated',
-  'ticket.created',
-  'ticket.updated',
-  'dispute.created',
-  'dispute.updated',
-  'fulfillment.created',
-  'fulfillment.updated',
-]);
+/** Only the events the platform publishes exist for objects of each kind (a cart is only ever abandoned). */
+const EVENT_NAMES: ReadonlySet<string> = new Set(WEBHOOK_EVENTS);
 
 function emitChange(ctx: RuleContext, kind: KindName, what: 'created' | 'updated' | 'deleted', record: Rec): void {
   const events = KIND_EVENTS[kind];

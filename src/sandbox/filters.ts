@@ -91,6 +91,8 @@ export const FILTERS: Partial<Record<OperationId, Record<string, Reading>>> = {
       return gateway ? (gateway.active === false ? 'inactive' : 'active') : undefined;
     },
     ...attribution(),
+    recoveries_source: (record) => ((record.recoveries ?? []) as Rec[]).map((recovery) => recovery.source),
+    recoveries_date: (record) => ((record.recoveries ?? []) as Rec[]).map((recovery) => recovery.date),
   },
   transactionsList: {
     card_type: (record) => cardType(record.payment_details),
@@ -250,6 +252,8 @@ function same(value: unknown, wanted: unknown): boolean {
 
 /** Dates compare by day, both ends included (`date_to=2026-01-31` covers all of the 31st); amounts (a number bound) in cents. */
 function inRange(value: unknown, bound: unknown, end: 'from' | 'to' | 'min' | 'max'): boolean {
+  // A record with several (a subscription's recoveries) is in range when one of them is.
+  if (Array.isArray(value)) return value.some((one) => inRange(one, bound, end));
   if (value === undefined || value === null || value === '') return false;
   if (end === 'min' || end === 'max' || typeof bound === 'number') {
     const [v, b] = [toCents(value), toCents(bound)];

@@ -6,7 +6,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AUTHORIZE_PATH, TOKEN_PATH } from '../api/oauth.js';
 import { consentPage, errorPage } from './consent-page.js';
-import { PLATFORM_SCOPES } from '../api/scopes.js';
+import { platformScopes } from '../api/scopes.js';
 import { readBody } from './read-body.js';
 import { STORE } from './seed/store-facts.js';
 import { DEFAULT_CLIENT_SECRET, PARTNER_APP, REGISTERED_REDIRECT_URIS } from './settings.js';
@@ -66,7 +66,7 @@ export function oauthStore(options: OAuthOptions, tokens: { issue(scopes: string
   const counters: OAuthCounters = { codes: 0, exchanges: 0 };
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
-    if (url.pathname === AUTHORIZE_PATH && req.method === 'GET') authorize(res, url);
+    if (url.pathname === AUTHORIZE_PATH && req.method === 'GET') await authorize(res, url);
     else if (url.pathname === AUTHORIZE_PATH && req.method === 'POST') decide(res, new URLSearchParams(await readBody(req, MAX_FORM_BYTES)));
     else if (url.pathname === TOKEN_PATH && req.method === 'POST') exchange(req, res, new URLSearchParams(await readBody(req, MAX_FORM_BYTES)));
     else if (url.pathname === AUTHORIZE_PATH || url.pathname === TOKEN_PATH) sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` });
@@ -75,7 +75,7 @@ export function oauthStore(options: OAuthOptions, tokens: { issue(scopes: string
   }
 
   /** The link an app sends a person to: checked, then answered with the consent page. */
-  function authorize(res: ServerResponse, url: URL) {
+  async function authorize(res: ServerResponse, url: URL) {
     const one = (name: string) => (url.searchParams.getAll(name).length === 1 ? url.searchParams.get(name)! : undefined);
     const clientId = one('client_id');
     const redirectUri = one('redirect_uri');
@@ -89,7 +89,8 @@ export function oauthStore(options: OAuthOptions, tokens: { issue(scopes: string
     }
     const state = url.searchParams.get('state') ?? undefined;
     const scopes = [...new Set((url.searchParams.get('scope') ?? '').split(' ').filter(Boolean))];
-    const unknown = scopes.filter((scope) => !PLATFORM_SCOPES.includes(scope));
+    const known = await platformScopes();
+    const unknown = scopes.filter((scope) => !known.includes(scope));
     if (scopes.length === 0 || unknown.length > 0) {
       const description = scopes.length === 0 ? 'No scope was asked for.' : `Unknown scope: ${unknown.join(' ')}`;
       return redirect(res, redirectUri, { error: 'invalid_scope', error_description: description, state });

@@ -8,6 +8,9 @@ import { HttpError } from './http-error.js';
 /** How many items a page holds when the sandbox is not told otherwise. */
 export const DEFAULT_PAGE_SIZE = 20;
 
+/** A position is a record's key, and every list's records are keyed by whole numbers (ids, order numbers; a test in kinds.test.ts holds it). */
+const POSITION = /^\d{1,19}$/;
+
 interface Cursor {
   /** Continue past this position (forward: older; reverse: newer). */
   position: string;
@@ -65,6 +68,6 @@ function decodeCursor(text: string | null): Cursor | undefined {
   if (text === null) return undefined;
   const fields = new URLSearchParams(Buffer.from(text, 'base64url').toString('utf8'));
   const position = fields.get('p');
-  if (position === null || position.length > 64 || ![null, '1'].includes(fields.get('r'))) throw new HttpError(404, { detail: 'Invalid cursor' });
+  if (position === null || !POSITION.test(position) || ![null, '1'].includes(fields.get('r'))) throw new HttpError(404, { detail: 'Invalid cursor' });
   return { position, reverse: fields.get('r') === '1' };
 }

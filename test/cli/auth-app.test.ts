@@ -176,18 +176,37 @@ describe('auth login --app (scripted)', () => {
     remember(dir);
   });
 
-  it("an answer without a state ends the login at once, saying so, instead of waiting out its time", async () => {
+  it("an answer without a state that names the store ends the login at once, saying so; one that does not is ignored, and the login goes on", async () => {
     const dir = freshDir();
     const run = login(dir, ['--no-browser'], { STORE_ADMIN_CLIENT_SECRET: SECRET });
     await run.url;
     const exchanges = sandbox.counters.oauth.exchanges;
-    const answer = await fetch(`http://127.0.0.1:${port}/callback?store=shop.northwind-outfitters.example&code=abc`);
+    // Any page or local program can send these: they must not end the login.
+    for (const query of ['code=x', 'error=access_denied', 'store=elsewhere.example&code=x']) {
+      expect((await fetch(`http://127.0.0.1:${port}/callback?${query}`)).status, query).toBe(400);
+    }
+    const answer = await fetch(`http://127.0.0.1:${port}/callback?store=${new URL(sandbox.url).host}&code=abc`);
     expect(answer.status).toBe(400);
     const end = keep(await run.exited);
     expect(end.code).toBe(4);
     expect(end.stderr).toContain("store-admin: The store's answer carried no state, so it cannot be told from one sent by someone else; nothing was saved");
+    expect(end.stderr.match(/warning: ignored an answer without a state that does not name 127\.0\.0\.1:\d+ as its store; still waiting/g)).toHaveLength(3);
     expect(sandbox.counters.oauth.exchanges).toBe(exchanges);
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
+  it('the wait ends on time after an ignored answer without a state, and says what it named', async () => {
+    const dir = freshDir();
+    // The wait starts as the URL is printed; the ignored answer is sent at once, well inside it.
+    const run = login(dir, ['--no-browser'], { STORE_ADMIN_CLIENT_SECRET: SECRET, STORE_ADMIN_LOGIN_WAIT: '3' });
+    await run.url;
+    expect((await fetch(`http://127.0.0.1:${port}/callback?store=shop.northwind-outfitters.example&code=abc`)).status).toBe(400);
+    const end = keep(await run.exited);
+    expect(end.code).toBe(1);
+    expect(end.stderr).toContain('store-admin: No answer from the store within 3 seconds; nothing was saved');
+    expect(end.stderr.replace(/\s+/g, ' ')).toMatch(
+      /hint: An answer without a state arrived and was ignored: it named the store shop\.northwind-outfitters\.example, not 127\.0\.0\.1:\d+\..*--base-url https:\/\/<the domain it named>/,
+    );
   });
 
   it('any other request to the listener is a 404 that changes nothing', async () => {

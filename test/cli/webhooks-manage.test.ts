@@ -87,6 +87,27 @@ describe('webhooks list, update and delete', () => {
     expect(both.stderr).toContain('--active and --inactive contradict each other');
   });
 
+  it('list --events says the platform filters by event ids it does not publish, and shows how to find webhooks by event name instead', async () => {
+    const help = await cli(['webhooks', 'list', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('the platform does not publish which id is which event');
+    const before = ctx.sandbox.counters.byOperation['webhooksList']?.received ?? 0;
+    const named = await cli(['webhooks', 'list', '--events', 'order.created']);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain('--events: "order.created" is an event name; the platform filters by event id');
+    expect(named.stderr).toContain(`-q "results[?contains(events, 'order.created')]"`);
+    expect(ctx.sandbox.counters.byOperation['webhooksList']?.received ?? 0).toBe(before);
+    // The way the hint gives finds them.
+    const found = await cli(['webhooks', 'list', '--all', '--json', '-q', "results[?contains(events, 'order.created')].name"]);
+    expect(found.code, found.stderr).toBe(0);
+    const all = (await cli(['webhooks', 'list', '--all', '--json'])).json().results as { name: string; events: string[] }[];
+    expect(found.json()).toEqual(all.filter((w) => w.events.includes('order.created')).map((w) => w.name));
+    expect(found.json()).toEqual(expect.arrayContaining(['three', 'two', 'one']));
+    // An id goes to the store, which knows its own (the sandbox knows none, and says so as the platform does).
+    const id = await cli(['webhooks', 'list', '--events', '3']);
+    expect(id.code).toBe(1);
+    expect(id.stderr).toContain('Select a valid choice. 3 is not one of the available choices.');
+  });
+
   it('update sends only the fields given, masks the secret, and names what changed', async () => {
     const run = await cli(['webhooks', 'update', '3', '--event', 'order.created,dispute.created', '--inactive', '--secret-key', 'rotated-secret', '-o', 'table']);
     expect(run.code).toBe(0);

@@ -1,8 +1,9 @@
 // Where the API reaches each kind of record (kinds.ts), and how the generic engine finds an item
 // (collections.ts): by the path's last parameter, under the parents the path names.
 import { describe, expect, it } from 'vitest';
+import { loadAllOperations } from '../../src/api/operations.js';
 import { itemOf } from '../../src/sandbox/collections.js';
-import { KIND_NAMES, landingOf, storageKey, type Records } from '../../src/sandbox/kinds.js';
+import { KIND_NAMES, KINDS, landingOf, storageKey, type Parent, type Records } from '../../src/sandbox/kinds.js';
 
 const empty = () => Object.fromEntries(KIND_NAMES.map((kind) => [kind, {}])) as Records;
 
@@ -23,5 +24,24 @@ describe('kinds of record', () => {
     expect(landingOf('/users/{id}/orders/')).toEqual({ kind: 'orders', item: false, parents: [{ param: 'id', field: 'user_id' }] });
     expect(landingOf('/users/{id}/subscriptions/')).toEqual({ kind: 'subscriptions', item: false, parents: [{ param: 'id', field: 'user_id' }] });
     expect(landingOf('/store/')).toEqual({ kind: 'store', item: false, parents: [] });
+  });
+
+  it("are reached by the operation table's own paths: a typo in a collection would leave its operations answering 405", async () => {
+    const paths = new Set((await loadAllOperations()).map((op) => op.path));
+    const unreached: string[] = [];
+    for (const kind of KIND_NAMES) {
+      for (const { path, parents = [] } of KINDS[kind].collections as readonly { path: string; parents?: readonly Parent[] }[]) {
+        const reached = paths.has(path) || [...paths].some((other) => other.startsWith(path) && /^\{[A-Za-z]+\}\/$/.test(other.slice(path.length)));
+        if (!reached) unreached.push(`${kind}: ${path}`);
+        for (const parent of parents) if (!path.includes(`{${parent.param}}`)) unreached.push(`${kind}: ${path} names no {${parent.param}}`);
+      }
+    }
+    expect(unreached).toEqual([]);
+  });
+
+  it('listed in pages are keyed by whole numbers, the only positions a cursor may hold (pages.ts)', async () => {
+    const lists = (await loadAllOperations()).filter((op) => op.method === 'GET' && op.answer === 'page' && landingOf(op.path));
+    expect(lists.length).toBeGreaterThan(20);
+    expect(lists.filter((op) => !KINDS[landingOf(op.path)!.kind].numbered).map((op) => op.id)).toEqual([]);
   });
 });

@@ -47,6 +47,23 @@ describe('cursor pages', () => {
 
   it('a cursor the store did not make is a 404', async () => {
     expect(await raw(sandbox, 'GET', '/products/?cursor=bm90LWEtY3Vyc29y', { headers })).toEqual({ status: 404, body: { detail: 'Invalid cursor' } });
+    // Well-formed cursors whose position is no position of a list: every list is keyed by whole numbers.
+    const cursor = (query: string) => Buffer.from(query).toString('base64url');
+    for (const [path, query] of <[string, string][]>[
+      ['/products/', 'p=-5'],
+      ['/products/', 'p=__proto__'],
+      ['/products/', 'p=1.5'],
+      ['/products/', 'p=+7'],
+      ['/products/', 'p='],
+      ['/products/', 'p=1e3'],
+      ['/orders/', 'p=10001 '],
+      ['/orders/', 'p=0x10'],
+    ]) {
+      expect(await raw(sandbox, 'GET', `${path}?cursor=${cursor(query)}`, { headers }), `${path} ${query}`).toEqual({ status: 404, body: { detail: 'Invalid cursor' } });
+    }
+    // The store's own positions, and their form written by hand, page as ever.
+    expect((await raw(sandbox, 'GET', `/products/?cursor=${cursor('p=5')}`, { headers })).status).toBe(200);
+    expect((await raw(sandbox, 'GET', `/orders/?cursor=${cursor('p=10001&r=1')}`, { headers })).status).toBe(200);
   });
 
   it('lead to every record once, forward and back', async () => {

@@ -3,7 +3,7 @@
 import type { operations } from '../generated/webhooks/table.js';
 
 export const summaries: Record<keyof typeof operations, string> = {
-  webhooksList: "List the store's webhooks, by name, event or state",
+  webhooksList: "List the store's webhooks, by name, state or event id",
   webhooksCreate: 'Register a webhook',
   webhooksRetrieve: 'Show a webhook',
   webhooksUpdate: "Replace a webhook's target, events and settings",

@@ -227,6 +227,8 @@ export const subscriptionRules: Partial<Record<OperationId, Rule>> = {
     subscription.status = 'active';
     subscription.next_renewal_date = ctx.now;
     renewSubscription(ctx.state, subscription, ctx.now, ctx.emit);
+    // Recovered by a payment retry (the list's `recoveries_*` filters); no answer shows it.
+    subscription.recoveries = [...((subscription.recoveries as Rec[] | undefined) ?? []), { source: 'retries', date: ctx.now }];
     return ctx.answer(subscription);
   },
 

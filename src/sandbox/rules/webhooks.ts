@@ -26,7 +26,19 @@ const changing: Rule = (ctx: RuleContext) => {
   return ctx.generic();
 };
 
+/**
+ * The platform filters webhooks by the ids of its events, which it does not publish (a webhook
+ * answers its events by name): no id is known here, so each is refused as the framework refuses an
+ * id it does not have, rather than matching nothing.
+ */
+const listing: Rule = (ctx) => {
+  const [unknown] = (ctx.query.events as unknown[] | undefined) ?? [];
+  if (unknown !== undefined) throw new HttpError(400, { events: [`Select a valid choice. ${String(unknown)} is not one of the available choices.`] });
+  return ctx.generic();
+};
+
 export const webhookRules: Partial<Record<OperationId, Rule>> = {
+  webhooksList: listing,
   webhooksCreate: creating,
   webhooksUpdate: changing,
   webhooksPartialUpdate: changing,
