@@ -189,11 +189,13 @@ describe('fulfillment-orders fulfill', () => {
     return { numbers: fos.map((fo) => String(fo.order_number)), fos: fos.map((fo) => fo.id as number) };
   }
 
-  it('--resume after a SIGKILL in the middle of a fulfilment sends each fulfillment order one POST, and fulfils each once', async () => {
+  it.each(['--each', '--apply-plan'])('--resume after a SIGKILL in the middle of a fulfilment (%s) sends each fulfillment order one POST, and fulfils each once', async (source) => {
     const { numbers, fos } = await readyOrders();
     expect(numbers.length).toBeGreaterThanOrEqual(10);
     const file = csvFile('resume.csv', numbers.map((number) => `${number},1Z${number},ups`));
-    const args = ['fulfillment-orders', 'fulfill', '--each', file, '--yes', '--rate', '0', '--concurrency', '1'];
+    const plan = join(dir, 'resume-plan.csv');
+    if (source === '--apply-plan') expect((await fulfil(['--each', file, '--plan', plan, '--plan-only', '--rate', '0'])).code).toBe(0);
+    const args = ['fulfillment-orders', 'fulfill', source, source === '--each' ? file : plan, '--yes', '--rate', '0', '--concurrency', '1'];
     const before = posts();
     const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env() } });
     let stderr = '';
