@@ -87,7 +87,7 @@ function obstacle(fo: FulfillmentOrder): string | undefined {
 export const fulfilJob: Job<FulfilSettings, FulfilTarget> = {
   command: 'fulfillment-orders fulfill',
   columns: { key: 'order_number', required: ['tracking_code', 'carrier'], optional: ['notify'] },
-  aliases: { number: 'order_number', order: 'order_number', tracking: 'tracking_code', tracking_number: 'tracking_code', code: 'tracking_code' },
+  aliases: { number: 'order_number', order: 'order_number', tracking: 'tracking_code', tracking_number: 'tracking_code' },
   noun: 'order',
   intent: (settings) => `Fulfil each order's fulfillment order with its tracking${settings.notify ? ', e-mailing each customer that it has shipped' : ''}`,
 

@@ -79,6 +79,19 @@ describe('fulfillment-orders fulfill', () => {
     expect(await fulfilmentsOf(459)).toEqual([]);
   });
 
+  it('takes a notify column, and a notify that is neither yes nor no is INVALID', async () => {
+    const file = join(dir, 'notify.csv');
+    writeFileSync(file, 'Order number,Tracking number,Carrier,Notify\n10000,1Z1,ups,no\n9999,1Z2,ups,maybe\n9998,1Z3,ups,\n');
+    const r = await fulfil(['--each', file, '--plan-only', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((line) => JSON.parse(line) as Rec);
+    expect(rows.map((row) => [row.class, row.reason])).toEqual([
+      ['READY', 'fulfil fulfillment order 459 (open, 2 units) with ups 1Z1, no e-mail'],
+      ['INVALID', 'notify: "maybe" is neither yes nor no'],
+      ['READY', 'fulfil fulfillment order 457 (open, 2 units) with ups 1Z3'],
+    ]);
+  });
+
   it('without a terminal and without --yes is refused before anything is read', async () => {
     const file = csvFile('refused.csv', ['10000,1Z1,ups']);
     const received = ctx.sandbox.counters.received;
