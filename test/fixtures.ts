@@ -32,3 +32,20 @@ export const validInputs = {
 /** The operations the sandbox serves (each with its valid input above); the others answer 501 for now. */
 export type ServedId = keyof typeof validInputs;
 export const servedIds = Object.keys(validInputs) as ServedId[];
+
+/**
+ * A new monthly subscription to the seeded store's sock club (variant 2104, sold monthly) for a
+ * customer the store makes from `email`, renewing with a card token, shipped and billed to one
+ * address.
+ */
+export const sockClubSubscription = (email: string) => ({
+  interval: 'month',
+  interval_count: 1,
+  lines: [{ product_id: 2104, quantity: 1 }],
+  next_renewal_date: '2026-03-01T00:00:00Z',
+  payment_method: 'card_token',
+  payment_details: { card_token: 'tok_sock_club_monthly' },
+  user: { email },
+  shipping_address: { first_name: 'Ada', last_name: 'Lovelace', line1: '1 Main St', line4: 'Springfield', country: 'US' },
+  billing_same_as_shipping_address: true,
+});

@@ -176,6 +176,11 @@ function errorText(status: number, body: unknown): string {
 
 function flattenMessages(value: unknown): string[] {
   if (typeof value === 'string') return value ? [value] : [];
+  // A list of several objects answers one per item sent ({} for those without errors): the item's
+  // index names it, as in the client's own `lines.1.product_id`.
+  if (Array.isArray(value) && value.length > 1 && value.some((item) => item && typeof item === 'object' && !Array.isArray(item))) {
+    return value.flatMap((item, index) => flattenMessages(item).map((m) => `${index}: ${m}`));
+  }
   if (Array.isArray(value)) return value.flatMap(flattenMessages);
   if (value && typeof value === 'object') {
     return Object.entries(value).flatMap(([key, inner]) => flattenMessages(inner).map((m) => `${key}: ${m}`));

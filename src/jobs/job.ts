@@ -16,6 +16,7 @@ export const CLASSES = {
   NOT_FOUND: 'left alone: the store has no such object',
   NOT_ALLOWED: "left alone: the object's state (or the store) forbids the change",
   INVALID: 'left alone: the line itself is wrong (a carrier the platform does not know, a bad date)',
+  UNCHECKED: "left alone: its state could not be read (the store's answer says why); --resume checks it again",
   CHANGED: "left alone by --apply-plan: the object's state changed since the plan was made",
 } as const;
 

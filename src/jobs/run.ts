@@ -121,7 +121,8 @@ export async function runJob<Settings, Target>(job: Job<Settings, Target>, ctx: 
   const dir = configDir(ctx.io.env);
   const settingsSha = sha256(JSON.stringify(settings ?? null));
   const resumed = opts.resume === undefined ? undefined : resumeRun(job, dir, opts.resume, store, input, settingsSha);
-  const lock = resumed ? await lockRun(dir, resumed.header.id) : undefined;
+  // A resumed run's lock, or the one a new run takes with its journal: released when the run ends.
+  const locks = resumed ? [await lockRun(dir, resumed.header.id)] : [];
   try {
     const record = resumed ? (readRun(dir, resumed.header.id) ?? resumed) : undefined;
     await work();
@@ -175,7 +176,7 @@ export async function runJob<Settings, Target>(job: Job<Settings, Target>, ctx: 
           results.set(line, { outcome: 'applied', class: 'READY', reason: `applied by the earlier run (${verdict.reason})` });
         }
       }
-      for (const [line, error] of checkFailed) results.set(line, failure(error, ''));
+      for (const [line, error] of checkFailed) results.set(line, failure(error, 'UNCHECKED'));
       printPlan(job, ctx, lines, verdicts, results, input.source);
       if (opts.plan !== undefined) {
         await writePlan(opts.plan, job, { job: job.command, store, made: new Date().toISOString(), settings }, planRows(lines, verdicts, results));
@@ -196,7 +197,7 @@ export async function runJob<Settings, Target>(job: Job<Settings, Target>, ctx: 
       if (toApply.length > 0 && !ctx.options.yes) await confirm(ctx, `${job.intent(settings)}: ${plural(toApply.length, job.noun)}, as planned above.`);
 
       // A run that changes nothing has nothing to journal or resume (its report says what it found).
-      const journal = toApply.length > 0 ? await openJournal(job, ctx, { dir, store, profile, input, settingsSha, settings, record }) : undefined;
+      const journal = toApply.length > 0 ? await openJournal(job, ctx, { dir, store, profile, input, settingsSha, settings, record, locks }) : undefined;
       const apply = new Applying(job, ctx, paced, journal, settings, stop, results, remember);
       if (journal) {
         if (!record && input.keys && input.selection) journal.selected(input.keys);
@@ -238,7 +239,7 @@ export async function runJob<Settings, Target>(job: Job<Settings, Target>, ctx: 
       endOfRun(ctx, [...results.values()], apply.refusal, stop.aborted, journal?.header.id ?? record?.header.id, opts);
     }
   } finally {
-    lock?.release();
+    for (const lock of locks) lock.release();
   }
 }
 
@@ -354,14 +355,14 @@ const fromPlan = (row: PlanRow): Verdict => ({ class: row.class, reason: row.rea
 function printPlan(job: Job, ctx: Context, lines: readonly JobLine[], verdicts: Map<number, Verdict>, results: Map<number, Result>, source: string): void {
   const byClass = new Map<string, number[]>();
   for (const line of lines) {
-    const name = results.get(line.line)?.outcome === 'applied' ? 'APPLIED BEFORE' : (verdicts.get(line.line)?.class ?? (results.get(line.line) ? 'FAILED' : undefined));
+    const name = results.get(line.line)?.outcome === 'applied' ? 'APPLIED BEFORE' : (verdicts.get(line.line)?.class ?? (results.get(line.line)?.class || undefined));
     if (name) byClass.set(name, [...(byClass.get(name) ?? []), line.line]);
   }
   if (lines.length <= DETAILED_LINES) {
     for (const line of lines) {
       const verdict = verdicts.get(line.line);
       const result = results.get(line.line);
-      ctx.output.prose(`${String(line.line).padStart(4)}  ${keyOf(job, line)}  ${verdict?.class ?? (result?.outcome === 'applied' ? 'APPLIED BEFORE' : 'FAILED')}: ${verdict?.reason ?? result?.reason ?? ''}`);
+      ctx.output.prose(`${String(line.line).padStart(4)}  ${keyOf(job, line)}  ${verdict?.class ?? (result?.outcome === 'applied' ? 'APPLIED BEFORE' : result?.class)}: ${verdict?.reason ?? result?.reason ?? ''}`);
       for (const detail of verdict?.details ?? []) ctx.output.prose(`        ${detail}`);
     }
   }
@@ -369,7 +370,7 @@ function printPlan(job: Job, ctx: Context, lines: readonly JobLine[], verdicts: 
   const width = Math.max(...[...byClass.keys()].map((name) => name.length));
   for (const [name, numbers] of [...byClass].sort((a, b) => order(a[0]) - order(b[0]))) {
     const which = name === 'READY' || name === 'NEEDS_CANCEL' || name === 'APPLIED BEFORE' ? '' : ` (line${numbers.length === 1 ? '' : 's'} ${numbers.slice(0, 10).join(', ')}${numbers.length > 10 ? ', …' : ''})`;
-    const meaning = name in CLASSES ? CLASSES[name as LineClass] : name === 'FAILED' ? 'could not be checked' : 'applied by the run being resumed';
+    const meaning = name in CLASSES ? CLASSES[name as LineClass] : 'applied by the run being resumed';
     ctx.output.prose(`  ${name.padEnd(width)}  ${String(numbers.length).padStart(6)}  ${meaning}${which}`);
   }
   const totals = new Map<string, number>();
@@ -379,7 +380,7 @@ function printPlan(job: Job, ctx: Context, lines: readonly JobLine[], verdicts: 
   if (totals.size > 0) ctx.output.prose(`  Total: ${[...totals].map(([currency, cents]) => `${(cents / 100).toFixed(2)} ${currency}`).join(', ')}`);
 }
 
-const CLASS_ORDER = [...Object.keys(CLASSES), 'APPLIED BEFORE', 'FAILED'];
+const CLASS_ORDER = [...Object.keys(CLASSES), 'APPLIED BEFORE'];
 const order = (name: string) => CLASS_ORDER.indexOf(name);
 
 function planRows(lines: readonly JobLine[], verdicts: Map<number, Verdict>, results: Map<number, Result>): PlanRow[] {
@@ -388,9 +389,10 @@ function planRows(lines: readonly JobLine[], verdicts: Map<number, Verdict>, res
     if (verdict) {
       return [{ line: line.line, cells: line.cells, class: verdict.class, reason: verdict.reason, ...(verdict.object ? { object: verdict.object } : {}), ...(verdict.state ? { state: verdict.state } : {}), ...(verdict.amount ? { amount: `${verdict.amount.value} ${verdict.amount.currency}` } : {}) }];
     }
-    // Applied by the run being resumed, or not checked (its read failed): nothing to plan.
+    // Applied by the run being resumed, or not checked (its read failed).
     const result = results.get(line.line);
-    return result?.outcome === 'applied' ? [{ line: line.line, cells: line.cells, class: 'ALREADY_DONE' as const, reason: result.reason }] : [];
+    if (result?.outcome === 'applied') return [{ line: line.line, cells: line.cells, class: 'ALREADY_DONE' as const, reason: result.reason }];
+    return result?.class === 'UNCHECKED' ? [{ line: line.line, cells: line.cells, class: 'UNCHECKED' as const, reason: result.reason }] : [];
   });
 }
 
@@ -398,7 +400,7 @@ function planRows(lines: readonly JobLine[], verdicts: Map<number, Verdict>, res
 async function openJournal(
   job: Job,
   ctx: Context,
-  { dir, store, profile, input, settingsSha, settings, record }: { dir: string; store: string; profile?: string; input: Input<unknown>; settingsSha: string; settings: unknown; record?: RunRecord },
+  { dir, store, profile, input, settingsSha, settings, record, locks }: { dir: string; store: string; profile?: string; input: Input<unknown>; settingsSha: string; settings: unknown; record?: RunRecord; locks: { release(): void }[] },
 ): Promise<RunJournal | undefined> {
   try {
     if (record) return RunJournal.reopen(dir, record.header);
@@ -413,8 +415,8 @@ async function openJournal(
       body: settingsSha,
       fields: Object.fromEntries(Object.entries((settings ?? {}) as Record<string, unknown>).map(([key, value]) => [`settings.${key}`, sha256(JSON.stringify(value))])),
     };
-    // Held until the run ends (the process exiting lets it go): a --resume started meanwhile is refused.
-    await lockRun(dir, header.id);
+    // Held until the run ends: a --resume started meanwhile is refused.
+    locks.push(await lockRun(dir, header.id));
     const journal = RunJournal.create(dir, header);
     await appendHistory(dir, { at: header.at, command: job.command, operation: job.command, store, ...(profile ? { profile } : {}), outcome: 'run', run: header.id });
     ctx.output.prose(`Run ${header.id}; if it is cut short, --resume picks it up`);
@@ -512,7 +514,8 @@ class Applying<Settings, Target> {
       if (error instanceof NotStartedError || this.stop.aborted) return void this.waiting.push({ ...waiter, due: this.ctx.clock.now() });
       return this.finish(line, failure(error, 'NEEDS_CANCEL', waiter.wrote), progress);
     }
-    if (APPLIED_CLASSES.has(verdict.class)) return this.step(line, verdict, waiter.wrote, progress, waiter.since);
+    // A line that waited is reported as planned, NEEDS_CANCEL, whatever its check says now (READY once accepted).
+    if (APPLIED_CLASSES.has(verdict.class)) return this.step(line, { ...verdict, class: 'NEEDS_CANCEL' }, waiter.wrote, progress, waiter.since);
     if (verdict.class === 'ALREADY_DONE') return this.finish(line, { outcome: 'applied', class: 'NEEDS_CANCEL', reason: verdict.reason }, progress, verdict.object);
     this.finish(line, { outcome: 'failed', class: verdict.class, reason: verdict.reason }, progress, verdict.object);
   }

@@ -20,10 +20,16 @@ interface Subscription {
 const columns = { key: 'id', required: [], optional: [] } as const;
 const aliases = { subscription: 'id', subscription_id: 'id' };
 
-const readSubscription = async (io: JobIO, cells: Cells) => (await io.read('subscriptionsRetrieve', { params: { id: idOf(cells) } })) as Subscription;
+const readSubscription = async (io: JobIO, cells: Cells) => (await io.read('subscriptionsRetrieve', { params: { id: Number(cells.id) } })) as Subscription;
 
-/** A subscription id as the store takes it; anything else is read as the store would answer it (not found). */
-const idOf = (cells: Cells) => (/^\d{1,12}$/.test(cells.id ?? '') ? Number(cells.id) : -1);
+/** The job, its lines whose id is not a subscription id (a whole number) INVALID before anything is read. */
+function byId<Settings, Target>(job: Job<Settings, Target>): Job<Settings, Target> {
+  return {
+    ...job,
+    check: (cells, settings, io, earlier) =>
+      /^\d{1,12}$/.test(cells.id ?? '') ? job.check(cells, settings, io, earlier) : Promise.resolve({ class: 'INVALID', reason: `"${cells.id ?? ''}" is not a subscription id (a whole number)` }),
+  };
+}
 
 // ————— shift renewals —————
 
@@ -62,7 +68,7 @@ export function movedDate(value: string, settings: ShiftSettings): string | unde
 const describeShift = (settings: ShiftSettings) =>
   settings.toDate ? `to ${settings.toDate}` : `${Math.abs(settings.days!)} day${Math.abs(settings.days!) === 1 ? '' : 's'} ${settings.days! > 0 ? 'later' : 'earlier'}`;
 
-export const shiftJob: Job<ShiftSettings, { id: number; date: string }> = {
+export const shiftJob: Job<ShiftSettings, { id: number; date: string }> = byId({
   command: 'subscriptions shift-renewals',
   columns,
   aliases,
@@ -86,7 +92,7 @@ export const shiftJob: Job<ShiftSettings, { id: number; date: string }> = {
     const answer = (await io.change('subscriptionsPartialUpdate', { params: { id: target.id }, body: { next_renewal_date: target.date } }, { step: 'update', object: String(target.id) })) as Subscription;
     return { done: `next renewal ${answer.next_renewal_date ?? target.date}` };
   },
-};
+});
 
 // ————— cancel a cohort —————
 
@@ -106,7 +112,7 @@ export function cancelSettings(flags: { reason?: string; otherMessage?: string; 
   return { reason, ...(flags.otherMessage !== undefined ? { otherMessage: flags.otherMessage } : {}), notify: flags.notify === true };
 }
 
-export const cancelJob: Job<CancelSettings, { id: number }> = {
+export const cancelJob: Job<CancelSettings, { id: number }> = byId({
   command: 'subscriptions cancel-cohort',
   columns,
   aliases,
@@ -123,7 +129,7 @@ export const cancelJob: Job<CancelSettings, { id: number }> = {
     const answer = (await io.change('subscriptionsCancelCreate', { params: { id: target.id }, body: body as never }, { step: 'cancel', object: String(target.id) })) as Subscription;
     return { done: answer.status ?? 'canceled' };
   },
-};
+});
 
 // ————— move to another gateway —————
 
@@ -145,7 +151,11 @@ interface Gateway {
   card_types?: unknown[];
 }
 
-export const gatewayJob: Job<GatewaySettings, { id: number }> = {
+/** A payment gateway every line of a run reads alike, read once; undefined when the store has none by that id. */
+const readGateway = (io: JobIO, id: number) =>
+  io.remember(`gateway ${id}`, () => io.read('gatewaysRetrieve', { params: { id } }).catch((error: unknown) => (error instanceof ApiError && error.status === 404 ? undefined : Promise.reject(error)))) as Promise<Gateway | undefined>;
+
+export const gatewayJob: Job<GatewaySettings, { id: number }> = byId({
   command: 'subscriptions move-gateway',
   columns,
   aliases,
@@ -158,8 +168,7 @@ export const gatewayJob: Job<GatewaySettings, { id: number }> = {
     if (from === settings.to) return { class: 'ALREADY_DONE', reason: `on gateway ${settings.to} already`, state };
     if (subscription.status === 'canceled') return { class: 'NOT_ALLOWED', reason: 'canceled: it renews no more', state };
     if (subscription.payment_method !== 'bankcard') return { class: 'NOT_ALLOWED', reason: `it pays by ${subscription.payment_method ?? 'an unknown method'}: only a card subscription moves to another gateway`, state };
-    const gateway = await io.remember(`gateway ${settings.to}`, () => io.read('gatewaysRetrieve', { params: { id: settings.to } }).catch((error: unknown) => (error instanceof ApiError && error.status === 404 ? undefined : Promise.reject(error))));
-    const target = gateway as Gateway | undefined;
+    const target = await readGateway(io, settings.to);
     const named = target?.name ? `${target.name} (${settings.to})` : `gateway ${settings.to}`;
     if (!target) return { class: 'NOT_ALLOWED', reason: `the store has no gateway ${settings.to} (see: store-admin gateways list)`, state };
     if (target.active === false) return { class: 'NOT_ALLOWED', reason: `${named} is switched off`, state };
@@ -171,7 +180,7 @@ export const gatewayJob: Job<GatewaySettings, { id: number }> = {
     const answer = (await io.change('subscriptionsPartialUpdate', { params: { id: target.id }, body: { payment_details: { payment_gateway: settings.to } } }, { step: 'update', object: String(target.id) })) as Subscription;
     return { done: `on gateway ${answer.payment_details?.gateway?.id ?? settings.to}` };
   },
-};
+});
 
 // ————— retry past-due renewals —————
 
@@ -186,18 +195,26 @@ export function retrySettings(flags: { retryGateway?: string }): RetrySettings {
   return { gateway: Number(flags.retryGateway) };
 }
 
-export const retryJob: Job<RetrySettings, { id: number }> = {
+export const retryJob: Job<RetrySettings, { id: number }> = byId({
   command: 'subscriptions retry-past-due',
   columns,
   aliases,
   noun: 'subscription',
   intent: (settings) => `Retry each past-due renewal${settings.gateway ? ` on gateway ${settings.gateway}` : ''}, charging the customer's saved payment method`,
-  async check(cells, _settings, io): Promise<Verdict<{ id: number }>> {
+  async check(cells, settings, io): Promise<Verdict<{ id: number }>> {
     const subscription = await readSubscription(io, cells);
     const state = `${subscription.status ?? '?'}, next renewal ${subscription.next_renewal_date ?? 'none'}`;
     switch (subscription.status) {
-      case 'past_due':
+      case 'past_due': {
+        // The retry charges the gateway named, else the subscription's own: one switched off cannot.
+        const on = settings.gateway ?? subscription.payment_details?.gateway?.id;
+        const gateway = on === undefined ? undefined : await readGateway(io, on);
+        if (on !== undefined && !gateway) return { class: 'NOT_ALLOWED', reason: `the store has no gateway ${on} (see: store-admin gateways list)`, state };
+        if (gateway?.active === false) {
+          return { class: 'NOT_ALLOWED', reason: `${gateway.name ?? 'gateway'} (${gateway.id}) is switched off: retry on another (--retry-gateway)`, state };
+        }
         return { class: 'READY', reason: 'retry the renewal it missed', state, target: { id: subscription.id } };
+      }
       case 'active':
         return { class: 'ALREADY_DONE', reason: 'active: nothing is past due', state };
       case 'retrying':
@@ -211,4 +228,4 @@ export const retryJob: Job<RetrySettings, { id: number }> = {
     const answer = (await io.change('subscriptionsRetryCreate', { params: { id: target.id }, body }, { step: 'retry', object: String(target.id) })) as Subscription;
     return { done: `${answer.status ?? 'retried'}${answer.next_renewal_date ? `, next renewal ${answer.next_renewal_date}` : ''}` };
   },
-};
+});

@@ -8,7 +8,7 @@ import { missingScopes } from '../api/scopes.js';
 import { clockNow, isoSeconds } from './clock.js';
 import { drfErrors, isMissing } from './drf-errors.js';
 import { ruleContext, generic, type RuleContext } from './engine.js';
-import { emitAbout } from './events.js';
+import { emitAbout, type EventData } from './events.js';
 import { HttpError } from './http-error.js';
 import type { Rec } from './kinds.js';
 import { parseRequestBody } from './request-body.js';
@@ -25,8 +25,7 @@ export interface Answering {
   signExportLink(id: number, nowMs: number): string;
   /** Renders records for a schema at a version (render.ts over the store's views), in one view of the store. */
   render(state: SandboxState, version: string, schema: Schema, records: readonly Rec[]): unknown[];
-  /** The data of an event about a record, at a version. */
-  eventData(state: SandboxState, event: string, version: string, record: Rec): unknown;
+  eventData: EventData;
 }
 
 /** The version header, checked against the versions the reference lists for the operation. */

@@ -4,7 +4,7 @@
 import type * as z from 'zod/mini';
 
 type Issue = z.core.$ZodIssue;
-type Errors = { [key: string]: string[] | Errors };
+type Errors = { [key: string]: string[] | Errors | Errors[] };
 
 /** The framework's wording for a zod issue about `value`. */
 function messageOf(issue: Issue, value: unknown): string {
@@ -86,7 +86,24 @@ export function drfErrors(issues: readonly Issue[], input: unknown): Errors {
     for (const key of path.slice(0, -1)) at = (at[key] && !Array.isArray(at[key]) ? at[key] : (at[key] = {})) as Errors;
     push(at, path.at(-1)!, message);
   }
-  return errors;
+  return listsOfObjects(errors, input);
+}
+
+/**
+ * A list of objects (a nested serializer's many) answers a list as long as the one sent, `{}` for
+ * each item without errors: `{"lines": [{}, {"product_id": [...]}]}`. A list of plain values keeps
+ * its errors keyed by index, as the framework's ListField does: `{"events": {"1": [...]}}`.
+ */
+function listsOfObjects(errors: Errors, input: unknown): Errors {
+  const out: Errors = {};
+  for (const [key, found] of Object.entries(errors)) {
+    const sent = input !== null && typeof input === 'object' ? (input as Record<string, unknown>)[key] : undefined;
+    if (Array.isArray(found)) out[key] = found as string[];
+    else if (Array.isArray(sent) && Object.values(found).every((item) => !Array.isArray(item))) {
+      out[key] = sent.map((item, index) => listsOfObjects((found[String(index)] as Errors | undefined) ?? {}, item));
+    } else out[key] = listsOfObjects(found, sent);
+  }
+  return out;
 }
 
 function push(errors: Errors, key: string, message: string): void {

@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import { REFERENCE_VERSIONS } from '../api/operations.js';
 import { signWebhookBody } from '../api/webhook-signature.js';
-import type { Answering } from './api-answer.js';
 import type { Rec } from './kinds.js';
 import type { OutboxDelivery, SandboxState } from './state.js';
 
@@ -56,8 +55,11 @@ export function emitEvent(state: SandboxState, event: string, dataAt: (version: 
   return subscribed.length;
 }
 
+/** The data of an event about a record, at a version: the record as the operation that answers its kind shows it (the sandbox's views). */
+export type EventData = (state: SandboxState, event: string, version: string, record: Rec) => unknown;
+
 /** Queues `event` about `record` as it is now, its data rendered by `eventData` at each webhook's version. */
-export function emitAbout(state: SandboxState, event: string, record: Rec, eventData: Answering['eventData'], now: number): number {
+export function emitAbout(state: SandboxState, event: string, record: Rec, eventData: EventData, now: number): number {
   return emitEvent(state, event, (version) => eventData(state, event, version, structuredClone(record)), now);
 }
 

@@ -134,7 +134,7 @@ export const TRIGGERS = new Map<string, Fixture>(Object.entries({
   'gateway.created': {
     emits: ['gateway.created'],
     sets: 'addGateway',
-    body: { name: 'Adyen', gateway_type: 'adyen', active: false },
+    body: { name: 'Braintree', gateway_type: 'braintree', active: false },
     run: async (client, body) => {
       const made = (await dashboardChange(client, 'addGateway', '', body)) as { id?: number; name?: string };
       return { did: `Added the payment gateway ${made.id} (${made.name}), as the store's dashboard does`, object_id: made.id ?? '' };

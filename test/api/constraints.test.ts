@@ -5,12 +5,15 @@ import { loadOperation, type OperationId } from '../../src/api/operations.js';
 import { ValidationError } from '../../src/api/errors.js';
 import { CANCEL_REASONS, DISPUTE_RESOLUTIONS, EXPORT_TYPES } from '../../src/api/enums.js';
 import { fillPath } from '../../src/api/url.js';
+import { DISPUTE_RESOLUTIONS_OF } from '../../src/sandbox/settings.js';
 import { FULL_TOKEN, raw, useSandbox } from '../helpers.js';
 
 type Case = [label: string, id: OperationId, params: Record<string, unknown>, body: unknown, ok: boolean];
 
 const range = { date_from: '2026-01-01T00:00:00Z', date_to: '2026-02-01T00:00:00+01:00' };
 const hook = { events: ['order.created'], target: 'https://example.com/hook' };
+/** A type of dispute the resolution fits: a chargeback's outcome, else an alert's. */
+const resolvedType = (resolution: string) => ((DISPUTE_RESOLUTIONS_OF.chargeback as readonly string[]).includes(resolution) ? 'chargeback' : 'alert');
 const address = { first_name: 'Ada', last_name: 'Lovelace', line1: '1 Main St', line4: 'Springfield', country: 'US' };
 
 const cases: Case[] = [
@@ -47,7 +50,8 @@ const cases: Case[] = [
   ['export without date_to', 'exportsCreate', {}, { type: 'order_list', date_from: range.date_from }, false],
   ['export bad date', 'exportsCreate', {}, { ...range, date_from: 'yesterday', type: 'order_list' }, false],
   ['dispute empty', 'disputesCreate', {}, {}, true],
-  ...DISPUTE_RESOLUTIONS.map((r): Case => [`dispute resolution ${r}`, 'disputesCreate', {}, { resolution: r }, true]),
+  // Each with a type it resolves (the dispute guide's split; a new dispute is a chargeback unless it says).
+  ...DISPUTE_RESOLUTIONS.map((r): Case => [`dispute resolution ${r}`, 'disputesCreate', {}, { resolution: r, type: resolvedType(r) }, true]),
   ['dispute resolution empty string', 'disputesCreate', {}, { resolution: '' }, true],
   ['dispute resolution null', 'disputesCreate', {}, { resolution: null }, true],
   ['dispute resolution unknown', 'disputesCreate', {}, { resolution: 'shrug' }, false],

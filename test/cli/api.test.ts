@@ -49,13 +49,13 @@ describe('store-admin api', () => {
     writeFileSync(file, 'from a file');
     const r = await api([
       '/subscriptions/4/', '-X', 'patch',
-      '-F', 'interval_count=3', '-F', 'is_test=false', '-f', 'shipping_code=null',
+      '-F', 'interval_count=3', '-F', 'is_test=false', '-f', 'attribution[utm_content]=null',
       '-F', 'attribution[utm_source]=newsletter', '-f', 'attribution[utm_campaign]=spring',
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json()).toMatchObject({
-      interval_count: 3, is_test: false, shipping_code: 'null',
-      attribution: { utm_source: 'newsletter', utm_campaign: 'spring' },
+      interval_count: 3, is_test: false,
+      attribution: { utm_source: 'newsletter', utm_campaign: 'spring', utm_content: 'null' },
     });
     // Deeper than the reference's attribution goes: the body as built, not sent.
     const deep = await api(['/subscriptions/4/', '-X', 'patch', '-F', 'attribution[agent][id]=7', '-f', 'attribution[agent][name]=Ada', '--dry-run']);

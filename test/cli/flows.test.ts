@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
+import { sockClubSubscription } from '../fixtures.js';
 import { FULL_TOKEN, startTestSandbox } from '../helpers.js';
 import { BIN, runCli, useConfigDir } from './run.js';
 
@@ -77,11 +78,9 @@ describe('from orders list to a change and back', () => {
 
 describe("a list's CSV feeds --each as it is", () => {
   it('cancels every past-due subscription in one pipeline', async () => {
-    const subscription = (email: string) =>
-      JSON.stringify({ interval: 'month', interval_count: 1, lines: [{ product_id: 1, quantity: 1 }], next_renewal_date: '2026-03-01T00:00:00Z', payment_method: 'card_token', user: { email } });
     const created: number[] = [];
     for (const email of ['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com']) {
-      created.push((JSON.parse((await cli('subscriptions', 'create', '--data', subscription(email), '--json')).stdout) as { id: number }).id);
+      created.push((JSON.parse((await cli('subscriptions', 'create', '--data', JSON.stringify(sockClubSubscription(email)), '--json')).stdout) as { id: number }).id);
     }
     const [first, second, third, fourth] = created as [number, number, number, number];
     await cli('subscriptions', 'update', String(second), '--status', 'past_due', '--yes');

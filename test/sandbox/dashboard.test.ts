@@ -20,14 +20,15 @@ describe("the dashboard's changes", () => {
   };
 
   it('adds a gateway, which the API then lists, and changes one', async () => {
+    // The seed has gateways 1 to 4 (Stripe, PayPal, Klarna, Adyen): the one added is 5.
     const added = await dashboard('POST', 'gateways/', { name: 'Test Gateway', gateway_type: 'test', currencies: ['USD'], payment_flow: 'auth-capture' });
-    expect(added).toMatchObject({ status: 200, body: { event: 'gateway.created', object: { id: 4, name: 'Test Gateway', gateway_type: 'test', active: true, currencies: [{ code: 'USD', label: 'US Dollar' }], payment_flow: 'auth-capture' } } });
-    expect((await s.cli('GET', '/gateways/4/')).json).toEqual(added.body.object);
-    const changed = await dashboard('PATCH', 'gateways/4/', { active: false, delayed_capture_days: 3 });
-    expect(changed.body.object).toMatchObject({ id: 4, active: false, delayed_capture_days: 3 });
+    expect(added).toMatchObject({ status: 200, body: { event: 'gateway.created', object: { id: 5, name: 'Test Gateway', gateway_type: 'test', active: true, currencies: [{ code: 'USD', label: 'US Dollar' }], payment_flow: 'auth-capture' } } });
+    expect((await s.cli('GET', '/gateways/5/')).json).toEqual(added.body.object);
+    const changed = await dashboard('PATCH', 'gateways/5/', { active: false, delayed_capture_days: 3 });
+    expect(changed.body.object).toMatchObject({ id: 5, active: false, delayed_capture_days: 3 });
     expect(s.events().map((e) => [e.event_type, e.data.id, e.data.active])).toEqual([
-      ['gateway.created', 4, true],
-      ['gateway.updated', 4, false],
+      ['gateway.created', 5, true],
+      ['gateway.updated', 5, false],
     ]);
   });
 
@@ -40,7 +41,7 @@ describe("the dashboard's changes", () => {
     expect(await dashboard('PATCH', 'store/', { timezone: 'Mars/Olympus_Mons' })).toMatchObject({ status: 400, body: { timezone: ['"Mars/Olympus_Mons" is not a valid choice.'] } });
     // Only the store's owner changes its dashboard: a token with scopes is refused.
     expect((await dashboard('POST', 'gateways/', { name: 'X', gateway_type: 'test' }, SCOPED)).status).toBe(403);
-    expect(Object.keys(s.store.state.records.gateways)).toEqual(['1', '2', '3']);
+    expect(Object.keys(s.store.state.records.gateways)).toEqual(['1', '2', '3', '4']);
     expect(s.events()).toEqual([]);
   });
 

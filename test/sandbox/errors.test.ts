@@ -111,7 +111,10 @@ describe('sandbox error answers', () => {
     // A field it does not know is ignored, as the framework ignores it.
     ['a target that is not a URL', '/webhooks/', { target: 'not a url', events: ['order.created'], colour: 'red' }, { target: ['Enter a valid URL.'] }],
     ['a list that is not one', '/webhooks/', { target: 'https://hooks.example.com/a', events: 'order.created' }, { events: ['Expected a list of items but got type "str".'] }],
-    ['a line without its product', '/carts/', { lines: [{ quantity: 1 }] }, { lines: { 0: { product_id: ['This field is required.'] } } }],
+    // A list of objects answers one entry per item sent; a list of values keys its errors by index.
+    ['a line without its product', '/carts/', { lines: [{ quantity: 1 }] }, { lines: [{ product_id: ['This field is required.'] }] }],
+    ['the second line without its product', '/carts/', { user: { id: 1 }, lines: [{ product_id: 2101, quantity: 1 }, { quantity: 1 }] }, { lines: [{}, { product_id: ['This field is required.'] }] }],
+    ['an event that is not a name', '/webhooks/', { target: 'https://hooks.example.com/a', events: ['order.created', 5] }, { events: { 1: ['Not a valid string.'] } }],
   ])('400 for %s, in the framework shape and words', async (_what, path, body, errors) => {
     const response = await raw(ctx.sandbox, 'POST', path, { headers: { authorization: `Bearer ${FULL_TOKEN}`, 'x-store-api-version': '2024-04-01', 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect(response).toEqual({ status: 400, body: errors });

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { ANSWERS_MANY } from '../../src/api/refinements.js';
 import { loadAllOperations, operation, type OperationId } from '../../src/api/operations.js';
 import { router } from '../../src/api/routes.js';
+import { jobs as JOBS } from '../../src/commands/fulfillment-orders.js';
 import type { Rec } from '../../src/sandbox/kinds.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { supportedActions } from '../../src/sandbox/supported-actions.js';
@@ -132,17 +133,19 @@ let route: ReturnType<typeof router> | undefined;
 
 /**
  * The command a person types for a request: the operation's own words, its path parameters as
- * arguments, its query as filter flags and its body as `--data`.
+ * arguments, its query as filter flags and its body as `--data`. An operation whose command is a
+ * job (`fulfillment-orders move` moves orders' fulfillment orders) is sent with `api`, its body on stdin.
  */
-async function commandFor(method: string, path: string, body: unknown): Promise<string[]> {
+async function commandFor(method: string, path: string, body: unknown): Promise<{ args: string[]; stdin?: string }> {
   route ??= router(await loadAllOperations());
   const url = new URL(path, 'http://store.invalid');
   const match = route(method, `/api/admin${url.pathname}`);
   if (match.kind !== 'found') throw new Error(`No operation answers ${method} ${path}`);
+  if ((JOBS as readonly string[]).includes(match.id)) return { args: ['api', path, '-X', method, '--input', '-'], stdin: JSON.stringify(body ?? {}) };
   const words = operation(match.id).command.split(' ');
   const flags = [...url.searchParams].flatMap(([name, value]) => [`--${name.replaceAll('_', '-')}`, value]);
   const data = body !== undefined && (typeof body !== 'object' || Object.keys(body as object).length > 0) ? ['--data', JSON.stringify(body)] : [];
-  return [...words, ...Object.values(match.params).map(String), ...flags, ...data];
+  return { args: [...words, ...Object.values(match.params).map(String), ...flags, ...data] };
 }
 
 export interface CliAnswer {
@@ -169,7 +172,8 @@ export function useFulfillmentSandbox(build: () => SandboxState = fulfillmentSto
     answered: new Set<string>(),
     async cli(method: string, path: string, body?: unknown, version?: string): Promise<CliAnswer> {
       const env = { STORE_ADMIN_BASE_URL: ctx.sandbox.url, STORE_ADMIN_TOKEN: FULL_TOKEN, STORE_ADMIN_CONFIG_DIR: dir };
-      const run = await runInProcess([...(await commandFor(method, path, body)), ...(version ? ['--api-version', version] : []), '--yes', '--json'], env);
+      const { args, stdin } = await commandFor(method, path, body);
+      const run = await runInProcess([...args, ...(version ? ['--api-version', version] : []), '--yes', '--json'], env, stdin);
       return { ...run, json: run.stdout.trim() ? JSON.parse(run.stdout) : undefined };
     },
     /** The sandbox's own answer to a request the CLI would refuse before sending: status and body. */

@@ -87,7 +87,7 @@ describe('fulfillments with tracking', () => {
     // A carrier the platform does not list: the command refuses it before sending, as the store would.
     const badCarrier = await s.cli('POST', '/fulfillment-orders/501/fulfillments/', { tracking_info: [{ carrier: 'pigeon' }] });
     expect([badCarrier.code, badCarrier.stderr]).toEqual([2, expect.stringContaining('--tracking-info (0.carrier): must be one of: 4px, amazon')]);
-    expect(await s.raw('POST', '/fulfillment-orders/501/fulfillments/', { tracking_info: [{ carrier: 'pigeon' }] })).toEqual({ status: 400, body: { tracking_info: { '0': { carrier: ['"pigeon" is not a valid choice.'] } } } });
+    expect(await s.raw('POST', '/fulfillment-orders/501/fulfillments/', { tracking_info: [{ carrier: 'pigeon' }] })).toEqual({ status: 400, body: { tracking_info: [{ carrier: ['"pigeon" is not a valid choice.'] }] } });
     await s.cli('POST', '/fulfillment-orders/501/fulfillments/', {});
     const again = await s.cli('POST', '/fulfillment-orders/501/fulfillments/', {});
     expect(again.stderr).toContain('Fulfillment order 501 cannot be fulfilled: it is closed (request_status pending). Nothing is left to fulfil. It supports no action.');

@@ -80,33 +80,35 @@ const PARAMS_BY_PATH: Record<string, Record<string, string | number>> = {
   '/transactions/{id}/capture/': { id: 541 },
   // The emptied pop-up: a location that holds stock may not be removed.
   '/locations/{id}/': { id: 3 },
-  // Fulfillment orders in the state each action takes (supported_actions): open and pending to
-  // hold, move, request or fulfil; held to release; accepted to close or ask to cancel; requested
-  // to answer or take back.
-  '/fulfillment-orders/{id}/hold/': { id: 406 },
-  '/fulfillment-orders/{id}/move/': { id: 406 },
-  '/fulfillment-orders/{id}/fulfillment-request/': { id: 406 },
-  '/fulfillment-orders/{id}/release-hold/': { id: 411 },
-  '/fulfillment-orders/{id}/close/': { id: 412 },
-  '/fulfillment-orders/{id}/cancellation-request/': { id: 412 },
-  '/fulfillment-orders/{id}/cancellation-request/accept/': { id: 401 },
-  '/fulfillment-orders/{id}/cancellation-request/reject/': { id: 401 },
-  '/fulfillment-orders/{id}/cancellation-request/cancel/': { id: 401 },
-  '/fulfillment-orders/{id}/fulfillment-request/accept/': { id: 402 },
-  '/fulfillment-orders/{id}/fulfillment-request/reject/': { id: 402 },
-  '/fulfillment-orders/{id}/fulfillment-request/cancel/': { id: 402 },
-  // A past-due subscription, whose renewal may be retried.
-  '/subscriptions/{id}/retry/': { id: 2 },
 };
 
-/** Operations that share a path with a read but need other records: a fulfillment made where one is left to fulfil. */
+/**
+ * Writes that act on a record in a state the path's anchor is not in (the seed has fulfillment
+ * orders in every status and request status): the one each operation's rule takes.
+ */
 const PARAMS_BY_OPERATION: Partial<Record<OperationId, Record<string, string | number>>> = {
-  ordersFulfillmentsCreate: { number: '9945' },
+  // Open, nothing requested yet: fulfilled, requested from its location, held or moved.
   fulfillmentsCreate: { id: 406 },
+  ordersFulfillmentsCreate: { number: '9945' },
+  fulfillmentRequestSend: { id: 406 },
+  fulfillmentOrdersHold: { id: 406 },
+  fulfillmentOrdersMove: { id: 406 },
+  // Its fulfillment request awaits the location.
+  fulfillmentRequestAccept: { id: 402 },
+  fulfillmentRequestReject: { id: 402 },
+  fulfillmentRequestCancel: { id: 402 },
+  fulfillmentOrdersReleaseHold: { id: 411 },
+  // Accepted by its location and being processed: closed, or its cancellation requested.
+  fulfillmentOrdersClose: { id: 412 },
+  cancellationRequestSend: { id: 412 },
+  // Past due: a renewal to try again.
+  subscriptionsRetryCreate: { id: 2 },
 };
 
 export function paramsFor(op: Pick<Operation, 'id' | 'path'>): Record<string, string | number> {
-  const exact = PARAMS_BY_OPERATION[op.id] ?? PARAMS_BY_PATH[op.path] ?? PARAMS_BY_PATH[op.path.replace(/[a-z-]+\/$/, '')];
+  const own = PARAMS_BY_OPERATION[op.id];
+  if (own) return { ...own };
+  const exact = PARAMS_BY_PATH[op.path] ?? PARAMS_BY_PATH[op.path.replace(/[a-z-]+\/$/, '')];
   if (exact) return { ...exact };
   const params: Record<string, string | number> = {};
   for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
@@ -153,9 +155,9 @@ const BODIES: Partial<Record<OperationId, Record<string, unknown> | ((version: s
   pagesCreate: { title: 'Shipping and returns', content: '<p>Free returns within 30 days.</p>' },
   pagesUpdate: { title: 'About us', content: '<p>Outdoor layers made in Portland.</p>' },
   productsPricesCreate: { currency: 'GBP', price: '25.00' },
-  // The pop-up location holds no stock: the variant gets its first record there.
+  // The emptied pop-up: every variant has stock at the other two.
   stockrecordsCreate: { location_id: 3, num_in_stock: 10 },
-  subscriptionsCreate: { user: { id: 1 }, interval: 'month', interval_count: 1, lines: [{ product_id: 2104, quantity: 1 }], next_renewal_date: '2026-03-01T08:00:00Z', use_default_shipping_address: true, billing_same_as_shipping_address: true, payment_method: 'card_token', payment_details: { card_token: 'tok_visa' } },
+  subscriptionsCreate: { user: { id: 1 }, interval: 'month', interval_count: 1, lines: [{ product_id: 2104, quantity: 1 }], next_renewal_date: '2026-03-01T08:00:00Z', use_default_shipping_address: true, use_default_billing_address: true, payment_method: 'card_token', payment_details: { card_token: 'tok_visa' } },
   subscriptionsCancelCreate: { cancel_reason: 'product_too_expensive' },
   subscriptionsLinesCreate: { product_id: 2104, quantity: 1 },
   subscriptionsLinesUpdate: { quantity: 3 },

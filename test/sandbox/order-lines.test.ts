@@ -140,6 +140,6 @@ describe('line items added after the sale', () => {
     expect((await s.cli('POST', '/orders/9966/add-line-items/', { lines: [{ product_id: 2104, quantity: 1 }] })).stderr).toContain(
       'Order 9966 was not paid by card or PayPal, which the store could charge again without the customer; add lines with POST /orders/9966/lines/ instead.',
     );
-    expect((await s.cli('POST', '/orders/9945/add-line-items/', { lines: [{ product_id: 2104, quantity: 1 }, { product_id: 1, quantity: 1 }] })).stderr).toContain('lines: product_id: Invalid pk "1" - object does not exist.');
+    expect((await s.cli('POST', '/orders/9945/add-line-items/', { lines: [{ product_id: 2104, quantity: 1 }, { product_id: 1, quantity: 1 }] })).stderr).toContain('lines: 1: product_id: Invalid pk "1" - object does not exist.');
   });
 });

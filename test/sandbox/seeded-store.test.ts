@@ -242,7 +242,7 @@ describe('the records the docs and tests name', () => {
     expect(all('webhooks').map((w) => [w.id, w.active])).toEqual([[1, true], [2, false]]);
     expect(records.exports['1']).toMatchObject({ status: 'available', type: 'order_list' });
     expect(Object.keys(records.apps)).toEqual(['sandbox-app', 'loyalty-points']);
-    expect(all('gateways').map((g) => [g.id, g.name, g.active])).toEqual([[1, 'Stripe', true], [2, 'PayPal', true], [3, 'Klarna', false]]);
+    expect(all('gateways').map((g) => [g.id, g.name, g.active])).toEqual([[1, 'Stripe', true], [2, 'PayPal', true], [3, 'Klarna', false], [4, 'Adyen', true]]);
     expect(all('carts').filter((c) => c.status === 'Open' && !c.abandoned).map((c) => [c.id, c.updated_at])).toEqual([[2, '2026-02-02T04:00:00Z'], [5, '2026-02-01T19:00:00Z'], [8, '2026-02-01T10:00:00Z']]);
     // Lines 104 and 105 can go: nothing of them is fulfilled or refunded.
     expect((records.orders['10002']!.lines as Rec[]).map((l) => l.editable_quantity === l.current_quantity)).toEqual([true, true]);

@@ -59,7 +59,8 @@ describe('sandbox state changes', () => {
 
   it('applies a partial update and answers in the 2024-04-01 line shape, with the total kept right', async () => {
     const updated = as(await ctx.client.subscriptions.update({ params: { id: 4 }, body: { interval: 'week', interval_count: 3, shipping_price: '7.50', status: 'active', shipping_code: null } }));
-    expect(updated).toMatchObject({ interval: 'week', interval_count: 3, shipping_price: '7.50', status: 'active', shipping_code: null });
+    // A null shipping_code names no method: the store picks one (nothing of this membership ships), and the price given stays.
+    expect(updated).toMatchObject({ interval: 'week', interval_count: 3, shipping_price: '7.50', status: 'active', shipping_code: 'no_shipping' });
     expect(updated.lines[0]).toHaveProperty('product_title');
     expect(updated.lines[0]).not.toHaveProperty('stockrecord');
     const lines = records().subscriptions['4']!.lines as Rec[];

@@ -121,6 +121,7 @@ export const cartRules: Partial<Record<OperationId, Rule>> = {
       attribution: attributionOf(ctx.body.attribution),
       checkout_url: checkoutUrl(id),
       created_at: ctx.now,
+      updated_at: ctx.now,
       currency,
       lines: priced,
       metadata: ctx.body.metadata ?? {},
@@ -135,7 +136,8 @@ export const cartRules: Partial<Record<OperationId, Rule>> = {
     const cart = findCart(ctx);
     const currency = cart.currency as Currency;
     const priced = pricedLines(ctx, ctx.body.lines as LineIn[], currency);
-    Object.assign(cart, { lines: priced, ...cartTotals(priced, currency) });
+    // Its last change, from which the clock counts the day before an open cart is abandoned.
+    Object.assign(cart, { lines: priced, ...cartTotals(priced, currency), updated_at: ctx.now });
     if (ctx.body.attribution !== undefined) cart.attribution = attributionOf(ctx.body.attribution);
     if (ctx.body.metadata !== undefined) cart.metadata = ctx.body.metadata;
     return ctx.answer(cart);

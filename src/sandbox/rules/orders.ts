@@ -10,7 +10,7 @@ import { runtimeSeeding } from '../builders.js';
 import type { Rule, RuleContext } from '../engine.js';
 import type { Rec } from '../kinds.js';
 import { openToChanges } from '../line-units.js';
-import { sold } from '../seed/catalogue.js';
+import { soldNow } from '../seed/catalogue.js';
 import { buildFulfillmentOrder, buildOrder } from '../seed/orders.js';
 import { buildCustomer, type Customer } from '../seed/people.js';
 import { SHIPPING, STAFF, STORE, type Currency } from '../seed/store-facts.js';
@@ -121,7 +121,7 @@ const createOrder: Rule = (ctx) => {
   if (!STORE.currencies.includes(currency)) throw fieldError('currency', `The store sells in ${STORE.currencies.join(' and ')}, not "${currency}".`);
   if (body.lines.length === 0) throw fieldError('lines', 'An order needs at least one line.');
   const lines = body.lines.map((line, at) => lineFacts(ctx, currency, line, itemError('lines', at)));
-  const ships = lines.some((line) => sold(ctx.state.records, line.variantId, currency).requiresShipping);
+  const ships = lines.some((line) => soldNow(ctx.state.records, line.variantId, currency).requiresShipping);
   const shipping = shippingFor(body.shipping_code, ships, currency);
   const { customer, isNew } = customerFor(ctx, body.user);
   const addressesWith = addressesFor(ctx, body, customer, ships, 'An order');

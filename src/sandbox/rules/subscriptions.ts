@@ -15,7 +15,7 @@ import { badRequest } from '../http-error.js';
 import type { Rec } from '../kinds.js';
 import { fromCents, toCents } from '../money.js';
 import { renewSubscription, type SubscriptionRecord } from '../renewal.js';
-import { sold } from '../seed/catalogue.js';
+import { soldNow } from '../seed/catalogue.js';
 import { buildSubscription, buildSubscriptionLine, frequencyOf } from '../seed/subscriptions.js';
 import { SHIPPING, STORE, type Currency } from '../seed/store-facts.js';
 import { gatewayFor, gatewayRef, payerFor } from './charges.js';
@@ -98,16 +98,19 @@ function paymentDetailsAfter(ctx: RuleContext, subscription: SubscriptionRecord,
 }
 
 /** Whether anything the subscription renews is shipped. */
-const ships = (ctx: RuleContext, subscription: SubscriptionRecord) => ((subscription.lines ?? []) as Rec[]).some((line) => sold(ctx.state.records, Number(line.variant_id), subscription.currency as Currency).requiresShipping);
+const ships = (ctx: RuleContext, subscription: SubscriptionRecord) => ((subscription.lines ?? []) as Rec[]).some((line) => soldNow(ctx.state.records, Number(line.variant_id), subscription.currency as Currency).requiresShipping);
+
+/**
+ * A subscription's addresses, merged field by field. The reference's update takes null for them and
+ * for the card (payment_details), while the subscription's events carry both addresses as objects
+ * and every answer has its card: a null there changes nothing.
+ */
+const ADDRESSES = new Set(['billing_address', 'shipping_address']);
 
 const partialUpdate: Rule = (ctx) => {
   const subscription = findSubscription(ctx);
-  const { status, payment_details, shipping_code, shipping_price, ...fields } = (ctx.body ?? {}) as Record<string, unknown>;
-  for (const field of ['billing_address', 'shipping_address'] as const) {
-    // The subscription's events carry its addresses whole: a renewal is billed and shipped somewhere.
-    if (fields[field] === null) throw fieldError(field, 'This field may not be null.');
-  }
-  if (payment_details === null) throw fieldError('payment_details', 'This field may not be null.');
+  const { status, payment_details, shipping_code, shipping_price, ...sent } = (ctx.body ?? {}) as Record<string, unknown>;
+  const fields = Object.fromEntries(Object.entries(sent).filter(([field, value]) => !(value === null && ADDRESSES.has(field))));
   const renewsOn = fields.next_renewal_date !== undefined ? fields.next_renewal_date : subscription.next_renewal_date;
   if (status === 'active' && subscription.status !== 'active' && !renewsOn) {
     throw fieldError('next_renewal_date', `Subscription ${ctx.params.id} has no renewal date: send next_renewal_date with status active.`);
@@ -117,7 +120,7 @@ const partialUpdate: Rule = (ctx) => {
 
   const attribution = fields.attribution === undefined ? undefined : attributionOf(fields.attribution as Rec, subscription.attribution as Rec);
   for (const [field, value] of Object.entries(fields)) {
-    (subscription as Rec)[field] = ['billing_address', 'shipping_address'].includes(field) ? merge(subscription[field as keyof typeof subscription], value) : value;
+    (subscription as Rec)[field] = ADDRESSES.has(field) ? merge(subscription[field as keyof typeof subscription], value) : value;
   }
   if (attribution) subscription.attribution = attribution as SubscriptionRecord['attribution'];
   if (details) subscription.payment_details = details;
@@ -146,7 +149,7 @@ const createSubscription: Rule = (ctx) => {
   if (!STORE.currencies.includes(currency)) throw fieldError('currency', `The store sells in ${STORE.currencies.join(' and ')}, not "${currency}".`);
   if (body.lines.length === 0) throw fieldError('lines', 'A subscription needs at least one line.');
   const lines = body.lines.map((line, at) => lineOf(lineFacts(ctx, currency, line, itemError('lines', at))));
-  const shipped = lines.some((line) => sold(ctx.state.records, line.variantId, currency).requiresShipping);
+  const shipped = lines.some((line) => soldNow(ctx.state.records, line.variantId, currency).requiresShipping);
   const method = shippingFor(body.shipping_code, shipped, currency);
   const { customer, isNew } = customerFor(ctx, body.user);
   const addressesWith = addressesFor(ctx, body, customer, shipped, 'A subscription');
@@ -213,6 +216,13 @@ export const subscriptionRules: Partial<Record<OperationId, Rule>> = {
     if (typeof gateway === 'number') {
       const named = gatewayFor(ctx, { payment_gateway: gateway }, String(subscription.currency), undefined, (field, message) => fieldError(field, message));
       subscription.payment_details = { ...(subscription.payment_details as Rec), gateway: gatewayRef(named) };
+    } else {
+      // The renewal is charged where the subscription pays: a gateway switched off since cannot.
+      const own = ((subscription.payment_details as Rec | null)?.gateway as Rec | undefined)?.id;
+      const current = own === undefined ? undefined : ctx.state.records.gateways[String(own)];
+      if (current && current.active === false) {
+        throw badRequest(`Subscription ${ctx.params.id} pays through gateway ${String(current.id)} (${String(current.name)}), which is not active: retry it on another (payment_gateway).`);
+      }
     }
     subscription.status = 'active';
     subscription.next_renewal_date = ctx.now;
