@@ -1,10 +1,14 @@
 // npm run bench: what users feel of the built CLI: its start-up and one request against bare Node
 // doing the same work (in one run, alternating the two sides, as ratios of medians), its peak
-// memory, and a bulk run at the platform's rate against a store that enforces it.
+// memory, a bulk run at the platform's rate against a store that enforces it, and the fulfil job
+// over a tracking CSV on a store of 10,000 orders, killed and resumed (bench/fulfil.mjs).
+// `node bench/run.mjs --only fulfil` runs that row alone (BENCH_FULFIL_LINES lines, default 10,000;
+// BENCH_SKIP_FULFIL=1 leaves it out of the whole run).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FULFIL_ORDERS, fulfilRow, fulfilRowText } from './fulfil.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'bin/store-admin.js');
@@ -14,6 +18,21 @@ const CONCURRENCY = 4;
 const RATED_LINES = 200;
 const work = mkdtempSync(join(tmpdir(), 'store-admin-bench-'));
 const token = `bench-${process.pid}-token`;
+const FULFIL_LINES = Number(process.env.BENCH_FULFIL_LINES ?? FULFIL_ORDERS);
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+if (only !== undefined && only !== 'fulfil') throw new Error(`--only takes fulfil (got ${only})`);
+if (only === 'fulfil') {
+  try {
+    const figures = await fulfilRow({ bin, work, token, env: { ...process.env, STORE_ADMIN_CONFIG_DIR: work }, lines: FULFIL_LINES, listening });
+    console.log(`store-admin benchmark, the fulfil row — Node ${process.version}\n`);
+    console.log('| Measure | store-admin | limit | ratio | target | |');
+    console.log('|---|---|---|---|---|---|');
+    console.log(fulfilRowText(figures));
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
 
 // Without the platform's rate limit (the sandbox's default), which would measure the waits; row 5 has it.
 const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--token', token, '--faults', 'rate=0'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -85,6 +104,7 @@ try {
   const rssFloor = rss([at('bench/floor-http-get.mjs')]);
   const rated = process.env.BENCH_SKIP_RATE ? undefined : await rateLimitedRun();
   const listed = await longList();
+  const fulfilled = process.env.BENCH_SKIP_FULFIL ? undefined : await fulfilRow({ bin, work, token, env, lines: FULFIL_LINES, listening });
 
   const ms = (v) => (v < 1 ? `${(v * 1000).toFixed(0)} µs` : `${v.toFixed(1)} ms`);
   console.log(`store-admin benchmark — Node ${process.version}, medians of ${RUNS} alternating runs\n`);
@@ -100,6 +120,7 @@ try {
     const ok = rated.seconds <= rated.ideal * (1 + limits.rateSlack) && rated.throttled === 0;
     console.log(`| 5. ${RATED_LINES} updates at the default rate against a store enforcing 4/s | ${rated.seconds.toFixed(1)} s, ${rated.throttled} × 429 waited out | ideal ${rated.ideal} s | ${(rated.seconds / rated.ideal).toFixed(3)} | ≤ ${1 + limits.rateSlack}, no 429 | ${ok ? 'met' : 'MISSED'} |`);
   }
+  if (fulfilled) console.log(fulfilRowText(fulfilled));
 } finally {
   sandbox.kill('SIGTERM');
   rmSync(work, { recursive: true, force: true });

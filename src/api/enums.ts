@@ -5,6 +5,7 @@ import type { FieldFact } from './field-facts.js';
 import { WEBHOOK_EVENTS } from './generated/events.js';
 import { fields as disputes } from './generated/disputes/fields.js';
 import { fields as exports } from './generated/exports/fields.js';
+import { fields as orders } from './generated/orders/fields.js';
 import { fields as subscriptions } from './generated/subscriptions/fields.js';
 
 type Facts = Record<string, { query?: readonly FieldFact[]; body?: readonly FieldFact[] }>;
@@ -20,6 +21,8 @@ export const CANCEL_REASONS = valuesOf(subscriptions, 'subscriptionsCancelCreate
 export const INTERVALS = valuesOf(subscriptions, 'subscriptionsPartialUpdate', 'interval');
 export const SUBSCRIPTION_STATUSES = valuesOf(subscriptions, 'subscriptionsPartialUpdate', 'status');
 export const EXPORT_TYPES = valuesOf(exports, 'exportsCreate', 'type');
+/** The carriers a fulfilment's tracking names (`other` with a name of its own). */
+export const CARRIERS = valuesOf(orders, 'ordersFulfillmentsCreate', 'carrier');
 export const DISPUTE_TYPES = valuesOf(disputes, 'disputesCreate', 'type');
 /** The empty string and null are also accepted (see the dispute schema). */
 export const DISPUTE_RESOLUTIONS = valuesOf(disputes, 'disputesCreate', 'resolution');

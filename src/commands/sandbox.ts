@@ -29,6 +29,11 @@ function parseSeed(value: string): number {
   return Number(value);
 }
 
+function parseSize(value: string): number {
+  if (!/^\d{1,6}$/.test(value) || Number(value) < 1 || Number(value) > 100_000) throw new UsageError(`--size takes a number of orders from 1 to 100000 (got "${value}")`);
+  return Number(value);
+}
+
 function parseSeconds(flag: string) {
   return (value: string): number => {
     if (!/^\d{1,6}(\.\d{1,3})?$/.test(value.trim())) throw new UsageError(`${flag} takes seconds, such as 5 or 0.5 (got "${value}")`);
@@ -73,6 +78,7 @@ export function register(sandbox: Command, ctx: Context): void {
       `misbehave on purpose, with any of latency=MS[-MS] rate=N (requests per second per token; default ${PLATFORM_RATE_PER_SECOND}, as on the platform; 0 for none) error=SHARE[:503/502] reset-before=SHARE reset-after=SHARE truncate=SHARE html=SHARE hang=SHARE, joined by commas`,
     )
     .addOption(new Option('--seed <n>', 'seed for the fault draws, to repeat a run exactly').argParser(parseSeed))
+    .addOption(new Option('--size <orders>', "grow the store to this many orders, each in one of the seed's states, for paging and load work").argParser(parseSize))
     .addOption(
       new Option('--export-delay <seconds>', `how long a new export stays pending before it is available (default ${DEFAULT_EXPORT_DELAY_SECONDS})`).argParser(
         parseSeconds('--export-delay'),
@@ -102,6 +108,7 @@ export function register(sandbox: Command, ctx: Context): void {
       'store-admin sandbox --token dev --scoped-token ro=orders:read,exports:read',
       'store-admin sandbox --faults error=0.3:503,reset-after=0.1 --seed 7',
       'store-admin sandbox --faults rate=0',
+      'store-admin sandbox start --size 10000',
       'store-admin sandbox --export-delay 60 --link-ttl 30',
       'store-admin sandbox --webhook-backoff 1000',
       'store-admin sandbox --oauth-redirect-uri http://127.0.0.1:9000/callback',

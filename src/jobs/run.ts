@@ -152,7 +152,9 @@ export async function runJob<Settings, Target>(job: Job<Settings, Target>, ctx: 
         try {
           let verdict = await checkLine(job, line, settings, io(line), earlier.get(line.line));
           const plan = planned?.get(line.line);
-          if (plan && (verdict.class !== plan.class || (verdict.state ?? '') !== (plan.state ?? ''))) {
+          // A change an earlier run sent and the store made reads as done: it is this plan's, not a change since.
+          const madeEarlier = earlier.has(line.line) && verdict.class === 'ALREADY_DONE';
+          if (plan && !madeEarlier && (verdict.class !== plan.class || (verdict.state ?? '') !== (plan.state ?? ''))) {
             verdict = { class: 'CHANGED', reason: `planned ${plan.class}${plan.state ? ` (${plan.state})` : ''}; now ${verdict.class}${verdict.state ? ` (${verdict.state})` : ''}`, ...(verdict.object ? { object: verdict.object } : {}) };
           }
           verdicts.set(line.line, verdict);

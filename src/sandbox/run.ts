@@ -2,7 +2,9 @@
 import type { Output } from '../output/output.js';
 import type { DeliveryOutcome } from './deliverer.js';
 import { parseFaults } from './faults.js';
+import { createSeed } from './seed.js';
 import { startSandbox } from './server.js';
+import { memoryStore } from './store.js';
 import { DEFAULT_CLIENT_SECRET, PARTNER_APP, PLATFORM_RATE_PER_SECOND, REGISTERED_REDIRECT_URIS } from './settings.js';
 
 export interface RunSandboxOptions {
@@ -12,6 +14,8 @@ export interface RunSandboxOptions {
   scopedToken?: Record<string, string[]>;
   faults?: string;
   seed?: number;
+  /** How many orders the store has (the seed's own when not given). */
+  size?: number;
   exportDelay?: number;
   linkTtl?: number;
   webhookBackoff?: number;
@@ -27,6 +31,7 @@ export async function runSandbox(options: RunSandboxOptions, output: Pick<Output
       host: options.host,
       port: options.port,
       token: options.token,
+      ...(options.size !== undefined ? { store: memoryStore(createSeed({ size: options.size }), () => createSeed({ size: options.size })) } : {}),
       scopedTokens: options.scopedToken,
       faults,
       exportDelaySeconds: options.exportDelay,

@@ -9,14 +9,15 @@ export interface StateStore {
   reset(): Promise<void>;
 }
 
-export function memoryStore(initial: SandboxState = createSeed()): StateStore & { state: SandboxState } {
+/** `seed` makes the state a reset goes back to (a grown store's, for one started with --size). */
+export function memoryStore(initial: SandboxState = createSeed(), seed: () => SandboxState = createSeed): StateStore & { state: SandboxState } {
   const store = {
     state: initial,
     async transact<T>(change: (state: SandboxState) => T) {
       return change(store.state);
     },
     async reset() {
-      store.state = createSeed();
+      store.state = seed();
     },
   };
   return store;

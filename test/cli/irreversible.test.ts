@@ -64,6 +64,7 @@ describe('changes that cannot be undone', () => {
       'fulfillment-orders cancellation-request-accept',
       'fulfillment-orders cancellation-request-reject',
       'fulfillment-orders close',
+      'fulfillment-orders fulfill',
       'fulfillment-orders fulfillment-request-reject',
       'fulfillment-orders fulfillments create',
       'fulfillment-orders move',

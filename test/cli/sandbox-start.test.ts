@@ -147,11 +147,24 @@ describe('sandbox start', () => {
     [['--seed', 'seven'], /^store-admin: --seed takes a whole number \(got "seven"\)$/m],
     [['--scoped-token', 'no-scopes'], /^store-admin: --scoped-token takes TOKEN=scope,scope \(got "no-scopes"\)$/m],
     [['--faults', 'error=2'], /^store-admin: --faults: error takes a share from 0 to 1 \(got "2"\)$/m],
+    [['--size', '0'], /^store-admin: --size takes a number of orders from 1 to 100000 \(got "0"\)$/m],
   ])('refuses %j with one line and exit 2', async (flags, message) => {
     const r = await runCli(['sandbox', 'start', ...flags]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe('');
+  });
+
+  it('--size grows the store to that many orders, and a reset keeps them', async () => {
+    // Orders are numbered down from the anchors': the seed's 60 reach 9945, 700 reach below 9400.
+    const grown = await start(['--port', '0', '--token', 'dev', '--faults', 'rate=0', '--size', '700']);
+    const seeded = await start(['--port', '0', '--token', 'dev', '--faults', 'rate=0']);
+    const order = (url: string) => runCli(['orders', 'get', '9400', '--query', 'number'], { env: { STORE_ADMIN_BASE_URL: url, STORE_ADMIN_TOKEN: 'dev' } });
+    expect((await order(grown.url)).stdout.trim()).toBe('"9400"');
+    expect((await order(seeded.url)).code).toBe(1);
+    expect((await runCli(['sandbox', 'reset', '--base-url', grown.url], { env: { STORE_ADMIN_TOKEN: 'dev' } })).code).toBe(0);
+    expect((await order(grown.url)).stdout.trim()).toBe('"9400"');
+    await Promise.all([grown.stop(), seeded.stop()]);
   });
 
   it("does not flood its console with the seeded webhook's failures: the first is told, then the switch-off", async () => {
