@@ -12,7 +12,7 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import { FULL_TOKEN } from '../helpers.js';
 import { runCli } from '../cli/run.js';
 import type { Clock } from '../../src/clock.js';
-import { MARGIN_MS, rateLimiter } from '../../src/run/limiter.js';
+import { CALM_STARTS, MARGIN_MS, MAX_MARGIN_MS, rateLimiter } from '../../src/run/limiter.js';
 import { shownRate } from '../../src/run/bulk/progress.js';
 
 // The one test that runs at a real rate in real time: the limiter's real timers, however late
@@ -98,6 +98,31 @@ describe('rateLimiter', () => {
     for (let k = 4; k < started.length; k++) expect(started[k]! - started[k - 4]!, `start ${k + 1}`).toBeGreaterThanOrEqual(1000 + MARGIN_MS);
   });
 
+  it('widens its margin with each 429 and narrows it again, step by step, after a calm stretch', async () => {
+    const clock = fakeClock();
+    const limiter = rateLimiter(4, clock);
+    const go = async (count: number) => {
+      const started: number[] = [];
+      const turns = Array.from({ length: count }, () => limiter.acquire().then(() => started.push(clock.now())));
+      await clock.run();
+      await Promise.all(turns);
+      return started;
+    };
+    await go(4);
+    limiter.pause(1000);
+    limiter.pause(1000);
+    expect(limiter.margin()).toBe(MARGIN_MS * 4);
+    // After the pause, no four starts within a second and the wider margin.
+    const wide = await go(8);
+    for (let k = 4; k < wide.length; k++) expect(wide[k]! - wide[k - 4]!).toBeGreaterThanOrEqual(1000 + MARGIN_MS * 4);
+    for (let i = 0; i < 10; i++) limiter.pause(0);
+    expect(limiter.margin()).toBe(MAX_MARGIN_MS);
+    await go(CALM_STARTS);
+    expect(limiter.margin()).toBe(MAX_MARGIN_MS - 10);
+    await go(CALM_STARTS * 40);
+    expect(limiter.margin()).toBe(MARGIN_MS);
+  });
+
   it('without a limit lets every request go at once, except while a 429 pauses everyone', async () => {
     const clock = fakeClock();
     const limiter = rateLimiter(0, clock);
@@ -119,7 +144,7 @@ describe('rateLimiter', () => {
 
 describe('the rate a run shows', () => {
   it('is never above --rate, though n lines span n - 1 gaps', async () => {
-    // Five lines at 4/s as the limiter lets them go: the last starts 1.04 s after the first.
+    // Five lines at 4/s as the limiter lets them go: the last starts 1.01 s after the first.
     const started = await starts(4, 5);
     const seconds = (started.at(-1)! + 1) / 1000;
     expect(5 / seconds).toBeGreaterThan(4);
