@@ -6,7 +6,7 @@
 // sent); what a cell says is the job's check to judge, line by line.
 import { UsageError } from '../api/errors.js';
 import { restored } from '../output/csv.js';
-import { CsvError, parseCsv } from '../run/bulk/csv.js';
+import { eachCsv } from '../run/bulk/csv.js';
 import type { Job, JobLine } from './job.js';
 
 /** A column's name as people write it: `Order number`, `order-number` and `order_number` are one. */
@@ -34,13 +34,7 @@ export function linesOfText(job: Pick<Job, 'columns' | 'aliases'>, text: string,
 }
 
 function csvLines(job: Pick<Job, 'columns' | 'aliases'>, text: string): JobLine[] {
-  let csv;
-  try {
-    csv = parseCsv(text);
-  } catch (error) {
-    if (error instanceof CsvError) throw new UsageError(`--each: not a CSV file with a header row (${error.message})`);
-    throw error;
-  }
+  const csv = eachCsv(text);
   const columns = csv.header.map((name) => {
     const column = columnNamed(job, name);
     if (column === undefined) throw new UsageError(`--each: the column "${name}" is not one this job reads`, { hint: `Its columns: ${columnsOf(job).join(', ')}` });

@@ -6,6 +6,8 @@
 // files. Hand-written rather than a library: it is some eighty lines, and it keeps what a --failed
 // file needs, each row's first line and its text as written.
 
+import { UsageError } from '../../api/errors.js';
+
 export interface CsvRow {
   /** The line of the file the row starts on (1-based), for error messages. */
   line: number;
@@ -88,4 +90,14 @@ export function parseCsv(input: string): Csv {
   const [head, ...rows] = records;
   if (!head) throw new CsvError('no header row');
   return { header: head.cells, headerText: head.text, rows };
+}
+
+/** An --each file read as CSV: a file that is not one is a usage error saying where it breaks. */
+export function eachCsv(text: string): Csv {
+  try {
+    return parseCsv(text);
+  } catch (error) {
+    if (error instanceof CsvError) throw new UsageError(`--each: not a CSV file with a header row (${error.message})`);
+    throw error;
+  }
 }

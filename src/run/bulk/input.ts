@@ -11,7 +11,7 @@ import { bodyOf } from '../body.js';
 import { paramsFrom, validated, type Checked } from '../prepare-input.js';
 import type { OperationCommand } from '../spec.js';
 import { restored } from '../../output/csv.js';
-import { CsvError, parseCsv } from './csv.js';
+import { eachCsv } from './csv.js';
 
 export interface Item {
   /** The line of the input it came from (1-based). */
@@ -84,13 +84,7 @@ async function lineItems(spec: OperationCommand, ctx: Context, fixed: string[], 
 const columnKey = (name: string) => name.trim().toLowerCase().replace(/[\s-]+/g, '_');
 
 async function csvItems(spec: OperationCommand, ctx: Context, fixed: string[], opts: RunFlags, text: string, errors: string[]): Promise<BulkInput> {
-  let csv;
-  try {
-    csv = parseCsv(text);
-  } catch (error) {
-    if (error instanceof CsvError) throw new UsageError(`--each: not a CSV file with a header row (${error.message})`);
-    throw error;
-  }
+  const csv = eachCsv(text);
   const args = (spec.args ?? []).slice(fixed.length);
   const fields = spec.fields ?? [];
   // Each column names an argument (by its label or parameter) or a body field (by key or flag).
