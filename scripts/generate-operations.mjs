@@ -58,7 +58,9 @@ export function generate(dir = referenceDir) {
   for (const [group, ops] of groups) {
     files.set(`${group}/table.ts`, tableFile(ops));
     files.set(`${group}/fields.ts`, fieldsFile(ops, zod));
-    files.set(`${group}/schemas.ts`, schemasFile(ops, zod));
+    const schemas = schemasFile(ops, zod);
+    files.set(`${group}/schemas.ts`, schemas.text);
+    files.set(`${group}/components.ts`, zod.groupComponentsFile(schemas.uses));
   }
   files.set('index.ts', indexFile(groups));
   files.set('components.ts', zod.componentsFile());
@@ -589,11 +591,10 @@ class ZodWriter {
     return `{ ${parts.join(', ')} }`;
   }
 
+  /** What every group's components share: the name each built schema has in the reference. */
   componentsFile() {
-    const lines = [...this.code].sort(([a], [b]) => a.localeCompare(b)).map(([id, code]) => `export const ${id} = once('${this.refName.get(id)}', () => ${code});`);
     return `${HEADER}/* eslint-disable */
-import * as z from 'zod/mini';
-import { webAddress } from '../schemas/web-address.js';
+import type * as z from 'zod/mini';
 
 type Schema = z.ZodMiniType;
 
@@ -601,15 +602,35 @@ type Schema = z.ZodMiniType;
 export const componentName = new WeakMap<Schema, string>();
 
 /** A component is built the first time a schema that uses it is: most runs touch a few of them. */
-function once(name: string, build: () => Schema): () => Schema {
+export function once(name: string, build: () => Schema): () => Schema {
   let built: Schema | undefined;
   return () => {
     if (!built) componentName.set((built = build()), name);
     return built;
   };
 }
+`;
+  }
 
-${lines.join('\n')}
+  /**
+   * The components one group's schemas use, and those they use in turn: a command loads its own
+   * group's, not the whole reference's (a component two groups use is written in each).
+   */
+  groupComponentsFile(uses) {
+    const needed = new Set();
+    const stack = [...uses];
+    while (stack.length > 0) {
+      const name = stack.pop();
+      if (needed.has(name) || !this.code.has(name)) continue;
+      needed.add(name);
+      for (const m of this.code.get(name).matchAll(CALLED)) stack.push(m[1]);
+    }
+    const lines = [...needed].sort().map((id) => `export const ${id} = once('${this.refName.get(id)}', () => ${this.code.get(id)});`);
+    const body = lines.join('\n');
+    return `${HEADER}/* eslint-disable */
+${body.includes('z.') ? "import * as z from 'zod/mini';\n" : ''}import { once } from '../components.js';
+${body.includes('webAddress()') ? "import { webAddress } from '../../schemas/web-address.js';\n" : ''}
+${body}
 `;
   }
 }
@@ -754,18 +775,21 @@ function schemasFile(ops, zod) {
     return `  ${op.id}: {\n${lines.map((line) => `    ${line},`).join('\n')}\n  },`;
   });
   const used = new Set();
-  for (const entry of entries) for (const m of entry.matchAll(/\b([A-Za-z_][A-Za-z0-9_$]*)\(\)/g)) used.add(m[1]);
+  for (const entry of entries) for (const m of entry.matchAll(CALLED)) used.add(m[1]);
   const imports = [...used].filter((name) => zod.code.has(name)).sort();
-  return `${HEADER}/* eslint-disable */
+  const text = `${HEADER}/* eslint-disable */
 import * as z from 'zod/mini';
-import { ${imports.join(', ')} } from '../components.js';
-${used.has('webAddress') ? "import { webAddress } from '../../schemas/web-address.js';\n" : ''}import type { VersionedSchemas } from '../../schema-facts.js';
+${imports.length > 0 ? `import { ${imports.join(', ')} } from './components.js';\n` : ''}${used.has('webAddress') ? "import { webAddress } from '../../schemas/web-address.js';\n" : ''}import type { VersionedSchemas } from '../../schema-facts.js';
 
 export const schemas: Record<string, VersionedSchemas> = {
 ${entries.join('\n')}
 };
 `;
+  return { text, uses: imports };
 }
+
+/** A call of a component (or of a helper) in generated code: `Order()`. */
+const CALLED = /\b([A-Za-z_][A-Za-z0-9_$]*)\(\)/g;
 
 // --- main ---------------------------------------------------------------------------------------
 

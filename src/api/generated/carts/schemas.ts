@@ -2,7 +2,7 @@
 // Do not edit: run `npm run generate` (with the reference beside the repository) to write it again.
 /* eslint-disable */
 import * as z from 'zod/mini';
-import { CartDetail, CartDetail_2023_02_10, CreateCartIn, CreateCartIn_2023_02_10, PaginatedCartList, PaginatedCartList_2023_02_10, UpdateCartIn, UpdateCartIn_2023_02_10 } from '../components.js';
+import { CartDetail, CartDetail_2023_02_10, CreateCartIn, CreateCartIn_2023_02_10, PaginatedCartList, PaginatedCartList_2023_02_10, UpdateCartIn, UpdateCartIn_2023_02_10 } from './components.js';
 import type { VersionedSchemas } from '../../schema-facts.js';
 
 export const schemas: Record<string, VersionedSchemas> = {

@@ -2,7 +2,7 @@
 // Do not edit: run `npm run generate` (with the reference beside the repository) to write it again.
 /* eslint-disable */
 import * as z from 'zod/mini';
-import { CreateUserAddress, CreateUserAddressIn, CreateUserNoteIn, PaginatedUserAddressList, PaginatedUserList, PaginatedUserNoteList, PatchedUpdateUserIn, Subscription, Subscription_2023_02_10, UpdateUserIn, User, UserAddress, UserAddressIn, UserIn, UserNote, UserOrderInline, UserOrderInline_2023_02_10 } from '../components.js';
+import { CreateUserAddress, CreateUserAddressIn, CreateUserNoteIn, PaginatedUserAddressList, PaginatedUserList, PaginatedUserNoteList, PatchedUpdateUserIn, Subscription, Subscription_2023_02_10, UpdateUserIn, User, UserAddress, UserAddressIn, UserIn, UserNote, UserOrderInline, UserOrderInline_2023_02_10 } from './components.js';
 import type { VersionedSchemas } from '../../schema-facts.js';
 
 export const schemas: Record<string, VersionedSchemas> = {

@@ -2,7 +2,7 @@
 // Do not edit: run `npm run generate` (with the reference beside the repository) to write it again.
 /* eslint-disable */
 import * as z from 'zod/mini';
-import { CreateExportIn, Export, ExportDownload, ExportTypes, PaginatedExportList } from '../components.js';
+import { CreateExportIn, Export, ExportDownload, ExportTypes, PaginatedExportList } from './components.js';
 import type { VersionedSchemas } from '../../schema-facts.js';
 
 export const schemas: Record<string, VersionedSchemas> = {

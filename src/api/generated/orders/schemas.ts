@@ -2,7 +2,7 @@
 // Do not edit: run `npm run generate` (with the reference beside the repository) to write it again.
 /* eslint-disable */
 import * as z from 'zod/mini';
-import { AddLineItemIn, AddLineItemIn_2023_02_10, AddOrderLineIn, AddOrderShipmentTrackingIn, CalculateRefundRequestIn, CalculateRefundResponse, CancelOrderIn, CollectPaymentIn, CreateFulfillmentEventIn, CreateOrderIn, CreateOrderIn_2023_02_10, CreateOrderNoteIn, FulfillmentEvent, FulfillmentOrder, FulfillmentOrder_2023_02_10, FulfillmentResponse, FulfillmentResponse_2023_02_10, MarkAsPaidIn, Order, OrderNote, Order_2023_02_10, PaginatedOrderListList, PaginatedOrderListList_2023_02_10, PaginatedOrderNoteList, PatchedUpdateOrderIn, PatchedUpdateOrderLineIn, Refund, RefundOrderIn, RefundOrderIn_2023_02_10, UpdateOrderIn } from '../components.js';
+import { AddLineItemIn, AddLineItemIn_2023_02_10, AddOrderLineIn, AddOrderShipmentTrackingIn, CalculateRefundRequestIn, CalculateRefundResponse, CancelOrderIn, CollectPaymentIn, CreateFulfillmentEventIn, CreateOrderIn, CreateOrderIn_2023_02_10, CreateOrderNoteIn, FulfillmentEvent, FulfillmentOrder, FulfillmentOrder_2023_02_10, FulfillmentResponse, FulfillmentResponse_2023_02_10, MarkAsPaidIn, Order, OrderNote, Order_2023_02_10, PaginatedOrderListList, PaginatedOrderListList_2023_02_10, PaginatedOrderNoteList, PatchedUpdateOrderIn, PatchedUpdateOrderLineIn, Refund, RefundOrderIn, RefundOrderIn_2023_02_10, UpdateOrderIn } from './components.js';
 import type { VersionedSchemas } from '../../schema-facts.js';
 
 export const schemas: Record<string, VersionedSchemas> = {

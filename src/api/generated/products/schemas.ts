@@ -2,7 +2,7 @@
 // Do not edit: run `npm run generate` (with the reference beside the repository) to write it again.
 /* eslint-disable */
 import * as z from 'zod/mini';
-import { CreateProductIn, CreateProductIn_2023_02_10, CreateProductVariantIn, PaginatedProductListList, PaginatedProductListList_2023_02_10, PatchedProductImageUpdateIn, PatchedUpdatePriceWithCurrencyIn, PatchedUpdateProductIn, PatchedUpdateProductIn_2023_02_10, PatchedUpdateProductVariantIn, Product, ProductImage, ProductImageIn, ProductPrices, ProductPricesIn, ProductVariant, ProductVariant_2023_02_10, Product_2023_02_10, UpdatePriceWithCurrency, UpdateProductIn, UpdateProductIn_2023_02_10, UpdateProductVariantIn } from '../components.js';
+import { CreateProductIn, CreateProductIn_2023_02_10, CreateProductVariantIn, PaginatedProductListList, PaginatedProductListList_2023_02_10, PatchedProductImageUpdateIn, PatchedUpdatePriceWithCurrencyIn, PatchedUpdateProductIn, PatchedUpdateProductIn_2023_02_10, PatchedUpdateProductVariantIn, Product, ProductImage, ProductImageIn, ProductPrices, ProductPricesIn, ProductVariant, ProductVariant_2023_02_10, Product_2023_02_10, UpdatePriceWithCurrency, UpdateProductIn, UpdateProductIn_2023_02_10, UpdateProductVariantIn } from './components.js';
 import type { VersionedSchemas } from '../../schema-facts.js';
 
 export const schemas: Record<string, VersionedSchemas> = {

@@ -2,7 +2,7 @@
 // Do not edit: run `npm run generate` (with the reference beside the repository) to write it again.
 /* eslint-disable */
 import * as z from 'zod/mini';
-import { CreateUpdateStockRecordIn, PaginatedStockRecordList, PaginatedStockRecordList_2023_02_10, PatchedCreateUpdateStockRecordIn, StockRecord, StockRecord_2023_02_10 } from '../components.js';
+import { CreateUpdateStockRecordIn, PaginatedStockRecordList, PaginatedStockRecordList_2023_02_10, PatchedCreateUpdateStockRecordIn, StockRecord, StockRecord_2023_02_10 } from './components.js';
 import type { VersionedSchemas } from '../../schema-facts.js';
 
 export const schemas: Record<string, VersionedSchemas> = {

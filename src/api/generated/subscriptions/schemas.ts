@@ -2,7 +2,7 @@
 // Do not edit: run `npm run generate` (with the reference beside the repository) to write it again.
 /* eslint-disable */
 import * as z from 'zod/mini';
-import { AddSubscriptionLineIn, CancelSubscriptionIn, CreateSubscriptionIn, CreateSubscriptionIn_2023_02_10, PaginatedSubscriptionDetailList, PaginatedSubscriptionDetailList_2023_02_10, PaginatedSubscriptionTransactionList, PatchedUpdateSubscriptionIn, RetrySubscriptionIn, SubscriptionDetail, SubscriptionDetail_2023_02_10, SubscriptionLine, SubscriptionLine_2023_02_10, UpdateSubscriptionLineIn } from '../components.js';
+import { AddSubscriptionLineIn, CancelSubscriptionIn, CreateSubscriptionIn, CreateSubscriptionIn_2023_02_10, PaginatedSubscriptionDetailList, PaginatedSubscriptionDetailList_2023_02_10, PaginatedSubscriptionTransactionList, PatchedUpdateSubscriptionIn, RetrySubscriptionIn, SubscriptionDetail, SubscriptionDetail_2023_02_10, SubscriptionLine, SubscriptionLine_2023_02_10, UpdateSubscriptionLineIn } from './components.js';
 import type { VersionedSchemas } from '../../schema-facts.js';
 
 export const schemas: Record<string, VersionedSchemas> = {
