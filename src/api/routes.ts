@@ -2,7 +2,7 @@
 // routes requests with it, and `store-admin api` finds the operation (and version) of a path.
 import type { Method, Operation, OperationId } from './operations.js';
 import { API_PREFIX } from './url.js';
-import { INT32_MAX } from './schemas/common.js';
+import { INT32_MAX } from './schemas/path-values.js';
 
 interface Route {
   op: Operation;

@@ -1,7 +1,7 @@
 // zod issues turned into field issues with messages a person can act on.
 import * as z from 'zod/mini';
 import { dotted, ValidationError, type FieldIssue } from './errors.js';
-import { id, pathText } from './schemas/common.js';
+import { id, pathText } from './schemas/path-values.js';
 import type { OperationSchemas, ParamKind } from './operations.js';
 
 const DEFAULT_MESSAGE = 'Invalid input';

@@ -5,8 +5,6 @@ import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { UsageError } from '../api/errors.js';
 import { parseJson } from '../api/json-syntax.js';
-import { writeAtomically } from '../atomic-write.js';
-import { withLockFile } from '../lock.js';
 
 const text = z.optional(z.string());
 const flag = z.optional(z.boolean());
@@ -83,7 +81,7 @@ export class ProfileStore {
     if (mkdirSync(this.dir, { recursive: true, mode: 0o700 }) !== undefined) chmodSync(this.dir, 0o700);
     if (Object.values(data.profiles).some((profile) => profile.token || profile.refreshToken || profile.clientSecret)) this.checkPrivate();
     try {
-      const { default: Conf } = await import('conf');
+      const [{ default: Conf }, { writeAtomically }] = await Promise.all([import('conf'), import('../atomic-write.js')]);
       await writeAtomically(this.path, async (_file, temp) => {
         const conf = new Conf<ConfigData>({
           cwd: dirname(temp),
@@ -163,8 +161,12 @@ export class ProfileStore {
     }
   }
 
-  /** Read, change and write under a lock, so concurrent commands keep each other's changes. */
-  update<T>(change: (data: ConfigData) => T): Promise<T> {
+  /**
+   * Read, change and write under a lock, so concurrent commands keep each other's changes. The
+   * writing modules load here: most commands only read the file, and they start without them.
+   */
+  async update<T>(change: (data: ConfigData) => T): Promise<T> {
+    const { withLockFile } = await import('../lock.js');
     return withLockFile(`${this.path}.lock`, async () => {
       const data = this.read();
       const result = change(data);

@@ -60,7 +60,7 @@ async function probe(given: string, file: string, cannot: (why: string, hint?: s
 /** The id of an export the store answered, if the client's own check takes it. */
 export async function usableExportId(data: unknown): Promise<number | undefined> {
   const given = (data as { id?: unknown } | undefined)?.id;
-  const { id } = await import('../api/schemas/common.js');
+  const { id } = await import('../api/schemas/path-values.js');
   return id.safeParse(given).success ? (given as number) : undefined;
 }
 

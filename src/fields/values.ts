@@ -1,6 +1,6 @@
 // Turning flag values into request values: JSON objects from text, @file or stdin; typed
 // --set pairs; dates people type; messages from flags, files or stdin.
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { parseJson } from '../api/json-syntax.js';
 import { BodyTooLargeError, readCappedBody, type BodySource } from '../capped-body.js';
@@ -29,6 +29,8 @@ async function readSource(value: string, flag: string, io: IO): Promise<string> 
   const path = value.slice(1);
   let file: FileHandle;
   try {
+    // Loaded here: most commands read no file, and start without it.
+    const { open } = await import('node:fs/promises');
     file = await open(path, 'r');
   } catch (error) {
     throw new UsageError(`${flag}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);

@@ -1,7 +1,8 @@
 // Disputes (spec 2.11, 4.11).
 import * as z from 'zod/mini';
 import { DISPUTE_RESOLUTIONS, DISPUTE_TYPES } from '../enums.js';
-import { anyObject, dateTime, decimal, decimalString, id, isoDateTime, jsonObject, nullableText, int, oneOf, text, tolerant } from './common.js';
+import { anyObject, dateTime, decimal, decimalString, isoDateTime, jsonObject, nullableText, int, oneOf, text, tolerant } from './common.js';
+import { id } from './path-values.js';
 
 export const dispute = tolerant({
   id: int,

@@ -1,31 +1,20 @@
 // Orders, their notes, fulfillments and fulfillment orders (spec 2.2–2.6, 2.8, 2.9).
 import * as z from 'zod/mini';
+import { bool, dateTime, decimal, list, anyObject, nonEmptyText, int, num, same, text, tolerant, uri } from './common.js';
 import {
   agent,
   app,
   attribution,
   billingAddress,
-  bool,
-  dateTime,
-  decimal,
-  list,
-  anyObject,
-  nonEmptyText,
-  int,
-  num,
   offerDiscount,
   orderTaxLine,
   originAddress,
-  same,
   shippingAddress,
   taxLine,
-  text,
-  tolerant,
   transaction,
-  uri,
   user,
   voucherDiscount,
-} from './common.js';
+} from './shared-objects.js';
 
 const lineMoney = [
   'original_price_excl_tax',

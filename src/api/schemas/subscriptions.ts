@@ -3,25 +3,22 @@ import * as z from 'zod/mini';
 import { CANCEL_REASONS, INTERVALS, SUBSCRIPTION_STATUSES } from '../enums.js';
 import {
   anyObject,
-  attribution,
-  billingAddress,
   bool,
   dateTime,
   decimal,
   decimalString,
-  INT32_MAX,
   isoDateTime,
   jsonObject,
   list,
   oneOf,
   int,
   same,
-  shippingAddress,
   text,
   tolerant,
   uri,
-  user,
 } from './common.js';
+import { INT32_MAX } from './path-values.js';
+import { attribution, billingAddress, shippingAddress, user } from './shared-objects.js';
 
 const subscriptionFields = {
   id: int,
