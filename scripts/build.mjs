@@ -53,6 +53,16 @@ const output = {
   comments: { legal: false },
 };
 
+// A command of the table needs some thirty small modules after the entry; Node resolves, reads and
+// wraps each file on its own, so they are bundled into two chunks (docs/performance.md, row 3):
+// - building the command, which the help topics also load, as they list every command;
+// - checking and sending its request: zod, the profile, the HTTP core, which help never loads
+//   (help loads no network module: test/cli/stdout.test.ts).
+// Each group of the generated table stays in its own chunks: a command loads only its own.
+const commandModules = /[\\/]src[\\/](?:commands[\\/](?:table-commands|define|nouns|confirm-text)|fields[\\/][^\\/]+|run[\\/](?:body|list-flags|bulk[\\/]flags)|polling|capped-body|output[\\/]redact|api[\\/](?:url|retry|redaction|python-json|json-syntax|operations|refinements|generated[\\/]index|summaries[\\/]index))\.ts$/;
+const requestModules =
+  /[\\/](?:node_modules[\\/]zod[\\/](?:mini|v4[\\/](?:core|mini))[\\/]|src[\\/](?:connect|api[\\/](?:attempt|client|grouped|http|wire|proxy|json-depth|prepare|request-builder|retry-loop|validate|scopes|schemas[\\/](?:path-values|web-address)|generated[\\/]components)|config[\\/](?:paths|profiles|resolve|token)|run[\\/](?:auth-hint|confirm|operation|prepare-input|record-change|spec))\.ts$)/;
+
 // The entry may hold modules that chunks share: what every command loads at start is then one file.
 const cli = await rolldown({ ...input, input: { cli: 'src/cli.ts' }, preserveEntrySignatures: 'allow-extension', plugins: [deferChildProcess] });
 await cli.write({
@@ -62,8 +72,14 @@ await cli.write({
   entryFileNames: '[name].cjs',
   chunkFileNames: 'cli/[name]-[hash].cjs',
   // What every command loads at start (Commander, the root command, the error printer) is one
-  // file rather than a dozen small ones.
-  codeSplitting: { groups: [{ name: 'cli', tags: ['$initial'] }] },
+  // file rather than a dozen small ones; so is what a command of the table loads after it.
+  codeSplitting: {
+    groups: [
+      { name: 'cli', tags: ['$initial'], priority: 3 },
+      { name: 'command', test: commandModules, priority: 2 },
+      { name: 'request', test: requestModules, priority: 1 },
+    ],
+  },
 });
 await cli.close();
 
